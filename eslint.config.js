@@ -1,0 +1,29 @@
+// ESLint flat config: typescript-eslint's recommended rules over every workspace.
+'use strict';
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+
+module.exports = tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'proto/src/gen/**', 'web/dist/**', 'test-artifacts/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in config.ts only.' }],
+    },
+  },
+  {
+    // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
+    files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,36 @@
+// Test projects: unit (fast, no I/O beyond temp files), medium (real PostgreSQL, PGlite, NATS,
+// S3 via s3rver), e2e (the whole system as `npm start` runs it) and browser (Chromium).
+'use strict';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper: {
+    '^@reelsmith/kit$': '<rootDir>/services/kit/src/index.ts',
+    '^@reelsmith/kit/testing$': '<rootDir>/services/kit/src/testing.ts',
+    '^@reelsmith/proto$': '<rootDir>/proto/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/data/', '/dist/'],
+};
+
+module.exports = {
+  testTimeout: 30_000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{services,scripts,proto,web}/**/test/unit/**/*.spec.ts?(x)'] },
+    { ...common, displayName: 'medium', testMatch: ['<rootDir>/{services,scripts,proto}/**/test/medium/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'] },
+  ],
+};

@@ -1,0 +1,14 @@
+export * from './subjects.js';
+export * as health from './gen/grpc/health/v1/health_pb.js';
+export * as common from './gen/reelsmith/common/v1/common_pb.js';
+export * as identity from './gen/reelsmith/identity/v1/identity_pb.js';
+export * as identityEvents from './gen/reelsmith/identity/v1/events_pb.js';
+export * as billing from './gen/reelsmith/billing/v1/billing_pb.js';
+export * as billingEvents from './gen/reelsmith/billing/v1/events_pb.js';
+export * as media from './gen/reelsmith/media/v1/media_pb.js';
+export * as assembly from './gen/reelsmith/assembly/v1/assembly_pb.js';
+export * as assemblyEvents from './gen/reelsmith/assembly/v1/events_pb.js';
+export * as render from './gen/reelsmith/render/v1/render_pb.js';
+export * as marketplace from './gen/reelsmith/marketplace/v1/marketplace_pb.js';
+export * as telemetry from './gen/reelsmith/telemetry/v1/telemetry_pb.js';
+export * as gateway from './gen/reelsmith/gateway/v1/gateway_pb.js';

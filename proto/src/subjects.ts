@@ -1,0 +1,64 @@
+/**
+ * The one typed map of NATS subjects to their protobuf payloads, and the JetStream streams that
+ * hold them. A publisher and a subscriber both go through this map, so they cannot disagree on a
+ * payload type without the compiler noticing.
+ */
+import type { DescMessage } from '@bufbuild/protobuf';
+import { JobCompletedSchema, JobFailedSchema, JobProgressSchema, RenderJobSchema } from './gen/reelsmith/assembly/v1/events_pb.js';
+import {
+  CreditsGrantedSchema,
+  CreditsReservedSchema,
+  ReservationCapturedSchema,
+  ReservationReleasedSchema,
+} from './gen/reelsmith/billing/v1/events_pb.js';
+import { UserLoggedInSchema, UserRegisteredSchema } from './gen/reelsmith/identity/v1/events_pb.js';
+
+/** Durable facts on the EVENTS stream (`events.<domain>.<fact>`) and work on the RENDER stream. */
+export const subjects = {
+  'events.job.completed': JobCompletedSchema,
+  'events.job.failed': JobFailedSchema,
+  'events.billing.reserved': CreditsReservedSchema,
+  'events.billing.captured': ReservationCapturedSchema,
+  'events.billing.released': ReservationReleasedSchema,
+  'events.billing.granted': CreditsGrantedSchema,
+  'events.identity.user_registered': UserRegisteredSchema,
+  'events.identity.user_logged_in': UserLoggedInSchema,
+  'render.jobs': RenderJobSchema,
+} as const satisfies Record<string, DescMessage>;
+
+export type Subject = keyof typeof subjects;
+export type SubjectSchema<S extends Subject> = (typeof subjects)[S];
+
+/** Core NATS (not persisted): live progress per job, `jobs.<id>.progress`. */
+export const coreSubjects = {
+  jobProgress: { pattern: 'jobs.*.progress', schema: JobProgressSchema, subject: (jobId: string) => `jobs.${jobId}.progress` },
+} as const;
+
+export type StreamRetention = 'limits' | 'workqueue';
+
+export interface StreamSpec {
+  readonly name: string;
+  readonly subjects: readonly string[];
+  readonly retention: StreamRetention;
+  /** Window in which a repeated message id is dropped by the server. */
+  readonly duplicateWindowMs: number;
+  readonly maxAgeMs: number;
+}
+
+/** Streams declared in code; every service ensures the ones it uses exist at start. */
+export const streams = {
+  EVENTS: {
+    name: 'EVENTS',
+    subjects: ['events.>'],
+    retention: 'limits',
+    duplicateWindowMs: 2 * 60_000,
+    maxAgeMs: 7 * 24 * 3600_000,
+  },
+  RENDER: {
+    name: 'RENDER',
+    subjects: ['render.jobs'],
+    retention: 'workqueue',
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 24 * 3600_000,
+  },
+} as const satisfies Record<string, StreamSpec>;

@@ -1,0 +1,277 @@
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import { coreSubjects, streams as declaredStreams, subjects, type StreamSpec, type Subject, type SubjectSchema } from '@reelsmith/proto';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  headers as natsHeaders,
+  nanos,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from 'nats';
+import type { Logger } from 'pino';
+import { extractTrace, injectTrace, inSpan } from './tracing.js';
+
+export interface BusOptions {
+  url: string;
+  name: string;
+  log: Logger;
+  /**
+   * Prepended to every subject and stream name. Lets tests (and several deployments) share one
+   * NATS server without seeing each other's messages. Empty in production.
+   */
+  prefix?: string;
+}
+
+export interface PublishOptions {
+  /** JetStream drops a second message with the same id inside the stream's duplicate window. */
+  msgId: string;
+}
+
+export interface PublishResult {
+  seq: number;
+  duplicate: boolean;
+}
+
+export interface Delivery<T> {
+  data: T;
+  subject: string;
+  /** 1 on the first delivery, 2 on the first redelivery... */
+  deliveryCount: number;
+  maxDeliver: number;
+  /** True when a failure now means the message will not be delivered again. */
+  lastAttempt: boolean;
+  /** Tells JetStream the work is still in progress (the ack timer restarts). */
+  working(): void;
+}
+
+/** What a handler decides; throwing counts as `retry`. */
+export type Outcome = { kind: 'ack' } | { kind: 'retry'; delayMs?: number } | { kind: 'drop'; reason: string };
+export const ack = (): Outcome => ({ kind: 'ack' });
+export const retry = (delayMs?: number): Outcome => ({ kind: 'retry', delayMs });
+export const drop = (reason: string): Outcome => ({ kind: 'drop', reason });
+
+export interface ConsumerOptions<T> {
+  stream: StreamSpec;
+  durable: string;
+  filterSubject?: Subject;
+  /** How long a delivery may go without an ack or in-progress signal before it is redelivered. */
+  ackWaitMs: number;
+  /** Bounded redelivery: after this many deliveries a failing message goes to `onDeadLetter`. */
+  maxDeliver: number;
+  /** How many messages are worked on at once by this process. */
+  concurrency?: number;
+  /** Called (once) for a message that failed on its last allowed delivery, before it is dropped. */
+  onDeadLetter?: (d: Delivery<T>, error: unknown) => Promise<void>;
+}
+
+export interface RunningConsumer {
+  /** Stops pulling; messages being worked on finish (or are handed back by their handler). */
+  stop(): Promise<void>;
+  /** Messages currently being worked on. */
+  inFlight(): number;
+}
+
+const retentionOf = (r: StreamSpec['retention']) => (r === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits);
+
+/** NATS core + JetStream with protobuf payloads from the typed subject map. */
+export class Bus {
+  private constructor(
+    readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly log: Logger,
+    private readonly prefix: string,
+  ) {}
+
+  static async connect(opts: BusOptions): Promise<Bus> {
+    const nc = await connect({ servers: opts.url, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+    const jsm = await nc.jetstreamManager();
+    return new Bus(nc, nc.jetstream(), jsm, opts.log.child({ component: 'bus' }), opts.prefix ?? '');
+  }
+
+  subject(s: string): string {
+    return `${this.prefix}${s}`;
+  }
+
+  streamName(spec: StreamSpec): string {
+    return `${this.prefix.replace(/[^A-Za-z0-9_-]/g, '_')}${spec.name}`;
+  }
+
+  /** Creates the stream, or brings an existing one to the declared configuration. */
+  async ensureStream(spec: StreamSpec): Promise<void> {
+    const config = {
+      name: this.streamName(spec),
+      subjects: spec.subjects.map((s) => this.subject(s)),
+      retention: retentionOf(spec.retention),
+      storage: StorageType.File,
+      duplicate_window: nanos(spec.duplicateWindowMs),
+      max_age: nanos(spec.maxAgeMs),
+    };
+    try {
+      await this.jsm.streams.info(config.name);
+      await this.jsm.streams.update(config.name, config);
+    } catch (e) {
+      if (!String(e).includes('stream not found')) throw e;
+      await this.jsm.streams.add(config);
+    }
+  }
+
+  async ensureDeclaredStreams(): Promise<void> {
+    for (const spec of Object.values(declaredStreams)) await this.ensureStream(spec);
+  }
+
+  async deleteStream(spec: StreamSpec): Promise<void> {
+    await this.jsm.streams.delete(this.streamName(spec)).catch(() => undefined);
+  }
+
+  /** Publishes a durable fact or work item; the message id makes retries safe. */
+  async publish<S extends Subject>(subject: S, message: MessageInitShape<SubjectSchema<S>>, opts: PublishOptions): Promise<PublishResult> {
+    const schema: DescMessage = subjects[subject];
+    const h = natsHeaders();
+    for (const [k, v] of Object.entries(injectTrace({}))) h.set(k, v);
+    const data = toBinary(schema, create(schema, message as never));
+    const ack = await this.js.publish(this.subject(subject), data, { msgID: opts.msgId, headers: h });
+    return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  /** Runs `handler` for each message of a durable pull consumer, with in-progress acks. */
+  async consume<S extends Subject>(
+    subject: S,
+    opts: ConsumerOptions<MessageShape<SubjectSchema<S>>>,
+    handler: (d: Delivery<MessageShape<SubjectSchema<S>>>) => Promise<Outcome>,
+  ): Promise<RunningConsumer> {
+    const stream = this.streamName(opts.stream);
+    await this.jsm.consumers.add(stream, {
+      durable_name: opts.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(opts.ackWaitMs),
+      max_deliver: opts.maxDeliver,
+      filter_subject: this.subject(opts.filterSubject ?? subject),
+    });
+    const consumer = await this.js.consumers.get(stream, opts.durable);
+    const schema: DescMessage = subjects[subject];
+    const concurrency = opts.concurrency ?? 1;
+    const running = new Set<Promise<void>>();
+    let stopped = false;
+
+    const handle = async (m: JsMsg) => {
+      const deliveryCount = m.info.deliveryCount;
+      const delivery: Delivery<MessageShape<SubjectSchema<S>>> = {
+        data: fromBinary(schema, m.data) as MessageShape<SubjectSchema<S>>,
+        subject: m.subject,
+        deliveryCount,
+        maxDeliver: opts.maxDeliver,
+        lastAttempt: deliveryCount >= opts.maxDeliver,
+        working: () => m.working(),
+      };
+      // Keep the delivery alive while the handler works, at a third of the ack wait.
+      const keepAlive = setInterval(() => m.working(), Math.max(250, Math.floor(opts.ackWaitMs / 3)));
+      const log = this.log.child({ subject: m.subject, seq: m.seq, delivery: deliveryCount });
+      try {
+        let outcome: Outcome;
+        try {
+          outcome = await inSpan(`consume ${subject}`, extractTrace(headerCarrier(m.headers)), () => handler(delivery));
+        } catch (e) {
+          log.warn({ err: e }, 'handler failed');
+          if (delivery.lastAttempt) {
+            await opts.onDeadLetter?.(delivery, e);
+            m.term('failed on every delivery');
+            return;
+          }
+          outcome = retry(backoffMs(deliveryCount));
+        }
+        if (outcome.kind === 'ack') m.ack();
+        else if (outcome.kind === 'drop') {
+          log.warn({ reason: outcome.reason }, 'message dropped');
+          m.term(outcome.reason);
+        } else if (delivery.lastAttempt) {
+          await opts.onDeadLetter?.(delivery, new Error('retries exhausted'));
+          m.term('retries exhausted');
+        } else m.nak(outcome.delayMs);
+      } finally {
+        clearInterval(keepAlive);
+      }
+    };
+
+    const loop = async () => {
+      while (!stopped) {
+        while (running.size >= concurrency && !stopped) await Promise.race(running);
+        if (stopped) break;
+        if (this.nc.isClosed() || this.nc.isDraining()) break;
+        let m: JsMsg | null = null;
+        try {
+          m = await consumer.next({ expires: 1000 });
+        } catch (e) {
+          if (stopped || this.nc.isClosed() || this.nc.isDraining()) break;
+          this.log.warn({ err: e }, 'pull failed');
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        if (!m) continue;
+        if (stopped) {
+          m.nak();
+          break;
+        }
+        const p = handle(m).finally(() => running.delete(p));
+        running.add(p);
+      }
+    };
+    const loopDone = loop();
+    return {
+      inFlight: () => running.size,
+      stop: async () => {
+        stopped = true;
+        await loopDone;
+        await Promise.allSettled([...running]);
+      },
+    };
+  }
+
+  /** Core NATS (fire and forget): live progress of a job. */
+  publishProgress(jobId: string, message: MessageInitShape<typeof coreSubjects.jobProgress.schema>): void {
+    const schema = coreSubjects.jobProgress.schema;
+    this.nc.publish(this.subject(coreSubjects.jobProgress.subject(jobId)), toBinary(schema, create(schema, message)));
+  }
+
+  /** Every job's progress; each gateway replica subscribes for its own sockets. */
+  subscribeProgress(onProgress: (m: MessageShape<typeof coreSubjects.jobProgress.schema>) => void): Subscription {
+    const schema = coreSubjects.jobProgress.schema;
+    return this.nc.subscribe(this.subject(coreSubjects.jobProgress.pattern), {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          onProgress(fromBinary(schema, msg.data));
+        } catch (e) {
+          this.log.warn({ err: e }, 'bad progress message');
+        }
+      },
+    });
+  }
+
+  /** Round trip to the server; the health check of the bus. */
+  async ping(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('connection closed');
+    await this.nc.flush();
+  }
+
+  /** Flushes and closes; subscriptions end. */
+  async close(): Promise<void> {
+    if (!this.nc.isClosed()) await this.nc.drain();
+  }
+}
+
+function headerCarrier(h?: MsgHdrs): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (h) for (const k of h.keys()) out[k] = h.get(k);
+  return out;
+}
+
+/** 1 s, 2 s, 4 s ... capped at 30 s. */
+export const backoffMs = (deliveryCount: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, deliveryCount - 1));

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/** Raised when the environment does not satisfy a service's schema; names every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Validates `env` against `schema` once. Empty strings count as unset so that `FOO=` falls back to
+ * the default instead of failing a number or URL check.
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const cleaned: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') cleaned[k] = v;
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(root)';
+    const value = issue.path.length ? cleaned[String(issue.path[0])] : undefined;
+    return value === undefined ? `${name}: ${issue.message} (not set)` : `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+/** Like parseConfig, but a process that cannot be configured stops with the message. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  try {
+    return parseConfig(schema, env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Pieces every service schema is built from. */
+export const env = {
+  port,
+  bool,
+  url: z.url(),
+  hostPort: z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port'),
+  secret: z.string().min(16, 'must be at least 16 characters'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+/** What every service process needs, whatever it does. */
+export const baseSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: env.logLevel,
+  DATA_DIR: z.string().default('./data'),
+  /** PostgreSQL URL of this service's own database; unset means an embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** Prefix of every subject and stream name; lets several deployments or test runs share one NATS. */
+  NATS_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9_-]+\.)?$/i, 'expected letters, digits, - or _ followed by a dot')
+    .default(''),
+  GRPC_HOST: z.string().default('127.0.0.1'),
+  GRPC_PORT: port.default(0),
+  /** HTTP port for /metrics, /livez and /readyz. */
+  OPS_PORT: port.default(0),
+  /** Default deadline of outgoing gRPC calls. */
+  GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+});
+export type BaseConfig = z.infer<typeof baseSchema>;
+
+/** Object storage: local disk by default, any S3 API endpoint otherwise. */
+export const storageSchema = z.object({
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().default('reelsmith'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** HMAC key for local-disk signed links (shared by the gateway, which serves them). */
+  SIGNING_SECRET: env.secret.optional(),
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+});
+export type StorageConfig = z.infer<typeof storageSchema>;
+
+export { z };

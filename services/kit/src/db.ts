@@ -1,0 +1,103 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+export type Orm = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  /** Drizzle, the same API over both drivers. */
+  readonly orm: Orm;
+  /** Raw SQL with $1.. parameters, for migrations and the odd statement Drizzle does not express. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent an embedded PGlite database lives in `pgliteDir`. */
+  url?: string;
+  pgliteDir: string;
+  /** Connection pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    await pool.query('select 1');
+    return {
+      kind: 'postgres',
+      orm: drizzlePg(pool) as unknown as Orm,
+      query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+      ping: async () => void (await pool.query('select 1')),
+      close: () => pool.end(),
+    };
+  }
+  fs.mkdirSync(opts.pgliteDir, { recursive: true });
+  const client = await PGlite.create(opts.pgliteDir);
+  return {
+    kind: 'pglite',
+    orm: drizzlePglite(client) as unknown as Orm,
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+    ping: async () => void (await client.query('select 1')),
+    close: () => client.close(),
+  };
+}
+
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+/** Reads `NNNN_name.sql` files in order. */
+export function readMigrations(dir: string): Migration[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => ({ name: f, sql: fs.readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+/**
+ * Applies the migrations not yet applied, each in its own transaction, under an advisory lock so
+ * that replicas starting together do not race. The same files serve PostgreSQL and PGlite.
+ * Returns the names applied now.
+ */
+export async function migrate(db: Database, migrations: Migration[]): Promise<string[]> {
+  const applied: string[] = [];
+  await db.query('select pg_advisory_lock(727274)');
+  try {
+    await db.query('create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())');
+    const done = new Set((await db.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
+    for (const m of migrations) {
+      if (done.has(m.name)) continue;
+      await db.query('begin');
+      try {
+        for (const statement of splitStatements(m.sql)) await db.query(statement);
+        await db.query('insert into schema_migrations (name) values ($1)', [m.name]);
+        await db.query('commit');
+      } catch (e) {
+        await db.query('rollback');
+        throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+      }
+      applied.push(m.name);
+    }
+  } finally {
+    await db.query('select pg_advisory_unlock(727274)');
+  }
+  return applied;
+}
+
+/** Splits a migration on `--> statement-breakpoint` lines or, failing that, on semicolons at line ends. */
+export function splitStatements(sql: string): string[] {
+  const parts = sql.includes('--> statement-breakpoint') ? sql.split('--> statement-breakpoint') : sql.split(/;\s*$/m);
+  return parts.map((s) => s.trim()).filter((s) => s.replace(/--.*$/gm, '').trim().length > 0);
+}

@@ -1,0 +1,335 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf';
+import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
+import { context } from '@opentelemetry/api';
+import type { Logger } from 'pino';
+import { DomainError, ErrorCode, isDomainError } from './errors.js';
+import type { Metrics } from './metrics.js';
+import { extractTrace, injectTrace, inSpan } from './tracing.js';
+
+// ---------------------------------------------------------------------------------------------
+// Error mapping, once, both ways.
+
+const toStatus: Record<ErrorCode, grpc.status> = {
+  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
+  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
+  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
+  NOT_FOUND: grpc.status.NOT_FOUND,
+  ALREADY_EXISTS: grpc.status.ALREADY_EXISTS,
+  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
+  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+  // gRPC has no "too large"; OUT_OF_RANGE plus the reason keeps it distinguishable.
+  PAYLOAD_TOO_LARGE: grpc.status.OUT_OF_RANGE,
+  UNAVAILABLE: grpc.status.UNAVAILABLE,
+  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
+  INTERNAL: grpc.status.INTERNAL,
+};
+const REASON_KEY = 'x-error-reason';
+const CODE_KEY = 'x-error-code';
+
+export function fromStatus(code: grpc.status): ErrorCode {
+  switch (code) {
+    case grpc.status.INVALID_ARGUMENT:
+      return ErrorCode.INVALID_ARGUMENT;
+    case grpc.status.UNAUTHENTICATED:
+      return ErrorCode.UNAUTHENTICATED;
+    case grpc.status.PERMISSION_DENIED:
+      return ErrorCode.PERMISSION_DENIED;
+    case grpc.status.NOT_FOUND:
+      return ErrorCode.NOT_FOUND;
+    case grpc.status.ALREADY_EXISTS:
+      return ErrorCode.ALREADY_EXISTS;
+    case grpc.status.FAILED_PRECONDITION:
+      return ErrorCode.FAILED_PRECONDITION;
+    case grpc.status.RESOURCE_EXHAUSTED:
+      return ErrorCode.RESOURCE_EXHAUSTED;
+    case grpc.status.OUT_OF_RANGE:
+      return ErrorCode.PAYLOAD_TOO_LARGE;
+    case grpc.status.UNAVAILABLE:
+      return ErrorCode.UNAVAILABLE;
+    case grpc.status.DEADLINE_EXCEEDED:
+      return ErrorCode.DEADLINE_EXCEEDED;
+    default:
+      return ErrorCode.INTERNAL;
+  }
+}
+
+function toServiceError(e: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  if (isDomainError(e)) {
+    metadata.set(CODE_KEY, e.code);
+    if (e.reason) metadata.set(REASON_KEY, e.reason);
+    return { code: toStatus[e.code], details: e.message, metadata };
+  }
+  // A bug or an outage: log it here, never show its text to the caller.
+  log.error({ err: e, method }, 'unhandled error in gRPC handler');
+  return { code: grpc.status.INTERNAL, details: 'internal error', metadata };
+}
+
+/** Turns a grpc-js error from a call into a DomainError carrying the same code and reason. */
+export function toDomainError(e: unknown): DomainError {
+  if (isDomainError(e)) return e;
+  const se = e as Partial<grpc.ServiceError>;
+  if (typeof se.code === 'number') {
+    const declared = se.metadata?.get(CODE_KEY)[0];
+    const reason = se.metadata?.get(REASON_KEY)[0];
+    const code = typeof declared === 'string' && declared in toStatus ? (declared as ErrorCode) : fromStatus(se.code);
+    return new DomainError(code, se.details || se.message || 'call failed', typeof reason === 'string' ? reason : undefined);
+  }
+  return new DomainError(ErrorCode.INTERNAL, e instanceof Error ? e.message : String(e));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving.
+
+/** The context a handler gets: metadata, deadline awareness and a logger bound to the call. */
+export interface CallContext {
+  metadata: grpc.Metadata;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+type UnaryImpl<M extends DescMethod> = M extends { methodKind: 'unary' }
+  ? (req: MessageShape<M['input']>, ctx: CallContext) => Promise<MessageInitShape<M['output']>>
+  : M extends { methodKind: 'server_streaming' }
+    ? (req: MessageShape<M['input']>, send: (m: MessageInitShape<M['output']>) => void, ctx: CallContext) => Promise<void>
+    : never;
+
+/** The handlers of one service, typed from its generated descriptor. */
+export type ServiceImpl<S extends DescService> = {
+  [K in keyof S['method']]: S['method'][K] extends DescMethod ? UnaryImpl<S['method'][K]> : never;
+};
+
+export interface ServiceBinding {
+  service: DescService;
+  impl: Record<string, unknown>;
+}
+
+export function bind<T extends GenServiceMethods>(service: GenService<T>, impl: ServiceImpl<GenService<T>>): ServiceBinding {
+  return { service, impl: impl as Record<string, unknown> };
+}
+
+function serializer<D extends DescMessage>(schema: D) {
+  return {
+    serialize: (m: MessageShape<D>) => Buffer.from(toBinary(schema, m)),
+    deserialize: (b: Buffer) => fromBinary(schema, new Uint8Array(b.buffer, b.byteOffset, b.byteLength)),
+  };
+}
+
+function metadataCarrier(md: grpc.Metadata): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(md.getMap())) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export interface GrpcServerOptions {
+  host: string;
+  port: number;
+  services: ServiceBinding[];
+  log: Logger;
+  metrics?: Metrics;
+  serviceName: string;
+}
+
+export interface RunningGrpcServer {
+  server: grpc.Server;
+  port: number;
+  /** Stops accepting calls and waits for running ones, forcing after `timeoutMs`. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export async function serveGrpc(opts: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  for (const { service, impl } of opts.services) {
+    const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const method of service.methods) {
+      const fn = impl[method.localName] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (!fn) throw new Error(`${service.typeName}.${method.name} has no implementation`);
+      const inS = serializer(method.input);
+      const outS = serializer(method.output);
+      const streaming = method.methodKind === 'server_streaming';
+      if (method.methodKind !== 'unary' && !streaming) throw new Error(`${method.methodKind} methods are not supported`);
+      definition[method.name] = {
+        path: `/${service.typeName}/${method.name}`,
+        requestStream: false,
+        responseStream: streaming,
+        requestSerialize: inS.serialize as never,
+        requestDeserialize: inS.deserialize,
+        responseSerialize: outS.serialize as never,
+        responseDeserialize: outS.deserialize,
+        originalName: method.localName,
+      };
+      const label = { service: service.typeName, method: method.name };
+      const run = async (
+        call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
+        body: (ctx: CallContext) => Promise<void>,
+      ) => {
+        const started = process.hrtime.bigint();
+        const controller = new AbortController();
+        call.on('cancelled', () => controller.abort());
+        const parent = extractTrace(metadataCarrier(call.metadata));
+        const ctx: CallContext = {
+          metadata: call.metadata,
+          signal: controller.signal,
+          log: opts.log.child({ rpc: method.name, request_id: call.metadata.get('x-request-id')[0] }),
+        };
+        let code = 'OK';
+        try {
+          await inSpan(`${service.typeName}/${method.name}`, parent, () => body(ctx));
+        } catch (e) {
+          const err = toServiceError(e, ctx.log, method.name);
+          code = grpc.status[err.code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN';
+          throw err;
+        } finally {
+          opts.metrics?.grpcServerSeconds.observe({ ...label, code }, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      };
+      handlers[method.name] = streaming
+        ? (call: grpc.ServerWritableStream<unknown, unknown>) => {
+            run(call, async (ctx) => {
+              await fn.call(
+                impl,
+                create(method.input, call.request as never),
+                (m: unknown) => call.write(create(method.output, m as never)),
+                ctx,
+              );
+            }).then(
+              () => call.end(),
+              (err: Partial<grpc.StatusObject>) => call.destroy(Object.assign(new Error(err.details), err)),
+            );
+          }
+        : (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+            let reply: unknown;
+            run(call, async (ctx) => {
+              reply = create(method.output, (await fn.call(impl, call.request, ctx)) as never);
+            }).then(
+              () => callback(null, reply),
+              (err: Partial<grpc.StatusObject>) => callback(err),
+            );
+          };
+    }
+    server.addService(definition as grpc.ServiceDefinition, handlers);
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${opts.host}:${opts.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return {
+    server,
+    port,
+    close: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dialing.
+
+export interface CallOptions {
+  /** Overrides the client's default deadline for this call. */
+  deadlineMs?: number;
+  requestId?: string;
+  metadata?: Record<string, string>;
+}
+
+type ClientMethod<M extends DescMethod> = M extends { methodKind: 'unary' }
+  ? (req: MessageInitShape<M['input']>, opts?: CallOptions) => Promise<MessageShape<M['output']>>
+  : M extends { methodKind: 'server_streaming' }
+    ? (req: MessageInitShape<M['input']>, opts?: CallOptions) => AsyncIterable<MessageShape<M['output']>>
+    : never;
+
+export type Client<S extends DescService> = {
+  [K in keyof S['method']]: S['method'][K] extends DescMethod ? ClientMethod<S['method'][K]> : never;
+} & {
+  close(): void;
+};
+
+export interface DialOptions {
+  /** Default deadline for every call; no call goes out without one. */
+  deadlineMs: number;
+  metrics?: Metrics;
+}
+
+/** A typed client for `service` at `address`; every call carries a deadline and the trace context. */
+export function dial<T extends GenServiceMethods>(service: GenService<T>, address: string, opts: DialOptions): Client<GenService<T>> {
+  const raw = new grpc.Client(address, grpc.credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  });
+  const out: Record<string, unknown> = { close: () => raw.close() };
+  for (const method of service.methods) {
+    const inS = serializer(method.input);
+    const outS = serializer(method.output);
+    const path = `/${service.typeName}/${method.name}`;
+    const prepare = (o?: CallOptions) => {
+      const md = new grpc.Metadata();
+      for (const [k, v] of Object.entries(injectTrace({}, context.active()))) md.set(k, v);
+      if (o?.requestId) md.set('x-request-id', o.requestId);
+      for (const [k, v] of Object.entries(o?.metadata ?? {})) md.set(k, v);
+      return { md, options: { deadline: Date.now() + (o?.deadlineMs ?? opts.deadlineMs) } };
+    };
+    if (method.methodKind === 'unary') {
+      out[method.localName] = (req: unknown, o?: CallOptions) => {
+        const { md, options } = prepare(o);
+        const started = process.hrtime.bigint();
+        return new Promise((resolve, reject) => {
+          raw.makeUnaryRequest(
+            path,
+            inS.serialize as never,
+            outS.deserialize,
+            create(method.input, req as never),
+            md,
+            options,
+            (err, value) => {
+              opts.metrics?.grpcClientSeconds.observe(
+                { service: service.typeName, method: method.name, code: err ? (grpc.status[err.code] ?? 'UNKNOWN') : 'OK' },
+                Number(process.hrtime.bigint() - started) / 1e9,
+              );
+              if (err) reject(toDomainError(err));
+              else resolve(value);
+            },
+          );
+        });
+      };
+    } else if (method.methodKind === 'server_streaming') {
+      out[method.localName] = (req: unknown, o?: CallOptions) => {
+        const { md, options } = prepare(o);
+        const stream = raw.makeServerStreamRequest(
+          path,
+          inS.serialize as never,
+          outS.deserialize,
+          create(method.input, req as never),
+          md,
+          options,
+        );
+        return (async function* () {
+          try {
+            for await (const m of stream) yield m;
+          } catch (e) {
+            throw toDomainError(e);
+          }
+        })();
+      };
+    }
+  }
+  return out as Client<GenService<T>>;
+}

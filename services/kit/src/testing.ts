@@ -1,0 +1,66 @@
+/**
+ * Helpers for medium tests: each test gets its own PostgreSQL database and its own NATS
+ * namespace, and removes them afterwards. Nothing depends on what an earlier run left behind.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createLogger, type Logger } from './logger.js';
+
+// Test helpers are the one place outside config.ts that reads the environment: they pick the
+// machine's services, which the README names.
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export const uniqueName = (label: string) => `${label}_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh database on the machine's PostgreSQL. */
+export async function createTestDatabase(label = 'rs'): Promise<TestDatabase> {
+  const name = uniqueName(label).toLowerCase();
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function tempDir(label = 'rs'): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A NATS subject/stream prefix unique to one test. */
+export const natsPrefix = () => `${uniqueName('t')}.`;
+
+export const quietLogger = (): Logger => createLogger({ service: 'test', level: 'silent' });
+
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -1,0 +1,151 @@
+import type { StreamSpec } from '@reelsmith/proto';
+import { Bus, ack, retry, type Delivery } from '../../src/bus';
+import { TEST_NATS_URL, natsPrefix, quietLogger, waitFor } from '../../src/testing';
+import type { assemblyEvents } from '@reelsmith/proto';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { currentTraceId, inSpan, startTracing } from '../../src/tracing';
+
+type RenderJob = assemblyEvents.RenderJob;
+
+const work: StreamSpec = {
+  name: 'RENDER',
+  subjects: ['render.jobs'],
+  retention: 'workqueue',
+  duplicateWindowMs: 60_000,
+  maxAgeMs: 3600_000,
+};
+const events: StreamSpec = { name: 'EVENTS', subjects: ['events.>'], retention: 'limits', duplicateWindowMs: 60_000, maxAgeMs: 3600_000 };
+
+describe('bus on real NATS JetStream', () => {
+  let bus: Bus;
+  beforeEach(async () => {
+    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'test', log: quietLogger(), prefix: natsPrefix() });
+    await bus.ensureStream(work);
+    await bus.ensureStream(events);
+  });
+  afterEach(async () => {
+    await bus.deleteStream(work);
+    await bus.deleteStream(events);
+    await bus.close();
+  });
+
+  it('drops a second message with the same id inside the duplicate window', async () => {
+    const a = await bus.publish('render.jobs', { jobId: 'j1', userId: 'u1' }, { msgId: 'job-j1' });
+    const b = await bus.publish('render.jobs', { jobId: 'j1', userId: 'u1' }, { msgId: 'job-j1' });
+    expect(a.duplicate).toBe(false);
+    expect(b.duplicate).toBe(true);
+    const seen: string[] = [];
+    const c = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 2000, maxDeliver: 3 }, async (d) => {
+      seen.push(d.data.jobId);
+      return ack();
+    });
+    await waitFor(() => seen.length >= 1);
+    await new Promise((r) => setTimeout(r, 500));
+    await c.stop();
+    expect(seen).toEqual(['j1']);
+  });
+
+  it('redelivers a message that was not acked before the ack wait ran out', async () => {
+    await bus.publish('render.jobs', { jobId: 'j2', userId: 'u1' }, { msgId: 'job-j2' });
+    const deliveries: number[] = [];
+    const c = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 1000, maxDeliver: 5 }, async (d) => {
+      deliveries.push(d.deliveryCount);
+      // First delivery: the worker "dies" silently (no ack, no working) by never returning in time.
+      if (d.deliveryCount === 1) return retry(0);
+      return ack();
+    });
+    await waitFor(() => deliveries.length >= 2, 10_000);
+    await c.stop();
+    expect(deliveries.slice(0, 2)).toEqual([1, 2]);
+  });
+
+  it('redelivers to another consumer when the first never answers (crash)', async () => {
+    await bus.publish('render.jobs', { jobId: 'j3', userId: 'u1' }, { msgId: 'job-j3' });
+    // A raw pull that takes the message and then never acks or signals progress.
+    const jsm = await bus.nc.jetstreamManager();
+    await jsm.consumers.add(bus.streamName(work), {
+      durable_name: 'w',
+      ack_policy: 'explicit' as never,
+      ack_wait: 1_000_000_000,
+      max_deliver: 5,
+      filter_subject: bus.subject('render.jobs'),
+    });
+    const crashed = await (await bus.nc.jetstream().consumers.get(bus.streamName(work), 'w')).next({ expires: 2000 });
+    expect(crashed?.info.deliveryCount).toBe(1);
+    const got: Delivery<RenderJob>[] = [];
+    const c = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 1000, maxDeliver: 5 }, async (d) => {
+      got.push(d);
+      return ack();
+    });
+    await waitFor(() => got.length >= 1, 10_000);
+    await c.stop();
+    expect(got[0]!.data.jobId).toBe('j3');
+    expect(got[0]!.deliveryCount).toBe(2);
+  });
+
+  it('keeps a long job alive with in-progress acks instead of redelivering it', async () => {
+    await bus.publish('render.jobs', { jobId: 'j4', userId: 'u1' }, { msgId: 'job-j4' });
+    let deliveries = 0;
+    const c = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 800, maxDeliver: 5 }, async () => {
+      deliveries += 1;
+      await new Promise((r) => setTimeout(r, 3000)); // almost four ack waits
+      return ack();
+    });
+    await waitFor(() => deliveries >= 1);
+    await new Promise((r) => setTimeout(r, 3500));
+    await c.stop();
+    expect(deliveries).toBe(1);
+  });
+
+  it('stops after a bounded number of deliveries and dead-letters the message once', async () => {
+    await bus.publish('render.jobs', { jobId: 'poison', userId: 'u1' }, { msgId: 'job-poison' });
+    const counts: number[] = [];
+    const dead: string[] = [];
+    const c = await bus.consume(
+      'render.jobs',
+      { stream: work, durable: 'w', ackWaitMs: 2000, maxDeliver: 3, onDeadLetter: async (d) => void dead.push(d.data.jobId) },
+      async (d) => {
+        counts.push(d.deliveryCount);
+        throw new Error('ffmpeg failed');
+      },
+    );
+    await waitFor(() => dead.length >= 1, 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    await c.stop();
+    expect(counts).toEqual([1, 2, 3]);
+    expect(dead).toEqual(['poison']);
+  });
+
+  it('carries trace context in headers and delivers events on the events stream', async () => {
+    startTracing('test');
+    let publishedTrace: string | undefined;
+    await inSpan('publisher', ROOT_CONTEXT, async () => {
+      publishedTrace = currentTraceId();
+      await bus.publish('events.job.completed', { jobId: 'j5', userId: 'u1', outputKey: 'reels/x.mp4' }, { msgId: 'completed-j5' });
+    });
+    expect(publishedTrace).toMatch(/^[0-9a-f]{32}$/);
+    let consumedTrace: string | undefined;
+    const jsm = await bus.nc.jetstreamManager();
+    const info = await jsm.streams.info(bus.streamName(events));
+    expect(info.state.messages).toBe(1);
+    const got: string[] = [];
+    const c = await bus.consume('events.job.completed', { stream: events, durable: 'tele', ackWaitMs: 2000, maxDeliver: 3 }, async (d) => {
+      got.push(d.data.outputKey);
+      consumedTrace = currentTraceId();
+      return ack();
+    });
+    await waitFor(() => got.length === 1);
+    await c.stop();
+    expect(got).toEqual(['reels/x.mp4']);
+    expect(consumedTrace).toBe(publishedTrace);
+  });
+
+  it('fans core progress out to subscribers', async () => {
+    const seen: number[] = [];
+    bus.subscribeProgress((m) => seen.push(m.progress));
+    bus.publishProgress('j6', { jobId: 'j6', status: 'processing', progress: 40 });
+    bus.publishProgress('j6', { jobId: 'j6', status: 'processing', progress: 60 });
+    await waitFor(() => seen.length === 2);
+    expect(seen).toEqual([40, 60]);
+  });
+});

@@ -1,0 +1,114 @@
+import { identity, health } from '@reelsmith/proto';
+import { DomainError, ErrorCode } from '../../src/errors';
+import { bind, dial, serveGrpc, type RunningGrpcServer } from '../../src/grpc';
+import { HealthMonitor, checkRemoteHealth } from '../../src/health';
+import { createMetrics } from '../../src/metrics';
+import { quietLogger } from '../../src/testing';
+
+describe('gRPC over grpc-js with protobuf-es messages', () => {
+  let server: RunningGrpcServer;
+  let mode: 'ok' | 'domain' | 'bug' | 'slow' = 'ok';
+  let dbUp = true;
+  const metrics = createMetrics('test');
+  const monitor = new HealthMonitor({
+    checks: [
+      {
+        name: 'database',
+        check: async () =>
+          void (
+            dbUp ||
+            (() => {
+              throw new Error('down');
+            })()
+          ),
+      },
+    ],
+    cacheMs: 0,
+  });
+
+  beforeAll(async () => {
+    server = await serveGrpc({
+      host: '127.0.0.1',
+      port: 0,
+      log: quietLogger(),
+      metrics,
+      serviceName: 'test',
+      services: [
+        monitor.binding(),
+        bind(identity.IdentityService, {
+          describe: async (_req, ctx) => {
+            if (mode === 'domain')
+              throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'Insufficient credits or daily limit reached', 'insufficient_credits');
+            if (mode === 'bug') throw new Error('secret internal detail');
+            if (mode === 'slow') await new Promise((r) => setTimeout(r, 1500));
+            return { info: { name: 'identity', version: ctx.metadata.get('x-request-id')[0]?.toString() ?? '', startedAtUnixMs: 42n } };
+          },
+        }),
+      ],
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    mode = 'ok';
+    dbUp = true;
+  });
+
+  const client = () => dial(identity.IdentityService, `127.0.0.1:${server.port}`, { deadlineMs: 1000 });
+
+  it('round-trips typed messages, metadata and 64-bit integers', async () => {
+    const c = client();
+    const res = await c.describe({}, { requestId: 'req-1' });
+    expect(res.info?.name).toBe('identity');
+    expect(res.info?.version).toBe('req-1');
+    expect(res.info?.startedAtUnixMs).toBe(42n);
+    c.close();
+  });
+
+  it('maps a domain error to its gRPC status and back, keeping message and reason', async () => {
+    mode = 'domain';
+    const c = client();
+    await expect(c.describe({})).rejects.toMatchObject({
+      code: 'RESOURCE_EXHAUSTED',
+      message: 'Insufficient credits or daily limit reached',
+      reason: 'insufficient_credits',
+    });
+    c.close();
+  });
+
+  it('hides the text of unexpected errors behind INTERNAL', async () => {
+    mode = 'bug';
+    const c = client();
+    const err = await c.describe({}).catch((e: DomainError) => e);
+    expect(err).toMatchObject({ code: 'INTERNAL', message: 'internal error' });
+    c.close();
+  });
+
+  it('enforces the deadline on every call', async () => {
+    mode = 'slow';
+    const c = client();
+    const started = Date.now();
+    await expect(c.describe({}, { deadlineMs: 200 })).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+    expect(Date.now() - started).toBeLessThan(1200);
+    c.close();
+  });
+
+  it('reports SERVING only while dependencies answer, and NOT_SERVING when draining', async () => {
+    const addr = `127.0.0.1:${server.port}`;
+    expect(await checkRemoteHealth(addr)).toBe('SERVING');
+    dbUp = false;
+    expect(await checkRemoteHealth(addr)).toBe('NOT_SERVING');
+    const c = dial(health.Health, addr, { deadlineMs: 1000 });
+    const res = await c.check({ service: '' });
+    expect(res.status).toBe(health.HealthCheckResponse_ServingStatus.NOT_SERVING);
+    c.close();
+  });
+
+  it('reports an unreachable service as NOT_SERVING', async () => {
+    expect(await checkRemoteHealth('127.0.0.1:1', 500)).toBe('NOT_SERVING');
+  });
+
+  it('records call durations in a histogram', async () => {
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/grpc_server_handling_seconds_count\{[^}]*method="Describe"[^}]*code="OK"[^}]*\} [1-9]/);
+  });
+});
