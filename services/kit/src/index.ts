@@ -10,3 +10,5 @@ export * from './redact.js';
 export * from './service.js';
 export * from './storage.js';
 export * from './tracing.js';
+export * from './topology.js';
+export * from './describe.js';

@@ -41,6 +41,6 @@ export function createLogger(opts: LoggerOptions): Logger {
 function redactChildren(logger: Logger): Logger {
   const child = logger.child.bind(logger);
   logger.child = ((bindings: Record<string, unknown>, options?: object) =>
-    redactChildren(child(redactDeep(bindings) as Record<string, unknown>, options))) as Logger['child'];
+    redactChildren(child(redactDeep(bindings) as Record<string, unknown>, options))) as unknown as Logger['child'];
   return logger;
 }

@@ -1,0 +1,28 @@
+import { FILES_ROUTE, verifyLocalSignature, type LocalObjectStore } from '@reelsmith/kit';
+import type { FastifyPluginAsync } from 'fastify';
+
+export interface FilesDeps {
+  store: LocalObjectStore;
+  signingSecret: string;
+}
+
+/**
+ * Serves local-disk objects behind signed, expiring links (the S3 adapter signs links that go to
+ * S3 directly). A forged, altered or expired link gets 403.
+ */
+export const filesRoutes: FastifyPluginAsync<FilesDeps> = async (app, deps) => {
+  const base = FILES_ROUTE.replace('/api/v1', '');
+  app.get<{ Params: { '*': string }; Querystring: { expires?: string; sig?: string; name?: string } }>(`${base}/*`, async (req, reply) => {
+    const key = req.params['*'];
+    const { expires, sig = '', name = '' } = req.query;
+    if (!verifyLocalSignature(deps.signingSecret, key, Number(expires), name, sig)) {
+      return reply.status(403).send({ detail: 'This link is invalid or has expired.', code: 'link_expired' });
+    }
+    const info = await deps.store.stat(key);
+    if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+    void reply.header('content-length', info.size);
+    void reply.type(key.endsWith('.mp4') ? 'video/mp4' : key.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream');
+    if (name) void reply.header('content-disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`);
+    return reply.send(await deps.store.get(key));
+  });
+};

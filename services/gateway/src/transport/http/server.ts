@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger, Metrics } from '@reelsmith/kit';
+import { errorHandler } from './errors.js';
+import { filesRoutes, type FilesDeps } from './files.routes.js';
+import { healthRoutes, type HealthDeps } from './health.routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface HttpDeps {
+  log: Logger;
+  metrics: Metrics;
+  webDist: string;
+  health: HealthDeps;
+  files?: FilesDeps;
+}
+
+/** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
+export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
+    // Our onResponse hook logs failures and records metrics; per-request info lines are noise.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+    // A caller's request id is kept (bounded and safe), otherwise a new one is made.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+    },
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // Route templates, never raw URLs, as labels.
+    const route = req.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequestSeconds.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode }, 'request failed');
+  });
+  app.setErrorHandler(errorHandler);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, deps.health);
+      if (deps.files) await api.register(filesRoutes, deps.files);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const hasWeb = fs.existsSync(path.join(deps.webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: false, cacheControl: false });
+    // Hashed assets can be cached for a year; index.html never is.
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.url.startsWith('/assets/')) void reply.header('cache-control', 'public, max-age=31536000, immutable');
+      return payload;
+    });
+  } else deps.log.warn({ web_dist: deps.webDist }, 'web app not built; only the API is served');
+
+  app.setNotFoundHandler((req, reply) => {
+    const wantsPage = req.method === 'GET' && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ws');
+    if (wantsPage && hasWeb) {
+      const file = req.url.split('?')[0]!;
+      // Real files (assets, favicon) are served as they are; any other path is a client route.
+      if (file !== '/' && fs.existsSync(path.join(deps.webDist, path.normalize(file).replace(/^(\.\.[/\\])+/, ''))))
+        return reply.sendFile(file.slice(1));
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+  });
+  return app;
+}

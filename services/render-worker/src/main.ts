@@ -1,0 +1,6 @@
+import path from 'node:path';
+import { main } from '@reelsmith/kit';
+import { wire } from './app.js';
+import { loadServiceConfig } from './config.js';
+
+main({ name: 'render-worker', config: loadServiceConfig(), migrationsDir: path.join(__dirname, '..', 'migrations'), wire });

@@ -1,0 +1,39 @@
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+
+export const TOKEN_KEY = 'reelsmith.session_token';
+
+/** The error body every API route answers with. */
+export interface ApiErrorBody {
+  detail: string;
+  code: string;
+}
+
+const raw = fetchBaseQuery({
+  baseUrl: '/api/v1',
+  prepareHeaders: (headers) => {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+/** A 401 clears the stored session token (spec section 7). */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  const result = await raw(args, api, extra);
+  if (result.error?.status === 401) localStorage.removeItem(TOKEN_KEY);
+  return result;
+};
+
+/** The one API of the web client; each feature folder injects its endpoints. */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['Health', 'User', 'Reel', 'Job'],
+  endpoints: () => ({}),
+});
+
+/** The text to show for a failed call: the server's `detail`, else the given fallback. */
+export function errorDetail(error: unknown, fallback: string): string {
+  const data = (error as { data?: Partial<ApiErrorBody> } | undefined)?.data;
+  return typeof data?.detail === 'string' && data.detail ? data.detail : fallback;
+}
