@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -41,6 +42,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   fs.mkdirSync(opts.pgliteDir, { recursive: true });
+  await initPgliteOutOfProcess(opts.pgliteDir);
   const client = await PGlite.create(opts.pgliteDir);
   return {
     kind: 'pglite',
@@ -49,6 +51,23 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),
   };
+}
+
+/**
+ * initdb grows PGlite's WebAssembly heap to ~800 MB, and a WASM heap never shrinks; opening an
+ * initialised database costs ~170 MB. So a new database is initialised by a short-lived child
+ * process and the service only ever opens an existing one.
+ */
+async function initPgliteOutOfProcess(dir: string): Promise<void> {
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const script = `require(${JSON.stringify(require.resolve('@electric-sql/pglite'))}).PGlite.create(process.argv[1]).then((db) => db.close()).catch((e) => { console.error(e); process.exit(1); })`;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`PGlite initdb in ${dir} failed: ${err.slice(-2000)}`))));
+  });
 }
 
 export interface Migration {

@@ -1,0 +1,35 @@
+// Builds what is missing or out of date: the TypeScript projects (incremental, a no-op when
+// nothing changed) and the web app when its sources are newer than its last build.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+
+function newest(dir) {
+  let t = 0;
+  if (!fs.existsSync(dir)) return t;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function buildIfNeeded() {
+  const run = (args, cwd = root) => execFileSync(process.execPath, args, { cwd, stdio: 'inherit' });
+  run([path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', path.join(root, 'tsconfig.build.json')]);
+  const web = path.join(root, 'web');
+  const index = path.join(web, 'dist', 'index.html');
+  const sources = Math.max(newest(path.join(web, 'src')), ...['index.html', 'vite.config.ts', 'package.json'].map((f) => fs.statSync(path.join(web, f)).mtimeMs));
+  if (!fs.existsSync(index) || fs.statSync(index).mtimeMs < sources) {
+    console.log('[build] building the web app');
+    run([path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', web]);
+    run([path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], web);
+  }
+}
+
+module.exports = { buildIfNeeded };
+if (require.main === module) buildIfNeeded();

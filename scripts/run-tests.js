@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm test`: build, check the generated contracts are fresh, then run every test project:
+// unit and medium tests (real PostgreSQL, NATS, PGlite, s3rver) in parallel workers, then the
+// end-to-end and browser tests one at a time (they start the whole product).
+'use strict';
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+require('./build.js').buildIfNeeded();
+
+const step = (label, args, extraEnv = {}) => {
+  console.log(`\n[test] ${label}`);
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    // PGlite loads its WebAssembly through a dynamic import, which jest's sandbox allows only with this flag.
+    env: { ...process.env, ...extraEnv, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const passthrough = process.argv.slice(2);
+step('generated contracts are up to date', [path.join(root, 'proto', 'gen.js'), '--check']);
+step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...passthrough]);
+step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough]);

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isAlive, startSystem } from '../support/system';
+
+const EIGHT = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
+
+async function health(base: string) {
+  const res = await fetch(`${base}/api/v1/health`);
+  return { status: res.status, body: (await res.json()) as { status: string; services: Record<string, string>; unavailable?: string[]; instance: string } };
+}
+
+async function until<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+describe('npm start: the whole product on embedded defaults', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-e2e-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves, survives a crashed service, stops cleanly and keeps its data', async () => {
+    const sys = await startSystem(dataDir);
+    let pids: number[] = [];
+    let firstInstance = '';
+    try {
+      // All eight services SERVING.
+      const first = await health(sys.baseUrl);
+      expect(first.status).toBe(200);
+      expect(first.body.status).toBe('healthy');
+      expect(Object.keys(first.body.services).sort()).toEqual([...EIGHT].sort());
+      expect(Object.values(first.body.services).every((s) => s === 'SERVING')).toBe(true);
+      firstInstance = first.body.instance;
+      expect(firstInstance).toMatch(/^[0-9a-f-]{36}$/);
+
+      // The web app is served at the same URL, client routes included.
+      const page = await fetch(`${sys.baseUrl}/hall-of-fame`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+
+      const state = sys.state();
+      expect(Object.keys(state.processes)).toEqual(expect.arrayContaining([...EIGHT, 'nats-server']));
+
+      // Kill one service: health turns 503 naming it, and the supervisor brings it back.
+      const victim = state.processes.billing!.pid!;
+      process.kill(victim, 'SIGKILL');
+      const down = await until(async () => {
+        const h = await health(sys.baseUrl);
+        return h.status === 503 ? h : undefined;
+      }, 15_000);
+      expect(down.body.unavailable).toEqual(['billing']);
+      expect(down.body.services.billing).toBe('NOT_SERVING');
+      await until(async () => ((await health(sys.baseUrl)).status === 200 ? true : undefined), 60_000);
+      const after = sys.state();
+      expect(after.processes.billing!.pid).not.toBe(victim);
+      expect(after.processes.billing!.restarts).toBe(1);
+
+      pids = [after.pid, ...Object.values(after.processes).map((p) => p.pid!)];
+      expect(pids.every(isAlive)).toBe(true);
+    } finally {
+      // Ctrl-C: everything it started stops.
+      expect(await sys.stop('SIGINT')).toBe(0);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pids.filter(isAlive)).toEqual([]);
+
+    // A second start reuses the same data: same installation, no re-initialisation.
+    const again = await startSystem(dataDir);
+    try {
+      const h = await health(again.baseUrl);
+      expect(h.status).toBe(200);
+      expect(h.body.instance).toBe(firstInstance);
+      expect(fs.existsSync(path.join(dataDir, 'nats', 'jetstream'))).toBe(true);
+    } finally {
+      expect(await again.stop('SIGTERM')).toBe(0);
+    }
+  }, 300_000);
+});
