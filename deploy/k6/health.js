@@ -13,5 +13,5 @@ const base = __ENV.BASE_URL || 'http://localhost:8080';
 
 export default function () {
   const res = http.get(`${base}/api/v1/health`);
-  check(res, { 'healthy': (r) => r.status === 200 && r.json('status') === 'healthy' });
+  check(res, { healthy: (r) => r.status === 200 && r.json('status') === 'healthy' });
 }
