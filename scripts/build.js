@@ -23,7 +23,10 @@ function buildIfNeeded() {
   run([path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', path.join(root, 'tsconfig.build.json')]);
   const web = path.join(root, 'web');
   const index = path.join(web, 'dist', 'index.html');
-  const sources = Math.max(newest(path.join(web, 'src')), ...['index.html', 'vite.config.ts', 'package.json'].map((f) => fs.statSync(path.join(web, f)).mtimeMs));
+  const sources = Math.max(
+    newest(path.join(web, 'src')),
+    ...['index.html', 'vite.config.ts', 'package.json'].map((f) => fs.statSync(path.join(web, f)).mtimeMs),
+  );
   if (!fs.existsSync(index) || fs.statSync(index).mtimeMs < sources) {
     console.log('[build] building the web app');
     run([path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', web]);

@@ -7,7 +7,10 @@ const EIGHT = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orch
 
 async function health(base: string) {
   const res = await fetch(`${base}/api/v1/health`);
-  return { status: res.status, body: (await res.json()) as { status: string; services: Record<string, string>; unavailable?: string[]; instance: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; services: Record<string, string>; unavailable?: string[]; instance: string },
+  };
 }
 
 async function until<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {

@@ -17,7 +17,9 @@ describe('contracts', () => {
   it('keeps live progress off the streams (core NATS only)', () => {
     const sample = coreSubjects.jobProgress.subject('abc');
     expect(sample).toBe('jobs.abc.progress');
-    const captured = Object.values(streams).some((st) => st.subjects.some((p) => (p.endsWith('.>') ? sample.startsWith(p.slice(0, -1)) : p === sample)));
+    const captured = Object.values(streams).some((st) =>
+      st.subjects.some((p) => (p.endsWith('.>') ? sample.startsWith(p.slice(0, -1)) : p === sample)),
+    );
     expect(captured).toBe(false);
   });
 });
