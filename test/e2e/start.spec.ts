@@ -46,6 +46,31 @@ describe('npm start: the whole product on embedded defaults', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
 
+      // Billing through the gateway: the estimate uses the one cost formula; bad input gets 400.
+      const post = (body: unknown) =>
+        fetch(`${sys.baseUrl}/api/v1/billing/estimate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const est = await post({ pacing_preset: 'standard', has_music: true, total_source_bytes: 600 * 1024 * 1024 });
+      expect(est.status).toBe(200);
+      expect(await est.json()).toEqual({ credits: 63 });
+      const bad = await post({ pacing_preset: 'frantic', has_music: true, total_source_bytes: 0 });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('pacing_preset') });
+      const catalogue = (await (await fetch(`${sys.baseUrl}/api/v1/billing/catalogue`)).json()) as {
+        plans: { id: string }[];
+        packs: { id: string; price: number }[];
+      };
+      expect(catalogue.plans.map((p) => p.id)).toEqual(['standard', 'mid-tier', 'corporate']);
+      expect(catalogue.packs.map((p) => [p.id, p.price])).toEqual([
+        ['credits_200', 10],
+        ['credits_400', 20],
+        ['credits_1000', 40],
+        ['credits_2500', 80],
+      ]);
+
       const state = sys.state();
       expect(Object.keys(state.processes)).toEqual(expect.arrayContaining([...EIGHT, 'nats-server']));
 

@@ -3,6 +3,7 @@ import { gateway } from '@reelsmith/proto';
 import type { Config } from './config.js';
 import { rollUp } from './domain/health.js';
 import { installationId } from './repositories/installation.repository.js';
+import { dialPeers } from './repositories/clients.js';
 import { peerAddresses, peerStatuses } from './repositories/peers.repository.js';
 import { buildHttpApp } from './transport/http/server.js';
 import { mountSocket } from './transport/socket.js';
@@ -13,6 +14,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
   const instance = await installationId(p.db);
   const peers = peerAddresses(config);
   const store = createObjectStore(config);
+  const clients = dialPeers(peers, config.GRPC_DEADLINE_MS, p.metrics);
 
   const http = await buildHttpApp({
     log,
@@ -25,6 +27,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
         return { ...rollUp({ gateway: own, ...others }), instance };
       },
     },
+    peers: clients,
     files: store instanceof LocalObjectStore ? { store, signingSecret: config.SIGNING_SECRET! } : undefined,
   });
   const io = mountSocket(http.server, { log, allowedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.ALLOWED_ORIGINS] });
@@ -40,5 +43,6 @@ export async function wire(p: Platform<Config>): Promise<App> {
       await io.close();
       await http.close();
     },
+    close: async () => clients.close(),
   };
 }

@@ -141,6 +141,15 @@ export class Bus {
     return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
+  /** Publishes bytes already encoded for `subject` (the outbox relay). */
+  async publishRaw(subject: string, data: Uint8Array, msgId: string): Promise<PublishResult> {
+    if (!(subject in subjects)) throw new Error(`unknown subject ${subject}`);
+    const h = natsHeaders();
+    for (const [k, v] of Object.entries(injectTrace({}))) h.set(k, v);
+    const ack = await this.js.publish(this.subject(subject), data, { msgID: msgId, headers: h });
+    return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
   /** Runs `handler` for each message of a durable pull consumer, with in-progress acks. */
   async consume<S extends Subject>(
     subject: S,

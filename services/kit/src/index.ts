@@ -12,3 +12,4 @@ export * from './storage.js';
 export * from './tracing.js';
 export * from './topology.js';
 export * from './describe.js';
+export * from './outbox.js';

@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger, Metrics } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import type { Peers } from '../../repositories/clients.js';
+import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
 
@@ -16,6 +18,8 @@ export interface HttpDeps {
   webDist: string;
   health: HealthDeps;
   files?: FilesDeps;
+  /** Typed clients of the other services; absent in tests that only need the shell. */
+  peers?: Peers;
 }
 
 /** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
@@ -48,6 +52,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes, deps.health);
       if (deps.files) await api.register(filesRoutes, deps.files);
+      if (deps.peers) await api.register(billingRoutes, { peers: deps.peers });
     },
     { prefix: API_PREFIX },
   );

@@ -2,8 +2,8 @@
 // @generated from file reelsmith/billing/v1/billing.proto (package reelsmith.billing.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ServiceInfo } from "../../common/v1/common_pb.js";
 import { file_reelsmith_common_v1_common } from "../../common/v1/common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/billing/v1/billing.proto.
  */
 export const file_reelsmith_billing_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYmlsbGluZy92MS9iaWxsaW5nLnByb3RvEhRyZWVsc21pdGguYmlsbGluZy52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJrCg5CaWxsaW5nU2VydmljZRJZCghEZXNjcmliZRIlLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkRlc2NyaWJlUmVxdWVzdBomLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkRlc2NyaWJlUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("CiJyZWVsc21pdGgvYmlsbGluZy92MS9iaWxsaW5nLnByb3RvEhRyZWVsc21pdGguYmlsbGluZy52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJuCg9Fc3RpbWF0ZVJlcXVlc3QSLAoGcGFjaW5nGAEgASgOMhwucmVlbHNtaXRoLmJpbGxpbmcudjEuUGFjaW5nEhEKCWhhc19tdXNpYxgCIAEoCBIaChJ0b3RhbF9zb3VyY2VfYnl0ZXMYAyABKAMiIwoQRXN0aW1hdGVSZXNwb25zZRIPCgdjcmVkaXRzGAEgASgDImEKDFN1YnNjcmlwdGlvbhIMCgRwbGFuGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJEhwKFG5leHRfYmlsbGluZ191bml4X21zGAQgASgDInUKDEVudGl0bGVtZW50cxIYChB1cGxvYWRfY2FwX2J5dGVzGAEgASgDEhkKEW11c2ljX2NhcF9zZWNvbmRzGAIgASgDEh0KFWxpYnJhcnlfc2VsZWN0aW9uX2NhcBgDIAEoBRIRCgl1bmxpbWl0ZWQYBCABKAgizwEKB0FjY291bnQSDwoHdXNlcl9pZBgBIAEoCRIPCgdjcmVkaXRzGAIgASgDEjgKDHN1YnNjcmlwdGlvbhgDIAEoCzIiLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlN1YnNjcmlwdGlvbhIVCg1sYXN0X2ZyZWVfdXNlGAQgASgJEhcKD2RhaWx5X2ZyZWVfdXNlZBgFIAEoCBI4CgxlbnRpdGxlbWVudHMYBiABKAsyIi5yZWVsc21pdGguYmlsbGluZy52MS5FbnRpdGxlbWVudHMiNwoRR2V0QWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgiRAoSR2V0QWNjb3VudFJlc3BvbnNlEi4KB2FjY291bnQYASABKAsyHS5yZWVsc21pdGguYmlsbGluZy52MS5BY2NvdW50Iq0BCgtSZXNlcnZhdGlvbhIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIzCgRraW5kGAMgASgOMiUucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25LaW5kEjcKBnN0YXR1cxgEIAEoDjInLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uU3RhdHVzEg8KB2NyZWRpdHMYBSABKAMiXgoOUmVzZXJ2ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSGAoQZXN0aW1hdGVfY3JlZGl0cxgDIAEoAxIRCgl1bmxpbWl0ZWQYBCABKAgiGAoGSm9iUmVmEg4KBmpvYl9pZBgBIAEoCSJNChNSZXNlcnZhdGlvblJlc3BvbnNlEjYKC3Jlc2VydmF0aW9uGAEgASgLMiEucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb24iWQoMR3JhbnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDwoHY3JlZGl0cxgCIAEoAxIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSDgoGcmVhc29uGAQgASgJIjEKDUdyYW50UmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgdiYWxhbmNlGAIgASgDInwKFlNldFN1YnNjcmlwdGlvblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRwbGFuGAIgASgJEhUKDWJpbGxpbmdfY3ljbGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhwKFG5leHRfYmlsbGluZ191bml4X21zGAUgASgDIrYCCgRQbGFuEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSGwoTbW9udGhseV9wcmljZV9jZW50cxgDIAEoAxIaChJ5ZWFybHlfcHJpY2VfY2VudHMYBCABKAMSFwoPbW9udGhseV9jcmVkaXRzGAUgASgDEhYKDnllYXJseV9jcmVkaXRzGAYgASgDEhcKD3N0b3JhZ2VfbW9udGhseRgHIAEoCRIWCg5zdG9yYWdlX3llYXJseRgIIAEoCRIWCg5leHBvcnRfcXVhbGl0eRgJIAEoCRIcChRhcHByb3hfdmlkZW9fbW9udGhseRgKIAEoCRIbChNhcHByb3hfdmlkZW9feWVhcmx5GAsgASgJEhAKCGZlYXR1cmVzGAwgAygJEhQKDG1vc3RfcG9wdWxhchgNIAEoCCJSCgpDcmVkaXRQYWNrEgoKAmlkGAEgASgJEg8KB2NyZWRpdHMYAiABKAMSEwoLcHJpY2VfY2VudHMYAyABKAMSEgoKYmVzdF92YWx1ZRgEIAEoCCIVChNHZXRDYXRhbG9ndWVSZXF1ZXN0ImcKCUNhdGFsb2d1ZRIpCgVwbGFucxgBIAMoCzIaLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlBsYW4SLwoFcGFja3MYAiADKAsyIC5yZWVsc21pdGguYmlsbGluZy52MS5DcmVkaXRQYWNrKmEKBlBhY2luZxIWChJQQUNJTkdfVU5TUEVDSUZJRUQQABISCg5QQUNJTkdfUkVMQVhFRBABEhMKD1BBQ0lOR19TVEFOREFSRBACEhYKElBBQ0lOR19ISUdIX0VORVJHWRADKpIBCg9SZXNlcnZhdGlvbktpbmQSIAocUkVTRVJWQVRJT05fS0lORF9VTlNQRUNJRklFRBAAEh8KG1JFU0VSVkFUSU9OX0tJTkRfRlJFRV9WSURFTxABEhwKGFJFU0VSVkFUSU9OX0tJTkRfQ1JFRElUUxACEh4KGlJFU0VSVkFUSU9OX0tJTkRfVU5MSU1JVEVEEAMqlgEKEVJlc2VydmF0aW9uU3RhdHVzEiIKHlJFU0VSVkFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF1JFU0VSVkFUSU9OX1NUQVRVU19IRUxEEAESHwobUkVTRVJWQVRJT05fU1RBVFVTX0NBUFRVUkVEEAISHwobUkVTRVJWQVRJT05fU1RBVFVTX1JFTEVBU0VEEAMyxAYKDkJpbGxpbmdTZXJ2aWNlElkKCERlc2NyaWJlEiUucmVlbHNtaXRoLmJpbGxpbmcudjEuRGVzY3JpYmVSZXF1ZXN0GiYucmVlbHNtaXRoLmJpbGxpbmcudjEuRGVzY3JpYmVSZXNwb25zZRJZCghFc3RpbWF0ZRIlLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkVzdGltYXRlUmVxdWVzdBomLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkVzdGltYXRlUmVzcG9uc2USXwoKR2V0QWNjb3VudBInLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkdldEFjY291bnRSZXF1ZXN0GigucmVlbHNtaXRoLmJpbGxpbmcudjEuR2V0QWNjb3VudFJlc3BvbnNlEloKB1Jlc2VydmUSJC5yZWVsc21pdGguYmlsbGluZy52MS5SZXNlcnZlUmVxdWVzdBopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUgoHQ2FwdHVyZRIcLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkpvYlJlZhopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUgoHUmVsZWFzZRIcLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkpvYlJlZhopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUAoFR3JhbnQSIi5yZWVsc21pdGguYmlsbGluZy52MS5HcmFudFJlcXVlc3QaIy5yZWVsc21pdGguYmlsbGluZy52MS5HcmFudFJlc3BvbnNlEmkKD1NldFN1YnNjcmlwdGlvbhIsLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlNldFN1YnNjcmlwdGlvblJlcXVlc3QaKC5yZWVsc21pdGguYmlsbGluZy52MS5HZXRBY2NvdW50UmVzcG9uc2USWgoMR2V0Q2F0YWxvZ3VlEikucmVlbHNtaXRoLmJpbGxpbmcudjEuR2V0Q2F0YWxvZ3VlUmVxdWVzdBofLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkNhdGFsb2d1ZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.billing.v1.DescribeRequest
@@ -45,20 +45,736 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_billing_v1_billing, 1);
 
 /**
- * The gRPC API of the Billing service. Later issues add the domain RPCs here.
+ * @generated from message reelsmith.billing.v1.EstimateRequest
+ */
+export type EstimateRequest = Message<"reelsmith.billing.v1.EstimateRequest"> & {
+  /**
+   * @generated from field: reelsmith.billing.v1.Pacing pacing = 1;
+   */
+  pacing: Pacing;
+
+  /**
+   * @generated from field: bool has_music = 2;
+   */
+  hasMusic: boolean;
+
+  /**
+   * Sum of the sizes of every source file (clips and music).
+   *
+   * @generated from field: int64 total_source_bytes = 3;
+   */
+  totalSourceBytes: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.EstimateRequest.
+ * Use `create(EstimateRequestSchema)` to create a new message.
+ */
+export const EstimateRequestSchema: GenMessage<EstimateRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 2);
+
+/**
+ * @generated from message reelsmith.billing.v1.EstimateResponse
+ */
+export type EstimateResponse = Message<"reelsmith.billing.v1.EstimateResponse"> & {
+  /**
+   * @generated from field: int64 credits = 1;
+   */
+  credits: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.EstimateResponse.
+ * Use `create(EstimateResponseSchema)` to create a new message.
+ */
+export const EstimateResponseSchema: GenMessage<EstimateResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 3);
+
+/**
+ * @generated from message reelsmith.billing.v1.Subscription
+ */
+export type Subscription = Message<"reelsmith.billing.v1.Subscription"> & {
+  /**
+   * free, standard, mid-tier or corporate
+   *
+   * @generated from field: string plan = 1;
+   */
+  plan: string;
+
+  /**
+   * active, inactive, canceled, past_due
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+
+  /**
+   * monthly or yearly; empty on the free plan
+   *
+   * @generated from field: string billing_cycle = 3;
+   */
+  billingCycle: string;
+
+  /**
+   * 0 when there is no next billing date
+   *
+   * @generated from field: int64 next_billing_unix_ms = 4;
+   */
+  nextBillingUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Subscription.
+ * Use `create(SubscriptionSchema)` to create a new message.
+ */
+export const SubscriptionSchema: GenMessage<Subscription> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 4);
+
+/**
+ * @generated from message reelsmith.billing.v1.Entitlements
+ */
+export type Entitlements = Message<"reelsmith.billing.v1.Entitlements"> & {
+  /**
+   * @generated from field: int64 upload_cap_bytes = 1;
+   */
+  uploadCapBytes: bigint;
+
+  /**
+   * @generated from field: int64 music_cap_seconds = 2;
+   */
+  musicCapSeconds: bigint;
+
+  /**
+   * @generated from field: int32 library_selection_cap = 3;
+   */
+  librarySelectionCap: number;
+
+  /**
+   * True for admins and privileged accounts: never charged, no daily limit.
+   *
+   * @generated from field: bool unlimited = 4;
+   */
+  unlimited: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Entitlements.
+ * Use `create(EntitlementsSchema)` to create a new message.
+ */
+export const EntitlementsSchema: GenMessage<Entitlements> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 5);
+
+/**
+ * @generated from message reelsmith.billing.v1.Account
+ */
+export type Account = Message<"reelsmith.billing.v1.Account"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 credits = 2;
+   */
+  credits: bigint;
+
+  /**
+   * @generated from field: reelsmith.billing.v1.Subscription subscription = 3;
+   */
+  subscription?: Subscription | undefined;
+
+  /**
+   * YYYY-MM-DD (UTC) of the last daily free video, empty if never used.
+   *
+   * @generated from field: string last_free_use = 4;
+   */
+  lastFreeUse: string;
+
+  /**
+   * @generated from field: bool daily_free_used = 5;
+   */
+  dailyFreeUsed: boolean;
+
+  /**
+   * @generated from field: reelsmith.billing.v1.Entitlements entitlements = 6;
+   */
+  entitlements?: Entitlements | undefined;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Account.
+ * Use `create(AccountSchema)` to create a new message.
+ */
+export const AccountSchema: GenMessage<Account> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 6);
+
+/**
+ * @generated from message reelsmith.billing.v1.GetAccountRequest
+ */
+export type GetAccountRequest = Message<"reelsmith.billing.v1.GetAccountRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: bool unlimited = 2;
+   */
+  unlimited: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.GetAccountRequest.
+ * Use `create(GetAccountRequestSchema)` to create a new message.
+ */
+export const GetAccountRequestSchema: GenMessage<GetAccountRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 7);
+
+/**
+ * @generated from message reelsmith.billing.v1.GetAccountResponse
+ */
+export type GetAccountResponse = Message<"reelsmith.billing.v1.GetAccountResponse"> & {
+  /**
+   * @generated from field: reelsmith.billing.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.GetAccountResponse.
+ * Use `create(GetAccountResponseSchema)` to create a new message.
+ */
+export const GetAccountResponseSchema: GenMessage<GetAccountResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 8);
+
+/**
+ * @generated from message reelsmith.billing.v1.Reservation
+ */
+export type Reservation = Message<"reelsmith.billing.v1.Reservation"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: reelsmith.billing.v1.ReservationKind kind = 3;
+   */
+  kind: ReservationKind;
+
+  /**
+   * @generated from field: reelsmith.billing.v1.ReservationStatus status = 4;
+   */
+  status: ReservationStatus;
+
+  /**
+   * @generated from field: int64 credits = 5;
+   */
+  credits: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Reservation.
+ * Use `create(ReservationSchema)` to create a new message.
+ */
+export const ReservationSchema: GenMessage<Reservation> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 9);
+
+/**
+ * @generated from message reelsmith.billing.v1.ReserveRequest
+ */
+export type ReserveRequest = Message<"reelsmith.billing.v1.ReserveRequest"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 estimate_credits = 3;
+   */
+  estimateCredits: bigint;
+
+  /**
+   * Set by the caller from the user's role (admin or privileged account).
+   *
+   * @generated from field: bool unlimited = 4;
+   */
+  unlimited: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.ReserveRequest.
+ * Use `create(ReserveRequestSchema)` to create a new message.
+ */
+export const ReserveRequestSchema: GenMessage<ReserveRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 10);
+
+/**
+ * @generated from message reelsmith.billing.v1.JobRef
+ */
+export type JobRef = Message<"reelsmith.billing.v1.JobRef"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.JobRef.
+ * Use `create(JobRefSchema)` to create a new message.
+ */
+export const JobRefSchema: GenMessage<JobRef> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 11);
+
+/**
+ * @generated from message reelsmith.billing.v1.ReservationResponse
+ */
+export type ReservationResponse = Message<"reelsmith.billing.v1.ReservationResponse"> & {
+  /**
+   * @generated from field: reelsmith.billing.v1.Reservation reservation = 1;
+   */
+  reservation?: Reservation | undefined;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.ReservationResponse.
+ * Use `create(ReservationResponseSchema)` to create a new message.
+ */
+export const ReservationResponseSchema: GenMessage<ReservationResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 12);
+
+/**
+ * @generated from message reelsmith.billing.v1.GrantRequest
+ */
+export type GrantRequest = Message<"reelsmith.billing.v1.GrantRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 credits = 2;
+   */
+  credits: bigint;
+
+  /**
+   * The same key always means the same grant: it is applied once.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey: string;
+
+  /**
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.GrantRequest.
+ * Use `create(GrantRequestSchema)` to create a new message.
+ */
+export const GrantRequestSchema: GenMessage<GrantRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 13);
+
+/**
+ * @generated from message reelsmith.billing.v1.GrantResponse
+ */
+export type GrantResponse = Message<"reelsmith.billing.v1.GrantResponse"> & {
+  /**
+   * False when this key had been applied before.
+   *
+   * @generated from field: bool applied = 1;
+   */
+  applied: boolean;
+
+  /**
+   * @generated from field: int64 balance = 2;
+   */
+  balance: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.GrantResponse.
+ * Use `create(GrantResponseSchema)` to create a new message.
+ */
+export const GrantResponseSchema: GenMessage<GrantResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 14);
+
+/**
+ * @generated from message reelsmith.billing.v1.SetSubscriptionRequest
+ */
+export type SetSubscriptionRequest = Message<"reelsmith.billing.v1.SetSubscriptionRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string plan = 2;
+   */
+  plan: string;
+
+  /**
+   * @generated from field: string billing_cycle = 3;
+   */
+  billingCycle: string;
+
+  /**
+   * @generated from field: string status = 4;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int64 next_billing_unix_ms = 5;
+   */
+  nextBillingUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.SetSubscriptionRequest.
+ * Use `create(SetSubscriptionRequestSchema)` to create a new message.
+ */
+export const SetSubscriptionRequestSchema: GenMessage<SetSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 15);
+
+/**
+ * @generated from message reelsmith.billing.v1.Plan
+ */
+export type Plan = Message<"reelsmith.billing.v1.Plan"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int64 monthly_price_cents = 3;
+   */
+  monthlyPriceCents: bigint;
+
+  /**
+   * @generated from field: int64 yearly_price_cents = 4;
+   */
+  yearlyPriceCents: bigint;
+
+  /**
+   * @generated from field: int64 monthly_credits = 5;
+   */
+  monthlyCredits: bigint;
+
+  /**
+   * @generated from field: int64 yearly_credits = 6;
+   */
+  yearlyCredits: bigint;
+
+  /**
+   * @generated from field: string storage_monthly = 7;
+   */
+  storageMonthly: string;
+
+  /**
+   * @generated from field: string storage_yearly = 8;
+   */
+  storageYearly: string;
+
+  /**
+   * @generated from field: string export_quality = 9;
+   */
+  exportQuality: string;
+
+  /**
+   * @generated from field: string approx_video_monthly = 10;
+   */
+  approxVideoMonthly: string;
+
+  /**
+   * @generated from field: string approx_video_yearly = 11;
+   */
+  approxVideoYearly: string;
+
+  /**
+   * @generated from field: repeated string features = 12;
+   */
+  features: string[];
+
+  /**
+   * @generated from field: bool most_popular = 13;
+   */
+  mostPopular: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Plan.
+ * Use `create(PlanSchema)` to create a new message.
+ */
+export const PlanSchema: GenMessage<Plan> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 16);
+
+/**
+ * @generated from message reelsmith.billing.v1.CreditPack
+ */
+export type CreditPack = Message<"reelsmith.billing.v1.CreditPack"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int64 credits = 2;
+   */
+  credits: bigint;
+
+  /**
+   * @generated from field: int64 price_cents = 3;
+   */
+  priceCents: bigint;
+
+  /**
+   * @generated from field: bool best_value = 4;
+   */
+  bestValue: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.CreditPack.
+ * Use `create(CreditPackSchema)` to create a new message.
+ */
+export const CreditPackSchema: GenMessage<CreditPack> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 17);
+
+/**
+ * @generated from message reelsmith.billing.v1.GetCatalogueRequest
+ */
+export type GetCatalogueRequest = Message<"reelsmith.billing.v1.GetCatalogueRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.GetCatalogueRequest.
+ * Use `create(GetCatalogueRequestSchema)` to create a new message.
+ */
+export const GetCatalogueRequestSchema: GenMessage<GetCatalogueRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 18);
+
+/**
+ * @generated from message reelsmith.billing.v1.Catalogue
+ */
+export type Catalogue = Message<"reelsmith.billing.v1.Catalogue"> & {
+  /**
+   * @generated from field: repeated reelsmith.billing.v1.Plan plans = 1;
+   */
+  plans: Plan[];
+
+  /**
+   * @generated from field: repeated reelsmith.billing.v1.CreditPack packs = 2;
+   */
+  packs: CreditPack[];
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Catalogue.
+ * Use `create(CatalogueSchema)` to create a new message.
+ */
+export const CatalogueSchema: GenMessage<Catalogue> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 19);
+
+/**
+ * @generated from enum reelsmith.billing.v1.Pacing
+ */
+export enum Pacing {
+  /**
+   * @generated from enum value: PACING_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: PACING_RELAXED = 1;
+   */
+  RELAXED = 1,
+
+  /**
+   * @generated from enum value: PACING_STANDARD = 2;
+   */
+  STANDARD = 2,
+
+  /**
+   * @generated from enum value: PACING_HIGH_ENERGY = 3;
+   */
+  HIGH_ENERGY = 3,
+}
+
+/**
+ * Describes the enum reelsmith.billing.v1.Pacing.
+ */
+export const PacingSchema: GenEnum<Pacing> = /*@__PURE__*/
+  enumDesc(file_reelsmith_billing_v1_billing, 0);
+
+/**
+ * @generated from enum reelsmith.billing.v1.ReservationKind
+ */
+export enum ReservationKind {
+  /**
+   * @generated from enum value: RESERVATION_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The free user's one video of the day.
+   *
+   * @generated from enum value: RESERVATION_KIND_FREE_VIDEO = 1;
+   */
+  FREE_VIDEO = 1,
+
+  /**
+   * Credits held from the balance.
+   *
+   * @generated from enum value: RESERVATION_KIND_CREDITS = 2;
+   */
+  CREDITS = 2,
+
+  /**
+   * Admins and privileged accounts: recorded, never charged.
+   *
+   * @generated from enum value: RESERVATION_KIND_UNLIMITED = 3;
+   */
+  UNLIMITED = 3,
+}
+
+/**
+ * Describes the enum reelsmith.billing.v1.ReservationKind.
+ */
+export const ReservationKindSchema: GenEnum<ReservationKind> = /*@__PURE__*/
+  enumDesc(file_reelsmith_billing_v1_billing, 1);
+
+/**
+ * @generated from enum reelsmith.billing.v1.ReservationStatus
+ */
+export enum ReservationStatus {
+  /**
+   * @generated from enum value: RESERVATION_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: RESERVATION_STATUS_HELD = 1;
+   */
+  HELD = 1,
+
+  /**
+   * @generated from enum value: RESERVATION_STATUS_CAPTURED = 2;
+   */
+  CAPTURED = 2,
+
+  /**
+   * @generated from enum value: RESERVATION_STATUS_RELEASED = 3;
+   */
+  RELEASED = 3,
+}
+
+/**
+ * Describes the enum reelsmith.billing.v1.ReservationStatus.
+ */
+export const ReservationStatusSchema: GenEnum<ReservationStatus> = /*@__PURE__*/
+  enumDesc(file_reelsmith_billing_v1_billing, 2);
+
+/**
+ * Credits ledger, daily free video, plans and entitlements, estimates, reservations for jobs.
  *
  * @generated from service reelsmith.billing.v1.BillingService
  */
 export const BillingService: GenService<{
   /**
-   * Names the running process and its version; used by operators and the telemetry roll-up.
-   *
    * @generated from rpc reelsmith.billing.v1.BillingService.Describe
    */
   describe: {
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * The one cost formula, used for the estimate shown to users and for the charge.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.Estimate
+   */
+  estimate: {
+    methodKind: "unary";
+    input: typeof EstimateRequestSchema;
+    output: typeof EstimateResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.GetAccount
+   */
+  getAccount: {
+    methodKind: "unary";
+    input: typeof GetAccountRequestSchema;
+    output: typeof GetAccountResponseSchema;
+  },
+  /**
+   * Takes the daily free video or holds credits for a job; RESOURCE_EXHAUSTED when neither is possible.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.Reserve
+   */
+  reserve: {
+    methodKind: "unary";
+    input: typeof ReserveRequestSchema;
+    output: typeof ReservationResponseSchema;
+  },
+  /**
+   * Makes a held reservation final (idempotent).
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.Capture
+   */
+  capture: {
+    methodKind: "unary";
+    input: typeof JobRefSchema;
+    output: typeof ReservationResponseSchema;
+  },
+  /**
+   * Refunds a held reservation (idempotent); FAILED_PRECONDITION after Capture.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.Release
+   */
+  release: {
+    methodKind: "unary";
+    input: typeof JobRefSchema;
+    output: typeof ReservationResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.Grant
+   */
+  grant: {
+    methodKind: "unary";
+    input: typeof GrantRequestSchema;
+    output: typeof GrantResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.SetSubscription
+   */
+  setSubscription: {
+    methodKind: "unary";
+    input: typeof SetSubscriptionRequestSchema;
+    output: typeof GetAccountResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.GetCatalogue
+   */
+  getCatalogue: {
+    methodKind: "unary";
+    input: typeof GetCatalogueRequestSchema;
+    output: typeof CatalogueSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_billing_v1_billing, 0);

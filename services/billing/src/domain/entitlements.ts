@@ -1,0 +1,33 @@
+import { isPaidPlan } from './catalogue.js';
+
+/** Limits by plan (spec sections 5, 6 and 9). */
+export interface Entitlements {
+  uploadCapBytes: number;
+  musicCapSeconds: number;
+  librarySelectionCap: number;
+  unlimited: boolean;
+}
+
+export const FREE: Entitlements = { uploadCapBytes: 629_145_600, musicCapSeconds: 3 * 60, librarySelectionCap: 20, unlimited: false };
+export const PAID: Entitlements = { uploadCapBytes: 3_221_225_472, musicCapSeconds: 2 * 3600, librarySelectionCap: 1000, unlimited: false };
+
+/** Admins and privileged accounts have paid limits and are never charged. */
+export function entitlementsFor(plan: string, subscriptionActive: boolean, unlimited: boolean): Entitlements {
+  if (unlimited) return { ...PAID, unlimited: true };
+  return isPaidPlan(plan) && subscriptionActive ? PAID : FREE;
+}
+
+/** The spec's messages for each limit, worded by plan. */
+export const limitMessages = {
+  upload: (e: Entitlements) => `Total upload size exceeds ${e.uploadCapBytes > FREE.uploadCapBytes ? '3GB' : '600MB'} limit.`,
+  music: (e: Entitlements) =>
+    e.musicCapSeconds > FREE.musicCapSeconds
+      ? 'Audio file is too long. Maximum duration for paid users is 2 hours.'
+      : 'Audio file is too long. Maximum duration for free users is 3 minutes.',
+  selection: (e: Entitlements) =>
+    e.librarySelectionCap > FREE.librarySelectionCap
+      ? `Subscriber plan allows up to ${e.librarySelectionCap} video selections.`
+      : `Free plan allows up to ${e.librarySelectionCap} video selections.`,
+};
+
+export const INSUFFICIENT = 'Insufficient credits or daily limit reached';

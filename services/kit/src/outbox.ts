@@ -1,0 +1,90 @@
+import { create, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import { subjects, type Subject, type SubjectSchema } from '@reelsmith/proto';
+import { sql } from 'drizzle-orm';
+import { bigserial, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Logger } from 'pino';
+import type { Bus } from './bus.js';
+import type { Orm } from './db.js';
+
+/**
+ * Transactional outbox: an event is written in the same transaction as the change it reports, and
+ * a relay publishes it afterwards with its message id (so a re-publish after a crash is dropped
+ * by JetStream). A fact is never lost between commit and publish, and never published for a
+ * change that rolled back. Services using it create this table in their migrations:
+ *
+ *   create table outbox (id bigserial primary key, subject text not null, msg_id text not null unique,
+ *     payload text not null, created_at timestamptz not null default now(), published_at timestamptz);
+ */
+export const outboxTable = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  subject: text('subject').notNull(),
+  msgId: text('msg_id').notNull().unique(),
+  payload: text('payload').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  publishedAt: timestamp('published_at', { withTimezone: true }),
+});
+
+type Executor = Pick<Orm, 'insert'>;
+
+/** Records an event inside the caller's transaction; a repeated msgId is ignored. */
+export async function enqueueEvent<S extends Subject>(
+  tx: Executor,
+  subject: S,
+  message: MessageInitShape<SubjectSchema<S>>,
+  msgId: string,
+): Promise<void> {
+  const schema: DescMessage = subjects[subject];
+  const payload = Buffer.from(toBinary(schema, create(schema, message as never))).toString('base64');
+  await tx.insert(outboxTable).values({ subject, msgId, payload }).onConflictDoNothing();
+}
+
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  constructor(
+    private readonly orm: Orm,
+    private readonly bus: Bus,
+    private readonly log: Logger,
+    private readonly intervalMs = 1000,
+  ) {}
+
+  /** Publishes everything pending, oldest first; stops at the first failure and retries later. */
+  flush(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        for (;;) {
+          const batch = await this.orm
+            .select()
+            .from(outboxTable)
+            .where(sql`${outboxTable.publishedAt} is null`)
+            .orderBy(outboxTable.id)
+            .limit(100);
+          if (!batch.length) return;
+          for (const row of batch) {
+            await this.bus.publishRaw(row.subject, Buffer.from(row.payload, 'base64'), row.msgId);
+            await this.orm
+              .update(outboxTable)
+              .set({ publishedAt: new Date() })
+              .where(sql`${outboxTable.id} = ${row.id}`);
+          }
+        }
+      } catch (e) {
+        this.log.warn({ err: e }, 'outbox relay failed; will retry');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.flush();
+  }
+}
