@@ -78,7 +78,7 @@ function secrets(dataDir: string): Record<string, string> {
   let s: Record<string, string> = {};
   if (fs.existsSync(file)) s = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
   let changed = false;
-  for (const k of ['SIGNING_SECRET']) {
+  for (const k of ['SIGNING_SECRET', 'TOKEN_SECRET']) {
     if (!s[k]) {
       s[k] = crypto.randomBytes(32).toString('base64url');
       changed = true;

@@ -28,6 +28,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
       },
     },
     peers: clients,
+    trustProxy: config.TRUST_PROXY,
     files: store instanceof LocalObjectStore ? { store, signingSecret: config.SIGNING_SECRET! } : undefined,
   });
   const io = mountSocket(http.server, { log, allowedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.ALLOWED_ORIGINS] });

@@ -22,6 +22,7 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
         .map((o) => o.trim())
         .filter(Boolean),
     ),
+  TRUST_PROXY: env.bool.default(false),
   HEALTH_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   ...peerAddrs,
 });

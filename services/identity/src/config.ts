@@ -1,7 +1,35 @@
-import { baseSchema, loadConfig } from '@reelsmith/kit';
+import path from 'node:path';
+import { baseSchema, env, loadConfig, z } from '@reelsmith/kit';
 
-export const configSchema = baseSchema;
-export type Config = ReturnType<typeof loadServiceConfig>;
+export const configSchema = baseSchema.extend({
+  /** Comma-separated e-mails that get admin rights (the spec's privileged account). */
+  PRIVILEGED_EMAILS: z
+    .string()
+    .default('')
+    .transform(
+      (s) =>
+        new Set(
+          s
+            .split(',')
+            .map((e) => e.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+    ),
+  /** smtp://user:pass@host:port; unset writes messages to DATA_DIR/mail as .eml files. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'expected smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Reelsmith <no-reply@reelsmith.local>'),
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** Key of the HMAC under which session, link and code hashes are stored. */
+  TOKEN_SECRET: env.secret,
+  GUEST_EMAIL: z.email().default('guest@reelsmith.local'),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(720),
+});
+export type Config = z.infer<typeof configSchema>;
+
+export const mailDir = (c: Config) => path.join(c.DATA_DIR, 'mail');
 
 /** The only place this service reads the environment. */
 export const loadServiceConfig = () => loadConfig(configSchema, process.env);

@@ -1,5 +1,35 @@
 import { bind, describeHandler } from '@reelsmith/kit';
 import { identity } from '@reelsmith/proto';
+import type { IdentityService, Session, UserView } from '../domain/identity.service.js';
+
+const user = (u: UserView) => ({
+  id: u.id,
+  email: u.email,
+  isAdmin: u.isAdmin,
+  emailVerified: u.emailVerified,
+  isGuest: u.isGuest,
+  createdAtUnixMs: BigInt(u.createdAt.getTime()),
+});
+const session = (s: Session) => ({ sessionToken: s.token, user: user(s.user), expiresAtUnixMs: BigInt(s.expiresAt.getTime()) });
+const ip = (c?: { ip: string }) => c?.ip || 'unknown';
 
 /** gRPC handlers of identity: thin, one call into the domain per handler. */
-export const grpcBinding = () => bind(identity.IdentityService, { describe: describeHandler('identity') });
+export const grpcBinding = (svc: IdentityService) =>
+  bind(identity.IdentityService, {
+    describe: describeHandler('identity'),
+    register: async (req) => svc.register(req.email, req.password, ip(req.client)),
+    login: async (req) => session(await svc.login(req.email, req.password, ip(req.client))),
+    verifyEmail: async (req) => session(await svc.verifyEmail({ token: req.token, email: req.email, code: req.code }, ip(req.client))),
+    resendVerification: async (req) => {
+      await svc.resendVerification(req.email, ip(req.client));
+      return {};
+    },
+    authenticate: async (req) => ({ user: user(await svc.authenticate(req.sessionToken)) }),
+    logout: async (req) => {
+      await svc.logout(req.sessionToken);
+      return {};
+    },
+    getUser: async (req) => ({ user: user(await svc.user(req.userId)) }),
+    getGuestPass: async () => svc.guestPass(),
+    setGuestPass: async (req) => svc.setGuestPass(req.enabled, req.adminUserId),
+  });

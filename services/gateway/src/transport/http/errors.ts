@@ -16,7 +16,7 @@ const httpStatus: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 /** Reasons that deserve a more precise status than their code's. */
-const reasonStatus: Record<string, number> = { insufficient_credits: 402 };
+const reasonStatus: Record<string, number> = { insufficient_credits: 402, email_not_verified: 403 };
 
 export interface ErrorBody {
   detail: string;

@@ -6,6 +6,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger, Metrics } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
 import type { Peers } from '../../repositories/clients.js';
+import { adminRoutes } from './admin.routes.js';
+import { authPlugin } from './auth.js';
+import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
@@ -20,6 +23,7 @@ export interface HttpDeps {
   files?: FilesDeps;
   /** Typed clients of the other services; absent in tests that only need the shell. */
   peers?: Peers;
+  trustProxy?: boolean;
 }
 
 /** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
@@ -31,6 +35,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     // A caller's request id is kept (bounded and safe), otherwise a new one is made.
+    // Behind a load balancer, TRUST_PROXY lets rate limits see the client's address.
+    trustProxy: deps.trustProxy ?? false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
@@ -48,11 +54,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(errorHandler);
 
+  // At the root, so the caller hook and the admin route list cover every route.
+  if (deps.peers) await app.register(authPlugin, { peers: deps.peers });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, deps.health);
       if (deps.files) await api.register(filesRoutes, deps.files);
-      if (deps.peers) await api.register(billingRoutes, { peers: deps.peers });
+      if (deps.peers) {
+        await api.register(authRoutes, { peers: deps.peers });
+        await api.register(billingRoutes, { peers: deps.peers });
+        await api.register(adminRoutes, { peers: deps.peers });
+      }
     },
     { prefix: API_PREFIX },
   );

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/identity.proto.
  */
 export const file_reelsmith_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJuCg9JZGVudGl0eVNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmlkZW50aXR5LnYxLkRlc2NyaWJlUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJ5CgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCGlzX2FkbWluGAMgASgIEhYKDmVtYWlsX3ZlcmlmaWVkGAQgASgIEhAKCGlzX2d1ZXN0GAUgASgIEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyIYCgpDbGllbnRJbmZvEgoKAmlwGAEgASgJImUKD1JlZ2lzdGVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIhChBSZWdpc3RlclJlc3BvbnNlEg0KBWVtYWlsGAEgASgJImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyJvCg9TZXNzaW9uUmVzcG9uc2USFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIpCgR1c2VyGAIgASgLMhsucmVlbHNtaXRoLmlkZW50aXR5LnYxLlVzZXISGgoSZXhwaXJlc19hdF91bml4X21zGAMgASgDInMKElZlcmlmeUVtYWlsUmVxdWVzdBINCgV0b2tlbhgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRjb2RlGAMgASgJEjEKBmNsaWVudBgEIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIl0KGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSMQoGY2xpZW50GAIgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2UiLAoTQXV0aGVudGljYXRlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJIkEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEikKBHVzZXIYASABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNHZXRHdWVzdFBhc3NSZXF1ZXN0Ij0KCUd1ZXN0UGFzcxIPCgdlbmFibGVkGAEgASgIEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIj0KE1NldEd1ZXN0UGFzc1JlcXVlc3QSDwoHZW5hYmxlZBgBIAEoCBIVCg1hZG1pbl91c2VyX2lkGAIgASgJMtkHCg9JZGVudGl0eVNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmlkZW50aXR5LnYxLkRlc2NyaWJlUmVzcG9uc2USWwoIUmVnaXN0ZXISJi5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXF1ZXN0GicucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlZ2lzdGVyUmVzcG9uc2USVAoFTG9naW4SIy5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9naW5SZXF1ZXN0GiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNlc3Npb25SZXNwb25zZRJgCgtWZXJpZnlFbWFpbBIpLnJlZWxzbWl0aC5pZGVudGl0eS52MS5WZXJpZnlFbWFpbFJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEnkKElJlc2VuZFZlcmlmaWNhdGlvbhIwLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZXNlbmRWZXJpZmljYXRpb25SZXF1ZXN0GjEucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlc3BvbnNlEmcKDEF1dGhlbnRpY2F0ZRIqLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GisucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElUKBkxvZ291dBIkLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dvdXRSZXF1ZXN0GiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlc3BvbnNlEl0KB0dldFVzZXISJS5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0VXNlclJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USXAoMR2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkdldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzElwKDFNldEd1ZXN0UGFzcxIqLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRHdWVzdFBhc3NSZXF1ZXN0GiAucmVlbHNtaXRoLmlkZW50aXR5LnYxLkd1ZXN0UGFzc2IGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.identity.v1.DescribeRequest
@@ -45,20 +45,475 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_identity_v1_identity, 1);
 
 /**
- * The gRPC API of the Identity service. Later issues add the domain RPCs here.
+ * @generated from message reelsmith.identity.v1.User
+ */
+export type User = Message<"reelsmith.identity.v1.User"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * Stored admin flag or a privileged account from configuration.
+   *
+   * @generated from field: bool is_admin = 3;
+   */
+  isAdmin: boolean;
+
+  /**
+   * @generated from field: bool email_verified = 4;
+   */
+  emailVerified: boolean;
+
+  /**
+   * The shared guest-pass account: enterprise access, no admin rights.
+   *
+   * @generated from field: bool is_guest = 5;
+   */
+  isGuest: boolean;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 6;
+   */
+  createdAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.User.
+ * Use `create(UserSchema)` to create a new message.
+ */
+export const UserSchema: GenMessage<User> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 2);
+
+/**
+ * Who is asking, for per-IP rate limits.
+ *
+ * @generated from message reelsmith.identity.v1.ClientInfo
+ */
+export type ClientInfo = Message<"reelsmith.identity.v1.ClientInfo"> & {
+  /**
+   * @generated from field: string ip = 1;
+   */
+  ip: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ClientInfo.
+ * Use `create(ClientInfoSchema)` to create a new message.
+ */
+export const ClientInfoSchema: GenMessage<ClientInfo> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 3);
+
+/**
+ * @generated from message reelsmith.identity.v1.RegisterRequest
+ */
+export type RegisterRequest = Message<"reelsmith.identity.v1.RegisterRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 3;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.RegisterRequest.
+ * Use `create(RegisterRequestSchema)` to create a new message.
+ */
+export const RegisterRequestSchema: GenMessage<RegisterRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 4);
+
+/**
+ * The same answer whether or not the e-mail was already registered.
+ *
+ * @generated from message reelsmith.identity.v1.RegisterResponse
+ */
+export type RegisterResponse = Message<"reelsmith.identity.v1.RegisterResponse"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.RegisterResponse.
+ * Use `create(RegisterResponseSchema)` to create a new message.
+ */
+export const RegisterResponseSchema: GenMessage<RegisterResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 5);
+
+/**
+ * @generated from message reelsmith.identity.v1.LoginRequest
+ */
+export type LoginRequest = Message<"reelsmith.identity.v1.LoginRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 3;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.LoginRequest.
+ * Use `create(LoginRequestSchema)` to create a new message.
+ */
+export const LoginRequestSchema: GenMessage<LoginRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 6);
+
+/**
+ * @generated from message reelsmith.identity.v1.SessionResponse
+ */
+export type SessionResponse = Message<"reelsmith.identity.v1.SessionResponse"> & {
+  /**
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.User user = 2;
+   */
+  user?: User | undefined;
+
+  /**
+   * @generated from field: int64 expires_at_unix_ms = 3;
+   */
+  expiresAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SessionResponse.
+ * Use `create(SessionResponseSchema)` to create a new message.
+ */
+export const SessionResponseSchema: GenMessage<SessionResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 7);
+
+/**
+ * @generated from message reelsmith.identity.v1.VerifyEmailRequest
+ */
+export type VerifyEmailRequest = Message<"reelsmith.identity.v1.VerifyEmailRequest"> & {
+  /**
+   * Either the link token from /verify-email?token=...
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * or the e-mail and the 6-digit code from the same message.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string code = 3;
+   */
+  code: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 4;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.VerifyEmailRequest.
+ * Use `create(VerifyEmailRequestSchema)` to create a new message.
+ */
+export const VerifyEmailRequestSchema: GenMessage<VerifyEmailRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 8);
+
+/**
+ * @generated from message reelsmith.identity.v1.ResendVerificationRequest
+ */
+export type ResendVerificationRequest = Message<"reelsmith.identity.v1.ResendVerificationRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 2;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ResendVerificationRequest.
+ * Use `create(ResendVerificationRequestSchema)` to create a new message.
+ */
+export const ResendVerificationRequestSchema: GenMessage<ResendVerificationRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 9);
+
+/**
+ * @generated from message reelsmith.identity.v1.ResendVerificationResponse
+ */
+export type ResendVerificationResponse = Message<"reelsmith.identity.v1.ResendVerificationResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ResendVerificationResponse.
+ * Use `create(ResendVerificationResponseSchema)` to create a new message.
+ */
+export const ResendVerificationResponseSchema: GenMessage<ResendVerificationResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 10);
+
+/**
+ * @generated from message reelsmith.identity.v1.AuthenticateRequest
+ */
+export type AuthenticateRequest = Message<"reelsmith.identity.v1.AuthenticateRequest"> & {
+  /**
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.AuthenticateRequest.
+ * Use `create(AuthenticateRequestSchema)` to create a new message.
+ */
+export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 11);
+
+/**
+ * @generated from message reelsmith.identity.v1.AuthenticateResponse
+ */
+export type AuthenticateResponse = Message<"reelsmith.identity.v1.AuthenticateResponse"> & {
+  /**
+   * @generated from field: reelsmith.identity.v1.User user = 1;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.AuthenticateResponse.
+ * Use `create(AuthenticateResponseSchema)` to create a new message.
+ */
+export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 12);
+
+/**
+ * @generated from message reelsmith.identity.v1.LogoutRequest
+ */
+export type LogoutRequest = Message<"reelsmith.identity.v1.LogoutRequest"> & {
+  /**
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.LogoutRequest.
+ * Use `create(LogoutRequestSchema)` to create a new message.
+ */
+export const LogoutRequestSchema: GenMessage<LogoutRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 13);
+
+/**
+ * @generated from message reelsmith.identity.v1.LogoutResponse
+ */
+export type LogoutResponse = Message<"reelsmith.identity.v1.LogoutResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.LogoutResponse.
+ * Use `create(LogoutResponseSchema)` to create a new message.
+ */
+export const LogoutResponseSchema: GenMessage<LogoutResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 14);
+
+/**
+ * @generated from message reelsmith.identity.v1.GetUserRequest
+ */
+export type GetUserRequest = Message<"reelsmith.identity.v1.GetUserRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.GetUserRequest.
+ * Use `create(GetUserRequestSchema)` to create a new message.
+ */
+export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 15);
+
+/**
+ * @generated from message reelsmith.identity.v1.GetGuestPassRequest
+ */
+export type GetGuestPassRequest = Message<"reelsmith.identity.v1.GetGuestPassRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.GetGuestPassRequest.
+ * Use `create(GetGuestPassRequestSchema)` to create a new message.
+ */
+export const GetGuestPassRequestSchema: GenMessage<GetGuestPassRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 16);
+
+/**
+ * @generated from message reelsmith.identity.v1.GuestPass
+ */
+export type GuestPass = Message<"reelsmith.identity.v1.GuestPass"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * Only in the answer to the call that enabled it; never stored in clear.
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.GuestPass.
+ * Use `create(GuestPassSchema)` to create a new message.
+ */
+export const GuestPassSchema: GenMessage<GuestPass> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 17);
+
+/**
+ * @generated from message reelsmith.identity.v1.SetGuestPassRequest
+ */
+export type SetGuestPassRequest = Message<"reelsmith.identity.v1.SetGuestPassRequest"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * The admin doing it, for the audit trail.
+   *
+   * @generated from field: string admin_user_id = 2;
+   */
+  adminUserId: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SetGuestPassRequest.
+ * Use `create(SetGuestPassRequestSchema)` to create a new message.
+ */
+export const SetGuestPassRequestSchema: GenMessage<SetGuestPassRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 18);
+
+/**
+ * Users, passwords, sessions, e-mail verification, roles and the guest pass.
  *
  * @generated from service reelsmith.identity.v1.IdentityService
  */
 export const IdentityService: GenService<{
   /**
-   * Names the running process and its version; used by operators and the telemetry roll-up.
-   *
    * @generated from rpc reelsmith.identity.v1.IdentityService.Describe
    */
   describe: {
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.Register
+   */
+  register: {
+    methodKind: "unary";
+    input: typeof RegisterRequestSchema;
+    output: typeof RegisterResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.Login
+   */
+  login: {
+    methodKind: "unary";
+    input: typeof LoginRequestSchema;
+    output: typeof SessionResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.VerifyEmail
+   */
+  verifyEmail: {
+    methodKind: "unary";
+    input: typeof VerifyEmailRequestSchema;
+    output: typeof SessionResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ResendVerification
+   */
+  resendVerification: {
+    methodKind: "unary";
+    input: typeof ResendVerificationRequestSchema;
+    output: typeof ResendVerificationResponseSchema;
+  },
+  /**
+   * Resolves a session token to its user; UNAUTHENTICATED when missing, expired or revoked.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.Authenticate
+   */
+  authenticate: {
+    methodKind: "unary";
+    input: typeof AuthenticateRequestSchema;
+    output: typeof AuthenticateResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.Logout
+   */
+  logout: {
+    methodKind: "unary";
+    input: typeof LogoutRequestSchema;
+    output: typeof LogoutResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.GetUser
+   */
+  getUser: {
+    methodKind: "unary";
+    input: typeof GetUserRequestSchema;
+    output: typeof AuthenticateResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.GetGuestPass
+   */
+  getGuestPass: {
+    methodKind: "unary";
+    input: typeof GetGuestPassRequestSchema;
+    output: typeof GuestPassSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.SetGuestPass
+   */
+  setGuestPass: {
+    methodKind: "unary";
+    input: typeof SetGuestPassRequestSchema;
+    output: typeof GuestPassSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_identity_v1_identity, 0);

@@ -1,0 +1,324 @@
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
+import { wire as wireIdentity } from '../../../identity/src/app';
+import { configSchema as identitySchema } from '../../../identity/src/config';
+import { wire as wireBilling } from '../../../billing/src/app';
+import { configSchema as billingSchema } from '../../../billing/src/config';
+import { dialPeers, type Peers } from '../../src/repositories/clients';
+import { buildHttpApp } from '../../src/transport/http/server';
+
+const ADMIN = 'boss@reelsmith.test';
+const TOKEN_SECRET = 'test-token-secret-0123456789abcdef';
+
+/** Mail as received by a real SMTP server, decoded from quoted-printable. */
+interface Mail {
+  to: string;
+  raw: string;
+}
+const decode = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const codeOf = (m: Mail) => /verification code is (\d{6})/.exec(m.raw)?.[1];
+const linkOf = (m: Mail) => /(http:\/\/[^\s"<]+\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(m.raw)?.[1];
+
+describe('accounts through the gateway: identity + billing on PostgreSQL, mail over SMTP', () => {
+  const dbs: TestDatabase[] = [];
+  const services: RunningService[] = [];
+  const data = tempDir('accounts');
+  const logs: string[] = [];
+  const mails: Mail[] = [];
+  let smtp: SMTPServer;
+  let app: FastifyInstance;
+  let peers: Peers;
+  let base: string;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, cb) {
+        let raw = '';
+        stream.on('data', (d: Buffer) => (raw += d.toString()));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo[0]?.address ?? '', raw: decode(raw) });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+    const capture = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        logs.push(chunk.toString());
+        cb();
+      },
+    });
+    const log = createLogger({ service: 'test', level: 'debug', destination: capture as never });
+    const prefix = natsPrefix();
+    const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'debug' };
+    for (const [name, schema, wire, extra] of [
+      [
+        'identity',
+        identitySchema,
+        wireIdentity,
+        { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRIVILEGED_EMAILS: ADMIN, TOKEN_SECRET, PUBLIC_URL: 'http://localhost:8080' },
+      ],
+      ['billing', billingSchema, wireBilling, {}],
+    ] as const) {
+      const db = await createTestDatabase(name);
+      dbs.push(db);
+      const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: db.url });
+      services.push(
+        await runService(
+          { name, config, migrationsDir: path.join(__dirname, '..', '..', '..', name, 'migrations'), wire: wire as never },
+          { handleSignals: false, log },
+        ),
+      );
+    }
+    peers = dialPeers(
+      { identity: `127.0.0.1:${services[0]!.grpcPort}`, billing: `127.0.0.1:${services[1]!.grpcPort}` },
+      10_000,
+      createMetrics('gw'),
+    );
+    app = await buildHttpApp({
+      log,
+      metrics: createMetrics('gateway'),
+      webDist: data.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      peers,
+      trustProxy: true,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    peers?.close();
+    for (const s of services) await s.stop();
+    await new Promise<void>((r) => smtp.close(() => r()));
+    for (const d of dbs) await d.drop();
+    data.remove();
+  });
+
+  let ipCounter = 0;
+  /** Each test speaks from its own address, so per-IP limits of one test do not touch another. */
+  const call = (method: string, route: string, body?: unknown, token?: string, ip = `10.9.0.${++ipCounter % 250}`) =>
+    fetch(`${base}${route}`, {
+      method,
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'x-forwarded-for': ip,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as Record<string, unknown> }));
+
+  const uniqueEmail = (label: string) => `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@Example.com`;
+  const mailFor = (email: string, n = 1) =>
+    waitFor(
+      () => (mails.filter((m) => m.to === email.toLowerCase()).length >= n ? mails.filter((m) => m.to === email.toLowerCase()) : null),
+      10_000,
+    );
+
+  async function registerAndVerifyByCode(email: string, password = 'correct horse') {
+    expect((await call('POST', '/auth/register', { email, password })).status).toBe(201);
+    const [mail] = await mailFor(email);
+    const v = await call('POST', '/auth/verify-email', { email, code: codeOf(mail!) });
+    expect(v.status).toBe(200);
+    return v.body.session_token as string;
+  }
+
+  it('register -> code by SMTP -> verify -> me -> logout -> the token is refused', async () => {
+    const email = uniqueEmail('alice');
+    const reg = await call('POST', '/auth/register', { email, password: 'correct horse' });
+    expect(reg).toEqual({
+      status: 201,
+      body: { message: 'Registration successful. Check your email for a verification code.', email: email.toLowerCase() },
+    });
+    const [mail] = await mailFor(email);
+    expect(codeOf(mail!)).toMatch(/^\d{6}$/);
+
+    const verified = await call('POST', '/auth/verify-email', { email, code: codeOf(mail!) });
+    expect(verified.status).toBe(200);
+    const token = verified.body.session_token as string;
+    expect(token.length).toBeGreaterThanOrEqual(22); // >= 128 bits
+    expect(verified.body.user).toMatchObject({
+      email: email.toLowerCase(),
+      is_admin: false,
+      email_verified: true,
+      credits: 0,
+      daily_free_used: false,
+    });
+
+    const me = await call('GET', '/auth/me', undefined, token);
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({
+      email: email.toLowerCase(),
+      subscription: { plan: 'free', status: 'inactive', next_billing: null, billing_cycle: null },
+      last_free_use: null,
+    });
+
+    // The code worked once; so did the link in the same message.
+    expect((await call('POST', '/auth/verify-email', { email, code: codeOf(mail!) })).status).toBe(400);
+    expect((await call('POST', '/auth/verify-email', { token: new URL(linkOf(mail!)!).searchParams.get('token') })).status).toBe(400);
+
+    expect((await call('POST', '/auth/logout', undefined, token)).status).toBe(200);
+    const after = await call('GET', '/auth/me', undefined, token);
+    expect(after).toEqual({ status: 401, body: { detail: 'Your session has expired. Please sign in again.', code: 'session_expired' } });
+  });
+
+  it('verifies by the link from the mail, once; then login works with the password', async () => {
+    const email = uniqueEmail('bob');
+    await call('POST', '/auth/register', { email, password: 'hunter22' });
+    const [mail] = await mailFor(email);
+    const link = new URL(linkOf(mail!)!);
+    expect(link.pathname).toBe('/verify-email');
+    const token = link.searchParams.get('token')!;
+    const first = await call('POST', '/auth/verify-email', { token });
+    expect(first.status).toBe(200);
+    expect((first.body.user as { email: string }).email).toBe(email.toLowerCase());
+    const again = await call('POST', '/auth/verify-email', { token });
+    expect(again).toEqual({
+      status: 400,
+      body: { detail: 'This verification link is invalid, has already been used, or has expired.', code: 'invalid_token' },
+    });
+
+    const login = await call('POST', '/auth/login', { email: email.toUpperCase(), password: 'hunter22' });
+    expect(login.status).toBe(200);
+    expect((await call('GET', '/auth/me', undefined, login.body.session_token as string)).status).toBe(200);
+  });
+
+  it('refuses an expired link', async () => {
+    const email = uniqueEmail('late');
+    await call('POST', '/auth/register', { email, password: 'hunter22' });
+    const [mail] = await mailFor(email);
+    const db = await openDatabase({ url: dbs[0]!.url, pgliteDir: '' });
+    await db.query("update email_verifications set expires_at = now() - interval '1 second'");
+    await db.close();
+    const res = await call('POST', '/auth/verify-email', { token: new URL(linkOf(mail!)!).searchParams.get('token') });
+    expect(res.status).toBe(400);
+    expect((await call('POST', '/auth/verify-email', { email, code: codeOf(mail!) })).status).toBe(400);
+  });
+
+  it('answers a wrong password and an unknown e-mail the same way, and stops an unverified account with a resend path', async () => {
+    const email = uniqueEmail('carol');
+    await registerAndVerifyByCode(email, 'right-password');
+    const wrong = await call('POST', '/auth/login', { email, password: 'wrong-password' });
+    const unknown = await call('POST', '/auth/login', { email: uniqueEmail('nobody'), password: 'wrong-password' });
+    expect(wrong).toEqual({ status: 401, body: { detail: 'Invalid email or password.', code: 'invalid_credentials' } });
+    expect(unknown).toEqual(wrong);
+
+    // Registering a taken e-mail answers exactly like a new one.
+    const dup = await call('POST', '/auth/register', { email, password: 'whatever1' });
+    const fresh = await call('POST', '/auth/register', { email: uniqueEmail('dave'), password: 'whatever1' });
+    expect(dup.status).toBe(fresh.status);
+    expect(Object.keys(dup.body)).toEqual(Object.keys(fresh.body));
+
+    const pending = uniqueEmail('erin');
+    await call('POST', '/auth/register', { email: pending, password: 'hunter22' });
+    const blocked = await call('POST', '/auth/login', { email: pending, password: 'hunter22' });
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ code: 'email_not_verified' });
+    expect(blocked.body.detail).toContain('verify your email');
+    expect((await call('POST', '/auth/resend-verification', { email: pending })).status).toBe(200);
+    const both = await mailFor(pending, 2);
+    // The new code works; the old one was replaced.
+    expect((await call('POST', '/auth/verify-email', { email: pending, code: codeOf(both[0]!) })).status).toBe(400);
+    expect((await call('POST', '/auth/verify-email', { email: pending, code: codeOf(both[1]!) })).status).toBe(200);
+  });
+
+  it('validates sign-up input with the spec messages', async () => {
+    const short = await call('POST', '/auth/register', { email: uniqueEmail('x'), password: '12345' });
+    expect(short).toEqual({ status: 400, body: { detail: 'Password must be at least 6 characters', code: 'password_too_short' } });
+    expect((await call('POST', '/auth/register', { email: 'not-an-email', password: '123456' })).body).toMatchObject({
+      code: 'invalid_email',
+    });
+    expect((await call('POST', '/auth/register', { email: 'a@b.co' })).status).toBe(400);
+  });
+
+  it('gives 429 to the 11th rapid login for one account, whatever the address', async () => {
+    const email = uniqueEmail('frank');
+    await registerAndVerifyByCode(email, 'hunter22');
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await call('POST', '/auth/login', { email, password: i % 2 ? 'hunter22' : 'nope-nope' })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200 || s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const last = await call('POST', '/auth/login', { email, password: 'hunter22' });
+    expect(last.body).toMatchObject({ code: 'rate_limited', detail: 'Too many attempts. Please wait a few minutes and try again.' });
+  });
+
+  it('stores Argon2id hashes and no token, code or password in clear, in the database or the logs', async () => {
+    const email = uniqueEmail('grace');
+    const password = 'my-secret-pass-42';
+    await call('POST', '/auth/register', { email, password });
+    const [mail] = await mailFor(email);
+    const linkToken = new URL(linkOf(mail!)!).searchParams.get('token')!;
+    const v = await call('POST', '/auth/verify-email', { email, code: codeOf(mail!) });
+    const session = v.body.session_token as string;
+
+    const db = await openDatabase({ url: dbs[0]!.url, pgliteDir: '' });
+    const [user] = await db.query<{ password_hash: string }>('select password_hash from users where email = $1', [email.toLowerCase()]);
+    expect(user!.password_hash).toMatch(/^\$argon2id\$v=19\$/);
+    const dump = JSON.stringify(
+      await Promise.all(['users', 'sessions', 'email_verifications', 'outbox', 'rate_limits'].map((t) => db.query(`select * from ${t}`))),
+    );
+    await db.close();
+    for (const secret of [password, session, linkToken, codeOf(mail!)!]) {
+      expect(dump).not.toContain(secret);
+      expect(logs.join('')).not.toContain(secret);
+    }
+  });
+
+  it('refuses every admin route to a non-admin (403) and an anonymous caller (401)', async () => {
+    const token = await registerAndVerifyByCode(uniqueEmail('henry'));
+    expect(app.adminRoutes.length).toBeGreaterThan(0);
+    for (const r of app.adminRoutes) {
+      const url = r.url.replace('/api/v1', '').replace(/:(\w+)/g, 'x');
+      const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : {};
+      expect([r.method, r.url, (await call(r.method, url, body, token)).status]).toEqual([r.method, r.url, 403]);
+      expect([r.method, r.url, (await call(r.method, url, body)).status]).toEqual([r.method, r.url, 401]);
+    }
+  });
+
+  it('lets the privileged account toggle the guest pass; the guest logs in without admin rights until disabled', async () => {
+    const admin = await registerAndVerifyByCode(ADMIN);
+    expect(((await call('GET', '/auth/me', undefined, admin)).body.user as { is_admin: boolean }).is_admin).toBe(true);
+    expect((await call('GET', '/admin/guest-pass', undefined, admin)).body).toMatchObject({ enabled: false });
+
+    const on = await call('POST', '/admin/guest-pass', { enabled: true }, admin);
+    expect(on.body).toMatchObject({ enabled: true, email: 'guest@reelsmith.local' });
+    const password = on.body.password as string;
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    expect((await call('GET', '/admin/guest-pass', undefined, admin)).body).toEqual({ enabled: true, email: 'guest@reelsmith.local' });
+
+    const guest = await call('POST', '/auth/login', { email: 'guest@reelsmith.local', password });
+    expect(guest.status).toBe(200);
+    expect(guest.body.user).toMatchObject({ is_admin: false, is_guest: true, subscription: { plan: 'corporate', status: 'active' } });
+    const guestToken = guest.body.session_token as string;
+    expect((await call('GET', '/admin/guest-pass', undefined, guestToken)).status).toBe(403);
+
+    // Rotating gives a new password and ends the old sessions.
+    const rotated = await call('POST', '/admin/guest-pass', { enabled: true }, admin);
+    expect(rotated.body.password).not.toBe(password);
+    expect((await call('GET', '/auth/me', undefined, guestToken)).status).toBe(401);
+    expect((await call('POST', '/auth/login', { email: 'guest@reelsmith.local', password })).status).toBe(401);
+
+    const again = await call('POST', '/auth/login', { email: 'guest@reelsmith.local', password: rotated.body.password as string });
+    expect(again.status).toBe(200);
+    expect((await call('POST', '/admin/guest-pass', { enabled: false }, admin)).body).toEqual({
+      enabled: false,
+      email: 'guest@reelsmith.local',
+    });
+    expect((await call('GET', '/auth/me', undefined, again.body.session_token as string)).status).toBe(401);
+    expect((await call('POST', '/auth/login', { email: 'guest@reelsmith.local', password: rotated.body.password as string })).status).toBe(
+      401,
+    );
+  });
+});

@@ -1,0 +1,280 @@
+import { DomainError, ErrorCode } from '@reelsmith/kit';
+import { checkPassword, errors, LIMITS, normalizeEmail, VERIFICATION_TTL_MS } from './rules.js';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  isAdmin: boolean;
+  isGuest: boolean;
+  emailVerifiedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  isGuest: boolean;
+  emailVerified: boolean;
+  createdAt: Date;
+}
+
+export interface Session {
+  token: string;
+  expiresAt: Date;
+  user: UserView;
+}
+
+export type VerificationKind = 'link' | 'code';
+
+export interface IdentityRepository {
+  findUserByEmail(email: string): Promise<UserRecord | null>;
+  findUserById(id: string): Promise<UserRecord | null>;
+  /** False when the e-mail is taken (a concurrent sign-up won). */
+  createUser(u: { id: string; email: string; passwordHash: string; isGuest?: boolean; verifiedAt?: Date | null }): Promise<boolean>;
+  markVerified(userId: string, at: Date): Promise<void>;
+  setPassword(userId: string, passwordHash: string): Promise<void>;
+  /** Stores the session and records the login fact in the same transaction. */
+  createSession(s: { userId: string; tokenHash: string; expiresAt: Date; loginType: string; email: string }): Promise<void>;
+  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: Date; revokedAt: Date | null } | null>;
+  revokeSession(tokenHash: string, at: Date): Promise<void>;
+  revokeUserSessions(userId: string, at: Date): Promise<void>;
+  /** Invalidates the user's unused verifications and stores the new ones (none: just invalidate). */
+  replaceVerifications(userId: string, items: { kind: VerificationKind; tokenHash: string }[], expiresAt: Date): Promise<void>;
+  /** Marks a matching unused, unexpired verification used and returns its user; once only. */
+  consumeVerification(kind: VerificationKind, tokenHash: string, now: Date): Promise<string | null>;
+  guestPass(): Promise<{ enabled: boolean; userId: string | null }>;
+  setGuestPass(enabled: boolean, userId: string | null, adminUserId: string): Promise<void>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+export interface Secrets {
+  /** >= 128 random bits, URL-safe. */
+  token(): string;
+  /** A random 6-digit code. */
+  code(): string;
+  /** Keyed hash for storage: a stolen table gives neither tokens nor codes. */
+  hash(value: string): string;
+  /** A random password for the guest account. */
+  password(): string;
+}
+
+export interface Mailer {
+  sendVerification(to: string, link: string, code: string): Promise<void>;
+  sendAlreadyRegistered(to: string, signInUrl: string): Promise<void>;
+}
+
+export interface RateLimiter {
+  /** Counts one attempt; false when the key is over its limit in the current window. */
+  hit(key: string, limit: number, windowMs: number): Promise<boolean>;
+}
+
+export interface IdentityOptions {
+  privilegedEmails: ReadonlySet<string>;
+  publicUrl: string;
+  guestEmail: string;
+  sessionTtlMs: number;
+  clock?: () => Date;
+}
+
+/**
+ * Accounts: sign-up with e-mail verification, sessions, roles, the guest pass.
+ * Sign-up and sign-in answer the same for known and unknown e-mails; tokens and codes are random,
+ * stored only as keyed hashes, expire, and work once.
+ */
+export class IdentityService {
+  private readonly now: () => Date;
+  private dummy?: Promise<string>;
+
+  constructor(
+    private readonly repo: IdentityRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly secrets: Secrets,
+    private readonly mailer: Mailer,
+    private readonly limiter: RateLimiter,
+    private readonly opts: IdentityOptions,
+  ) {
+    this.now = opts.clock ?? (() => new Date());
+  }
+
+  view(u: UserRecord): UserView {
+    return {
+      id: u.id,
+      email: u.email,
+      isAdmin: u.isAdmin || this.opts.privilegedEmails.has(u.email.toLowerCase()),
+      isGuest: u.isGuest,
+      emailVerified: u.emailVerifiedAt !== null,
+      createdAt: u.createdAt,
+    };
+  }
+
+  private async limit(pairs: Array<[string, { limit: number; windowMs: number }]>): Promise<void> {
+    for (const [key, l] of pairs) if (!(await this.limiter.hit(key, l.limit, l.windowMs))) throw errors.rateLimited();
+  }
+
+  private codeHash(userId: string, code: string) {
+    return this.secrets.hash(`code:${userId}:${code}`);
+  }
+
+  private async sendVerification(user: UserRecord): Promise<void> {
+    const token = this.secrets.token();
+    const code = this.secrets.code();
+    await this.repo.replaceVerifications(
+      user.id,
+      [
+        { kind: 'link', tokenHash: this.secrets.hash(`link:${token}`) },
+        { kind: 'code', tokenHash: this.codeHash(user.id, code) },
+      ],
+      new Date(this.now().getTime() + VERIFICATION_TTL_MS),
+    );
+    await this.mailer.sendVerification(user.email, `${this.opts.publicUrl.replace(/\/$/, '')}/verify-email?token=${token}`, code);
+  }
+
+  /** The answer is the same whether the e-mail was new, unverified or taken. */
+  async register(rawEmail: string, password: string, ip: string): Promise<{ email: string }> {
+    const email = normalizeEmail(rawEmail);
+    checkPassword(password);
+    await this.limit([
+      [`register:ip:${ip}`, LIMITS.registerIp],
+      [`register:acct:${email}`, LIMITS.registerAccount],
+    ]);
+    // Always hash, so a taken e-mail does not answer faster than a new one.
+    const passwordHash = await this.hasher.hash(password);
+    const existing = await this.repo.findUserByEmail(email);
+    if (existing) {
+      if (existing.emailVerifiedAt) await this.mailer.sendAlreadyRegistered(email, this.opts.publicUrl);
+      else await this.sendVerification(existing);
+      return { email };
+    }
+    const id = crypto.randomUUID();
+    if (!(await this.repo.createUser({ id, email, passwordHash }))) return { email };
+    await this.sendVerification((await this.repo.findUserById(id))!);
+    return { email };
+  }
+
+  private async openSession(user: UserRecord, loginType: string): Promise<Session> {
+    const token = this.secrets.token();
+    const expiresAt = new Date(this.now().getTime() + this.opts.sessionTtlMs);
+    await this.repo.createSession({
+      userId: user.id,
+      tokenHash: this.secrets.hash(`session:${token}`),
+      expiresAt,
+      loginType,
+      email: user.email,
+    });
+    return { token, expiresAt, user: this.view(user) };
+  }
+
+  private dummyHash(): Promise<string> {
+    return (this.dummy ??= this.hasher.hash(this.secrets.token()));
+  }
+
+  async login(rawEmail: string, password: string, ip: string): Promise<Session> {
+    let email: string;
+    try {
+      email = normalizeEmail(rawEmail);
+    } catch {
+      throw errors.invalidCredentials();
+    }
+    await this.limit([
+      [`login:ip:${ip}`, LIMITS.loginIp],
+      [`login:acct:${email}`, LIMITS.loginAccount],
+    ]);
+    const user = await this.repo.findUserByEmail(email);
+    // An unknown e-mail is checked against a dummy hash, so both paths take as long.
+    const ok = await this.hasher.verify(user?.passwordHash ?? (await this.dummyHash()), password);
+    if (!user || !ok) throw errors.invalidCredentials();
+    if (user.isGuest && !(await this.repo.guestPass()).enabled) throw errors.invalidCredentials();
+    if (!user.emailVerifiedAt) throw errors.notVerified();
+    return this.openSession(user, user.isGuest ? 'guest' : 'password');
+  }
+
+  async verifyEmail(input: { token?: string; email?: string; code?: string }, ip: string): Promise<Session> {
+    await this.limit([[`verify:ip:${ip}`, LIMITS.verifyIp]]);
+    let userId: string | null;
+    if (input.token) {
+      userId = await this.repo.consumeVerification('link', this.secrets.hash(`link:${input.token}`), this.now());
+      if (!userId) throw errors.invalidLink();
+    } else {
+      if (!input.email || !input.code) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Email and code are required', 'code_required');
+      const email = normalizeEmail(input.email);
+      await this.limit([[`verify:acct:${email}`, LIMITS.verifyAccount]]);
+      const user = await this.repo.findUserByEmail(email);
+      const code = input.code.trim();
+      if (!user || !/^\d{6}$/.test(code)) throw errors.invalidCode();
+      userId = await this.repo.consumeVerification('code', this.codeHash(user.id, code), this.now());
+      if (!userId) throw errors.invalidCode();
+    }
+    const user = (await this.repo.findUserById(userId))!;
+    const verifiedAt = user.emailVerifiedAt ?? this.now();
+    if (!user.emailVerifiedAt) await this.repo.markVerified(user.id, verifiedAt);
+    // The link and the code came in one message: using one spends the other.
+    await this.repo.replaceVerifications(user.id, [], this.now());
+    return this.openSession({ ...user, emailVerifiedAt: verifiedAt }, 'verification');
+  }
+
+  /** Same answer for every e-mail; only unverified accounts get a message. */
+  async resendVerification(rawEmail: string, ip: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limit([
+      [`resend:ip:${ip}`, LIMITS.resendIp],
+      [`resend:acct:${email}`, LIMITS.resendAccount],
+    ]);
+    const user = await this.repo.findUserByEmail(email);
+    if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+  }
+
+  async authenticate(token: string): Promise<UserView> {
+    if (!token) throw errors.sessionExpired();
+    const s = await this.repo.findSession(this.secrets.hash(`session:${token}`));
+    if (!s || s.revokedAt || s.expiresAt <= this.now()) throw errors.sessionExpired();
+    const user = await this.repo.findUserById(s.userId);
+    if (!user) throw errors.sessionExpired();
+    return this.view(user);
+  }
+
+  async logout(token: string): Promise<void> {
+    if (token) await this.repo.revokeSession(this.secrets.hash(`session:${token}`), this.now());
+  }
+
+  async user(id: string): Promise<UserView> {
+    const u = await this.repo.findUserById(id);
+    if (!u) throw new DomainError(ErrorCode.NOT_FOUND, 'user not found');
+    return this.view(u);
+  }
+
+  async guestPass(): Promise<{ enabled: boolean; email: string }> {
+    return { enabled: (await this.repo.guestPass()).enabled, email: this.opts.guestEmail };
+  }
+
+  /**
+   * Enabling creates the shared guest account, or rotates its password, and returns the new
+   * password once. Disabling revokes every guest session.
+   */
+  async setGuestPass(enabled: boolean, adminUserId: string): Promise<{ enabled: boolean; email: string; password?: string }> {
+    const email = this.opts.guestEmail;
+    let guest = await this.repo.findUserByEmail(email);
+    if (guest && !guest.isGuest) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'The guest e-mail belongs to a regular account.');
+    if (!enabled) {
+      if (guest) await this.repo.revokeUserSessions(guest.id, this.now());
+      await this.repo.setGuestPass(false, guest?.id ?? null, adminUserId);
+      return { enabled: false, email };
+    }
+    const password = this.secrets.password();
+    const passwordHash = await this.hasher.hash(password);
+    if (!guest) {
+      await this.repo.createUser({ id: crypto.randomUUID(), email, passwordHash, isGuest: true, verifiedAt: this.now() });
+      guest = (await this.repo.findUserByEmail(email))!;
+    } else {
+      await this.repo.setPassword(guest.id, passwordHash);
+      await this.repo.revokeUserSessions(guest.id, this.now());
+    }
+    await this.repo.setGuestPass(true, guest.id, adminUserId);
+    return { enabled: true, email, password };
+  }
+}

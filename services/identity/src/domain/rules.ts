@@ -1,0 +1,53 @@
+import { DomainError, ErrorCode } from '@reelsmith/kit';
+
+/** Sign-up rules (spec section 5) as the server enforces them. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 1024;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!email) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Email is required', 'email_required');
+  if (email.length > 254 || !EMAIL.test(email))
+    throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Please enter a valid email address.', 'invalid_email');
+  return email;
+}
+
+export function checkPassword(password: string): void {
+  if (!password) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Password is required', 'password_required');
+  if (password.length < PASSWORD_MIN)
+    throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Password must be at least 6 characters', 'password_too_short');
+  if (password.length > PASSWORD_MAX) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Password is too long', 'password_too_long');
+}
+
+/** How often each action may be tried: per account and per client IP, in fixed windows. */
+export const LIMITS = {
+  loginAccount: { limit: 10, windowMs: 15 * 60_000 },
+  loginIp: { limit: 100, windowMs: 15 * 60_000 },
+  registerIp: { limit: 20, windowMs: 60 * 60_000 },
+  registerAccount: { limit: 5, windowMs: 60 * 60_000 },
+  verifyAccount: { limit: 10, windowMs: 15 * 60_000 },
+  verifyIp: { limit: 50, windowMs: 15 * 60_000 },
+  resendAccount: { limit: 3, windowMs: 15 * 60_000 },
+  resendIp: { limit: 20, windowMs: 60 * 60_000 },
+} as const;
+
+export const VERIFICATION_TTL_MS = 24 * 3600_000;
+
+export const messages = {
+  invalidCredentials: 'Invalid email or password.',
+  notVerified: 'Please verify your email address before signing in. Enter the code we sent you, or ask for a new one.',
+  rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
+  invalidLink: 'This verification link is invalid, has already been used, or has expired.',
+  invalidCode: 'That code is not valid or has expired. Check the latest email or ask for a new code.',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+};
+
+export const errors = {
+  invalidCredentials: () => new DomainError(ErrorCode.UNAUTHENTICATED, messages.invalidCredentials, 'invalid_credentials'),
+  notVerified: () => new DomainError(ErrorCode.FAILED_PRECONDITION, messages.notVerified, 'email_not_verified'),
+  rateLimited: () => new DomainError(ErrorCode.RESOURCE_EXHAUSTED, messages.rateLimited, 'rate_limited'),
+  invalidLink: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidLink, 'invalid_token'),
+  invalidCode: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidCode, 'invalid_code'),
+  sessionExpired: () => new DomainError(ErrorCode.UNAUTHENTICATED, messages.sessionExpired, 'session_expired'),
+};

@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from '@reelsmith/kit';
+import type { Mailer } from '../domain/identity.service.js';
+
+interface Message {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const verificationMessage = (to: string, link: string, code: string): Message => ({
+  to,
+  subject: 'Verify your Reelsmith email',
+  text: `Welcome to Reelsmith!\n\nYour verification code is ${code}\n\nOr open this link to verify your email:\n${link}\n\nThe code and the link work once and expire in 24 hours. If you did not sign up, ignore this message.\n`,
+  html: `<p>Welcome to Reelsmith!</p><p>Your verification code is <strong style="font-size:20px;letter-spacing:3px">${code}</strong></p><p>Or <a href="${link}">verify your email</a>.</p><p>The code and the link work once and expire in 24 hours. If you did not sign up, ignore this message.</p>`,
+});
+
+const alreadyMessage = (to: string, url: string): Message => ({
+  to,
+  subject: 'Your Reelsmith account',
+  text: `Someone tried to sign up with this email, but it already has a Reelsmith account.\nSign in at ${url}\nIf it was not you, you can ignore this message.\n`,
+  html: `<p>Someone tried to sign up with this email, but it already has a Reelsmith account.</p><p><a href="${url}">Sign in</a>. If it was not you, you can ignore this message.</p>`,
+});
+
+/**
+ * SMTP when SMTP_URL is set. Otherwise every message is written as an .eml file under
+ * DATA_DIR/mail and the file is logged (its path, never the token inside).
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; mailDir: string; log: Logger }): Mailer {
+  const transport = opts.smtpUrl
+    ? nodemailer.createTransport(opts.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const send = async (m: Message) => {
+    const info = (await transport.sendMail({ from: opts.from, ...m })) as { message?: Buffer; messageId?: string };
+    if (!opts.smtpUrl && info.message) {
+      fs.mkdirSync(opts.mailDir, { recursive: true });
+      const file = path.join(
+        opts.mailDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`,
+      );
+      fs.writeFileSync(file, info.message, { mode: 0o600 });
+      opts.log.info({ to: m.to, subject: m.subject, mail_file: file }, 'mail written');
+    } else opts.log.info({ to: m.to, subject: m.subject }, 'mail sent');
+  };
+  return {
+    sendVerification: (to, link, code) => send(verificationMessage(to, link, code)),
+    sendAlreadyRegistered: (to, url) => send(alreadyMessage(to, url)),
+  };
+}
