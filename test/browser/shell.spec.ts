@@ -62,8 +62,9 @@ describe('web shell in Chromium', () => {
   });
 
   it('shows /verify-email outside the shared layout', async () => {
-    const page = await open('/verify-email?token=abc');
-    await page.getByRole('heading', { level: 1, name: 'Verify Email' }).waitFor();
+    const page = await open('/verify-email');
+    await page.getByRole('heading', { level: 1, name: 'Verification Failed' }).waitFor();
+    await page.getByText('Invalid verification link. No token was found.').waitFor();
     expect(await page.getByRole('navigation', { name: 'Footer' }).count()).toBe(0);
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
     await page.screenshot({ path: shot('shell-verify-email') });

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router-dom';
 import { router } from './app/router';
 import { store } from './app/store';
 import { ErrorBoundary } from './components/CrashScreen';
+import { AuthModal } from './features/auth/AuthModal';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -12,6 +13,7 @@ createRoot(document.getElementById('root')!).render(
     <ErrorBoundary>
       <Provider store={store}>
         <RouterProvider router={router} />
+        <AuthModal />
       </Provider>
     </ErrorBoundary>
   </StrictMode>,

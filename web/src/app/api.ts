@@ -1,6 +1,5 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
-
-export const TOKEN_KEY = 'reelsmith.session_token';
+import { signedOut } from './session';
 
 /** The error body every API route answers with. */
 export interface ApiErrorBody {
@@ -10,8 +9,8 @@ export interface ApiErrorBody {
 
 const raw = fetchBaseQuery({
   baseUrl: '/api/v1',
-  prepareHeaders: (headers) => {
-    const token = localStorage.getItem(TOKEN_KEY);
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { session: { token: string | null } }).session.token;
     if (token) headers.set('authorization', `Bearer ${token}`);
     return headers;
   },
@@ -20,7 +19,7 @@ const raw = fetchBaseQuery({
 /** A 401 clears the stored session token (spec section 7). */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const result = await raw(args, api, extra);
-  if (result.error?.status === 401) localStorage.removeItem(TOKEN_KEY);
+  if (result.error?.status === 401 && (api.getState() as { session: { token: string | null } }).session.token) api.dispatch(signedOut());
   return result;
 };
 
@@ -28,7 +27,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Health', 'User', 'Reel', 'Job'],
+  tagTypes: ['Health', 'User', 'Reel', 'Job', 'GuestPass'],
   endpoints: () => ({}),
 });
 
@@ -36,4 +35,8 @@ export const api = createApi({
 export function errorDetail(error: unknown, fallback: string): string {
   const data = (error as { data?: Partial<ApiErrorBody> } | undefined)?.data;
   return typeof data?.detail === 'string' && data.detail ? data.detail : fallback;
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return (error as { data?: Partial<ApiErrorBody> } | undefined)?.data?.code;
 }

@@ -1,14 +1,24 @@
 import { useState } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useEffect } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { authOpened } from '../app/session';
+import { useAppDispatch } from '../app/store';
+import { UserMenu } from '../features/auth/UserMenu';
+import { useCurrentUser } from '../features/auth/useCurrentUser';
 
 const mainLinks = [
-  { to: '/', label: 'Create', end: true },
+  { to: '/', label: 'Create' },
   { to: '/demos', label: 'Demos' },
   { to: '/library', label: 'Library' },
   { to: '/reels', label: 'My Reels' },
   { to: '/guide', label: 'Guide' },
   { to: '/pricing', label: 'Pricing' },
+];
+
+// Shown only to admins (the server checks every admin call regardless).
+const adminLinks = [
+  { to: '/admin', label: 'Admin' },
+  { to: '/footage-marketplace', label: 'Marketplace' },
 ];
 
 const footerLinks = [
@@ -24,6 +34,8 @@ const footerLinks = [
 export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const dispatch = useAppDispatch();
+  const { user, loading } = useCurrentUser();
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
   return (
@@ -42,12 +54,23 @@ export function Layout() {
           <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span>
         </button>
         <nav id="main-nav" aria-label="Main" className={menuOpen ? 'open' : undefined}>
-          {mainLinks.map((l) => (
-            <NavLink key={l.to} to={l.to} end={l.end}>
+          {[...mainLinks, ...(user?.is_admin ? adminLinks : [])].map((l) => (
+            <NavLink key={l.to} to={l.to} end={l.to === '/'}>
               {l.label}
             </NavLink>
           ))}
         </nav>
+        <div className="account">
+          {user ? (
+            <UserMenu user={user} />
+          ) : loading ? (
+            <span className="muted">…</span>
+          ) : (
+            <button className="btn primary" onClick={() => dispatch(authOpened({ mode: 'signin' }))}>
+              Sign In
+            </button>
+          )}
+        </div>
       </header>
       <main className="content">
         <Outlet />

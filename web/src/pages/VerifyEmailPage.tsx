@@ -1,14 +1,75 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { errorDetail } from '../app/api';
+import { authOpened, signedIn } from '../app/session';
+import { useAppDispatch } from '../app/store';
+import { useVerifyEmailMutation } from '../features/auth/auth.api';
 
-/** Standalone page outside the shared layout; reads ?token= (verification arrives with accounts). */
+type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'error'; message: string };
+
+/** Standalone page outside the shared layout (spec section 2): verifying, success or error; runs once per load. */
 export function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const [state, setState] = useState<State>(
+    token ? { kind: 'verifying' } : { kind: 'error', message: 'Invalid verification link. No token was found.' },
+  );
+  const [verify] = useVerifyEmailMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const ran = useRef(false);
+
   useEffect(() => {
     document.title = 'Verify Email · Reelsmith';
-  }, []);
+    if (!token || ran.current) return;
+    ran.current = true;
+    verify({ token })
+      .unwrap()
+      .then((s) => {
+        dispatch(signedIn(s.session_token));
+        setState({ kind: 'success' });
+      })
+      .catch((e: unknown) => setState({ kind: 'error', message: errorDetail(e, 'An unknown error occurred. Please try again.') }));
+  }, [token, verify, dispatch]);
+
   return (
     <div className="standalone">
       <div className="card">
-        <h1>Verify Email</h1>
+        {state.kind === 'verifying' && (
+          <>
+            <div className="spinner" aria-hidden="true" />
+            <h1>Verifying your email…</h1>
+          </>
+        )}
+        {state.kind === 'success' && (
+          <>
+            <h1>Email Verified!</h1>
+            <p>Your account is ready and you are signed in.</p>
+            <Link className="btn primary" to="/">
+              Go to Dashboard
+            </Link>
+          </>
+        )}
+        {state.kind === 'error' && (
+          <>
+            <h1>Verification Failed</h1>
+            <p className="error">{state.message}</p>
+            <div className="row">
+              <button
+                className="btn primary"
+                onClick={() => {
+                  navigate('/');
+                  dispatch(authOpened({ mode: 'signin' }));
+                }}
+              >
+                Try Logging In
+              </button>
+              <Link className="btn" to="/">
+                Go Home
+              </Link>
+            </div>
+          </>
+        )}
       </div>
     </div>
   );

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Modal } from '../../components/Modal';
+import { FACTORY_DEFAULTS, loadDefaults, saveDefaults, type DefaultSettings } from './defaults';
+
+const toggles: Array<[keyof DefaultSettings, string]> = [
+  ['defaultEnableBeatMapping', 'Beat mapping'],
+  ['defaultEnableIntelligence', 'Intelligence (best moments)'],
+  ['defaultEnableFades', 'Fades'],
+  ['defaultEnableLetterbox', 'Letterbox'],
+  ['defaultGetFootageOffers', 'Get footage offers'],
+  ['defaultUseLibraryVideo', 'Use library video'],
+  ['defaultUseLibraryAudio', 'Use library audio'],
+];
+
+/** The Default Settings modal: the settings a new reel starts from, kept in this browser. */
+export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
+  const [s, setS] = useState<DefaultSettings>(loadDefaults);
+  const [saved, setSaved] = useState(false);
+  const save = () => {
+    saveDefaults(s);
+    setSaved(true);
+  };
+  return (
+    <Modal title="Default Settings" onClose={onClose}>
+      <div className="form">
+        <label>
+          Pacing
+          <select
+            value={s.defaultPacing}
+            onChange={(e) => setS({ ...s, defaultPacing: e.target.value as DefaultSettings['defaultPacing'] })}
+          >
+            <option value="relaxed">Relaxed</option>
+            <option value="standard">Standard</option>
+            <option value="high-energy">High energy</option>
+          </select>
+        </label>
+        {toggles.map(([k, label]) => (
+          <label key={k} className="check">
+            <input type="checkbox" checked={Boolean(s[k])} onChange={(e) => setS({ ...s, [k]: e.target.checked })} /> {label}
+          </label>
+        ))}
+        {saved && <p className="notice">Saved. New reels start from these settings.</p>}
+        <div className="row">
+          <button className="btn" onClick={() => setS(FACTORY_DEFAULTS)}>
+            Reset
+          </button>
+          <button className="btn primary" onClick={save}>
+            Save
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
