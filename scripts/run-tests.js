@@ -22,6 +22,12 @@ const step = (label, args, extraEnv = {}) => {
 
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const passthrough = process.argv.slice(2);
+// swc strips types without checking them; this checks the tests (and sources) as tsc would.
+step('type-check sources and tests', [
+  path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+  '-p',
+  path.join(root, 'tsconfig.test.json'),
+]);
 step('generated contracts are up to date', [path.join(root, 'proto', 'gen.js'), '--check']);
 step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...passthrough]);
 step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough]);

@@ -10,7 +10,7 @@ const migrations: Migration[] = [
   },
   { name: '0002_items_note.sql', sql: "alter table items add column note text not null default '';" },
 ];
-const items = pgTable('items', { id: text('id').primaryKey(), qty: integer('qty').notNull(), note: text('note').notNull() });
+const items = pgTable('items', { id: text('id').primaryKey(), qty: integer('qty').notNull(), note: text('note').notNull().default('') });
 
 async function exercise(db: Database) {
   expect(await migrate(db, migrations)).toEqual(['0001_items.sql', '0002_items_note.sql']);

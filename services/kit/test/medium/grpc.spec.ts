@@ -1,4 +1,4 @@
-import { identity, health } from '@reelsmith/proto';
+import { health, testing } from '@reelsmith/proto';
 import { DomainError, ErrorCode } from '../../src/errors';
 import { bind, dial, serveGrpc, type RunningGrpcServer } from '../../src/grpc';
 import { HealthMonitor, checkRemoteHealth } from '../../src/health';
@@ -35,13 +35,13 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
       serviceName: 'test',
       services: [
         monitor.binding(),
-        bind(identity.IdentityService, {
-          describe: async (_req, ctx) => {
+        bind(testing.EchoService, {
+          echo: async (req, ctx) => {
             if (mode === 'domain')
               throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'Insufficient credits or daily limit reached', 'insufficient_credits');
             if (mode === 'bug') throw new Error('secret internal detail');
             if (mode === 'slow') await new Promise((r) => setTimeout(r, 1500));
-            return { info: { name: 'identity', version: ctx.metadata.get('x-request-id')[0]?.toString() ?? '', startedAtUnixMs: 42n } };
+            return { text: req.text, requestId: ctx.metadata.get('x-request-id')[0]?.toString() ?? '', big: 42n };
           },
         }),
       ],
@@ -53,21 +53,21 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
     dbUp = true;
   });
 
-  const client = () => dial(identity.IdentityService, `127.0.0.1:${server.port}`, { deadlineMs: 1000 });
+  const client = () => dial(testing.EchoService, `127.0.0.1:${server.port}`, { deadlineMs: 1000 });
 
   it('round-trips typed messages, metadata and 64-bit integers', async () => {
     const c = client();
-    const res = await c.describe({}, { requestId: 'req-1' });
-    expect(res.info?.name).toBe('identity');
-    expect(res.info?.version).toBe('req-1');
-    expect(res.info?.startedAtUnixMs).toBe(42n);
+    const res = await c.echo({ text: 'héllo ✓' }, { requestId: 'req-1' });
+    expect(res.text).toBe('héllo ✓');
+    expect(res.requestId).toBe('req-1');
+    expect(res.big).toBe(42n);
     c.close();
   });
 
   it('maps a domain error to its gRPC status and back, keeping message and reason', async () => {
     mode = 'domain';
     const c = client();
-    await expect(c.describe({})).rejects.toMatchObject({
+    await expect(c.echo({})).rejects.toMatchObject({
       code: 'RESOURCE_EXHAUSTED',
       message: 'Insufficient credits or daily limit reached',
       reason: 'insufficient_credits',
@@ -78,7 +78,7 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
   it('hides the text of unexpected errors behind INTERNAL', async () => {
     mode = 'bug';
     const c = client();
-    const err = await c.describe({}).catch((e: DomainError) => e);
+    const err = await c.echo({}).catch((e: DomainError) => e);
     expect(err).toMatchObject({ code: 'INTERNAL', message: 'internal error' });
     c.close();
   });
@@ -87,7 +87,7 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
     mode = 'slow';
     const c = client();
     const started = Date.now();
-    await expect(c.describe({}, { deadlineMs: 200 })).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+    await expect(c.echo({}, { deadlineMs: 200 })).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
     expect(Date.now() - started).toBeLessThan(1200);
     c.close();
   });
@@ -109,6 +109,6 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
 
   it('records call durations in a histogram', async () => {
     const text = await metrics.registry.metrics();
-    expect(text).toMatch(/grpc_server_handling_seconds_count\{[^}]*method="Describe"[^}]*code="OK"[^}]*\} [1-9]/);
+    expect(text).toMatch(/grpc_server_handling_seconds_count\{[^}]*method="Echo"[^}]*code="OK"[^}]*\} [1-9]/);
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * reelsmith-render: the render engine from the command line.
+ *
+ *   npx reelsmith-render --clip a.mp4 --clip b.mov [--music song.mp3] [--pacing standard]
+ *     [--no-beat-mapping] [--no-intelligence] [--title "Text"] [--title-position center]
+ *     [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--plan-only] --out reel.mp4
+ *
+ * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
+ */
+import { parseArgs } from 'node:util';
+import { isEngineError } from './engine/errors.js';
+import { prepare, renderReel } from './engine/render.js';
+import type { RenderSettingsInput } from './engine/settings.js';
+
+const USAGE =
+  'usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing relaxed|standard|high-energy] [--no-beat-mapping] [--no-intelligence] ' +
+  '[--title TEXT] [--title-position top|center|bottom] [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--plan-only] --out FILE';
+
+class UsageError extends Error {}
+
+export function parseCli(argv: string[]): {
+  clips: string[];
+  music?: string;
+  out?: string;
+  planOnly: boolean;
+  settings: RenderSettingsInput;
+} {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        clip: { type: 'string', multiple: true },
+        music: { type: 'string' },
+        pacing: { type: 'string' },
+        'no-beat-mapping': { type: 'boolean' },
+        'no-intelligence': { type: 'boolean' },
+        title: { type: 'string' },
+        'title-position': { type: 'string' },
+        'no-fades': { type: 'boolean' },
+        'no-letterbox': { type: 'boolean' },
+        aspect: { type: 'string' },
+        'plan-only': { type: 'boolean' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) throw new UsageError('');
+  const clips = v.clip ?? [];
+  if (!clips.length) throw new UsageError('at least one --clip is required');
+  if (!v['plan-only'] && !v.out) throw new UsageError('--out is required');
+  if (v.pacing && !['relaxed', 'standard', 'high-energy'].includes(v.pacing))
+    throw new UsageError(`--pacing must be relaxed, standard or high-energy, not ${v.pacing}`);
+  if (v['title-position'] && !['top', 'center', 'bottom'].includes(v['title-position']))
+    throw new UsageError('--title-position must be top, center or bottom');
+  if (v.aspect && !['16:9', '9:16', '1:1'].includes(v.aspect)) throw new UsageError('--aspect must be 16:9, 9:16 or 1:1');
+  const settings: RenderSettingsInput = {
+    pacing_preset: v.pacing as RenderSettingsInput['pacing_preset'],
+    enable_beat_mapping: !v['no-beat-mapping'],
+    enable_intelligence: !v['no-intelligence'],
+    enable_fades: !v['no-fades'],
+    enable_letterbox: !v['no-letterbox'],
+    aspect: v.aspect as RenderSettingsInput['aspect'],
+    title_config: {
+      enabled: v.title !== undefined ? v.title.trim() !== '' : true,
+      text: v.title ?? 'My Awesome Video',
+      position: (v['title-position'] as 'top' | 'center' | 'bottom' | undefined) ?? 'center',
+    },
+  };
+  return { clips, music: v.music, out: v.out, planOnly: Boolean(v['plan-only']), settings };
+}
+
+function progressBar(p: number, stage: string): string {
+  const width = 30;
+  const filled = Math.round((p / 100) * width);
+  return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(p).padStart(3)}% ${stage.padEnd(11)}`;
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  let opts;
+  try {
+    opts = parseCli(argv);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message ? `reelsmith-render: ${(e as Error).message}\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  try {
+    if (opts.planOnly) {
+      const { plan } = await prepare({ clips: opts.clips, music: opts.music, settings: opts.settings });
+      process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+      return 0;
+    }
+    const tty = process.stderr.isTTY;
+    const started = Date.now();
+    const r = await renderReel({
+      clips: opts.clips,
+      music: opts.music,
+      settings: opts.settings,
+      output: opts.out!,
+      onProgress: (p, stage) => {
+        if (tty) process.stderr.write(progressBar(p, stage));
+      },
+    });
+    if (tty) process.stderr.write('\n');
+    process.stdout.write(
+      `${r.output} (${r.durationSec.toFixed(2)} s, ${r.plan.segments.length} segments) rendered in ${((Date.now() - started) / 1000).toFixed(1)} s; thumbnail ${r.thumbnail}\n`,
+    );
+    return 0;
+  } catch (e) {
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    if (isEngineError(e)) {
+      process.stderr.write(`reelsmith-render: ${e.message}\n`);
+      return e.code === 'RENDER_FAILED' || e.code === 'TIMEOUT' ? 1 : 2;
+    }
+    process.stderr.write(`reelsmith-render: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) void main().then((code) => process.exit(code));

@@ -1,0 +1,144 @@
+/**
+ * Clip analysis from one cheap decode: frames sampled at a few per second, scaled to 160x90
+ * grey, give per-sample exposure, sharpness (Laplacian energy), motion (difference to the
+ * previous sample), black and frozen flags, and scene changes (jumps of the luma histogram).
+ * The scoring is pure; only `analyseClip` runs ffmpeg.
+ */
+import path from 'node:path';
+import { execMedia } from './exec.js';
+import { FORMAT_WHITELIST, PROTOCOL_ARGS } from './probe.js';
+
+export const CLIP_ANALYSIS_VERSION = 1;
+export const ANALYSIS_W = 160;
+export const ANALYSIS_H = 90;
+export const SAMPLES_PER_SEC = 8;
+
+export interface ClipAnalysis {
+  version: number;
+  durationSec: number;
+  sampleIntervalSec: number;
+  times: number[];
+  /** 0..1, higher is better. */
+  score: number[];
+  black: boolean[];
+  frozen: boolean[];
+  blurred: boolean[];
+  /** Times of hard cuts inside the clip. */
+  scenes: number[];
+}
+
+interface FrameStats {
+  mean: number;
+  sharp: number;
+  motion: number;
+  hist: Float32Array;
+}
+
+function stats(frame: Uint8Array, prev: Uint8Array | undefined, w: number, h: number): FrameStats {
+  let sum = 0;
+  const hist = new Float32Array(16);
+  for (let i = 0; i < frame.length; i++) {
+    sum += frame[i]!;
+    hist[frame[i]! >> 4]! += 1;
+  }
+  for (let i = 0; i < 16; i++) hist[i]! /= frame.length;
+  let lap = 0;
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      lap += Math.abs(4 * frame[i]! - frame[i - 1]! - frame[i + 1]! - frame[i - w]! - frame[i + w]!);
+    }
+  let motion = 0;
+  if (prev) for (let i = 0; i < frame.length; i++) motion += Math.abs(frame[i]! - prev[i]!);
+  return { mean: sum / frame.length, sharp: lap / ((w - 2) * (h - 2)), motion: prev ? motion / frame.length : 0, hist };
+}
+
+const histDistance = (a: Float32Array, b: Float32Array) => {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!);
+  return d;
+};
+
+/** Scores grey frames sampled every `interval` seconds. */
+export function scoreFrames(frames: Uint8Array[], interval: number, durationSec: number, w = ANALYSIS_W, h = ANALYSIS_H): ClipAnalysis {
+  const s: FrameStats[] = frames.map((f, i) => stats(f, frames[i - 1], w, h));
+  const sharpSorted = s.map((x) => x.sharp).sort((a, b) => a - b);
+  const medianSharp = sharpSorted[Math.floor(sharpSorted.length / 2)] ?? 0;
+  const times = s.map((_, i) => Math.round(i * interval * 1000) / 1000);
+  const black = s.map((x) => x.mean < 20 && x.hist[0]! + x.hist[1]! > 0.95);
+  // Frozen: nearly no change for at least a second (fades and static shots still change a little).
+  const still = s.map((x, i) => i > 0 && x.motion < 0.4);
+  const runNeeded = Math.max(2, Math.round(1 / interval));
+  const frozen = still.map(() => false);
+  for (let i = 0; i < still.length;) {
+    let j = i;
+    while (j < still.length && still[j]) j++;
+    if (j - i >= runNeeded) for (let k = Math.max(0, i - 1); k < j; k++) frozen[k] = true;
+    i = j === i ? i + 1 : j;
+  }
+  const blurred = s.map((x) => medianSharp > 0 && x.sharp < medianSharp * 0.35 && !black[s.indexOf(x)]);
+  const scenes: number[] = [];
+  for (let i = 1; i < s.length; i++) {
+    const d = histDistance(s[i]!.hist, s[i - 1]!.hist);
+    // A hard cut: the histogram jumps and most pixels change at once.
+    if (d > 0.5 && s[i]!.motion > 20) {
+      if (!scenes.length || times[i]! - scenes[scenes.length - 1]! > 0.5) scenes.push(Math.round((times[i]! - interval / 2) * 1000) / 1000);
+    }
+  }
+  const score = s.map((x, i) => {
+    const exposure = x.mean < 40 ? x.mean / 40 : x.mean > 220 ? Math.max(0, (255 - x.mean) / 35) : 1;
+    const sharp = Math.min(1, x.sharp / Math.max(4, medianSharp * 1.5));
+    const motion = 0.6 + 0.4 * Math.min(1, x.motion / 8);
+    const q = exposure * (0.4 + 0.6 * sharp) * motion * (black[i] ? 0 : 1) * (frozen[i] ? 0.3 : 1);
+    return Math.round(q * 1000) / 1000;
+  });
+  return { version: CLIP_ANALYSIS_VERSION, durationSec, sampleIntervalSec: interval, times, score, black, frozen, blurred, scenes };
+}
+
+/**
+ * Decodes only what the analysis needs: reference frames (non-reference B frames skipped, no
+ * deblocking), sampled to SAMPLES_PER_SEC and scaled to 160x90 grey on the way out.
+ */
+export async function analyseClip(file: string, durationSec: number, timeoutMs = 300_000): Promise<ClipAnalysis> {
+  const frameSize = ANALYSIS_W * ANALYSIS_H;
+  const frames: Uint8Array[] = [];
+  let pending: Buffer = Buffer.alloc(0);
+  await execMedia(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      ...PROTOCOL_ARGS,
+      '-format_whitelist',
+      FORMAT_WHITELIST.join(','),
+      // Cheaper decoding: analysis does not need deblocked or every frame.
+      '-skip_loop_filter',
+      'all',
+      '-skip_frame',
+      'noref',
+      '-threads',
+      '2',
+      '-i',
+      `file:${path.resolve(file)}`,
+      '-an',
+      '-sn',
+      '-vf',
+      `fps=${SAMPLES_PER_SEC},scale=${ANALYSIS_W}:${ANALYSIS_H}:flags=fast_bilinear,format=gray`,
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    {
+      timeoutMs,
+      onStdout: (c) => {
+        pending = pending.length ? Buffer.concat([pending, c]) : c;
+        while (pending.length >= frameSize) {
+          frames.push(new Uint8Array(pending.subarray(0, frameSize)));
+          pending = pending.subarray(frameSize);
+        }
+      },
+    },
+  );
+  return scoreFrames(frames, 1 / SAMPLES_PER_SEC, durationSec);
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-fit.js';
+import { execMedia } from './exec.js';
+import { FORMAT_WHITELIST, PROTOCOL_ARGS } from './probe.js';
+
+export const ANALYSIS_SAMPLE_RATE = 22050;
+
+/** Decodes a local audio (or video) file to mono float samples at `sampleRate`. */
+export async function decodeAudio(file: string, sampleRate = ANALYSIS_SAMPLE_RATE, timeoutMs = 120_000): Promise<Float32Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  await execMedia(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      ...PROTOCOL_ARGS,
+      '-format_whitelist',
+      FORMAT_WHITELIST.join(','),
+      '-i',
+      `file:${path.resolve(file)}`,
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(sampleRate),
+      '-f',
+      'f32le',
+      'pipe:1',
+    ],
+    {
+      timeoutMs,
+      onStdout: (c) => {
+        chunks.push(c);
+        size += c.length;
+      },
+    },
+  );
+  const all = Buffer.concat(chunks, size);
+  // Copy into an aligned buffer: Float32Array needs 4-byte alignment.
+  const out = new Float32Array(Math.floor(all.length / 4));
+  Buffer.from(out.buffer).set(all.subarray(0, out.length * 4));
+  return out;
+}
+
+type AubioModule = Awaited<ReturnType<typeof import('aubiojs').default>>;
+let aubio: Promise<AubioModule> | undefined;
+function loadAubio(): Promise<AubioModule> {
+  // aubiojs ships a CommonJS factory; the module is compiled once per process.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const factory = require('aubiojs') as (() => Promise<AubioModule>) | { default: () => Promise<AubioModule> };
+  return (aubio ??= (typeof factory === 'function' ? factory : factory.default)());
+}
+
+/** aubio's tempo tracker over the samples: its BPM and raw beat times. */
+export async function aubioBeats(samples: Float32Array, sampleRate: number): Promise<{ bpm: number; beats: number[] }> {
+  const m = await loadAubio();
+  const hop = 256;
+  const tempo = new m.Tempo(1024, hop, sampleRate);
+  const beats: number[] = [];
+  const frame = new Float32Array(hop);
+  for (let i = 0; i + hop <= samples.length; i += hop) {
+    frame.set(samples.subarray(i, i + hop));
+    if (tempo.do(frame)) beats.push((i + hop) / sampleRate);
+  }
+  return { bpm: tempo.getBpm(), beats };
+}
+
+/** Tempo, beats and bars of a music file: aubio for the tempo, then the phase-locked fit. */
+export async function analyseMusic(file: string, durationSec: number, timeoutMs?: number): Promise<MusicAnalysis & { rawBeats: number[] }> {
+  const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs);
+  const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
+  const raw = await aubioBeats(samples, ANALYSIS_SAMPLE_RATE);
+  const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats);
+  return { ...fit, rawBeats: raw.beats };
+}

@@ -1,0 +1,197 @@
+/**
+ * The ffmpeg command line for a whole reel, built by pure functions and tested by its arguments.
+ * One process does everything: it seeks into each input at its segment, normalises every
+ * segment to the output frame (rotation applied by ffmpeg's autorotate, square pixels, constant
+ * frame rate, yuv420p, letterbox or fill), concatenates, draws the title, fades, mixes the audio
+ * and encodes H.264 + AAC with fast start. No intermediate files.
+ *
+ * Audio: with music, the reel's sound is the music and the clips' own sound is dropped (ducking
+ * under music tends to muddy a highlight reel, and it keeps the mix predictable). Without music,
+ * each segment keeps its clip's sound, and silent clips get silence.
+ */
+import type { EditPlan } from './plan.js';
+import type { MediaInfo } from './probe.js';
+import { FORMAT_WHITELIST } from './probe.js';
+import { ASPECTS, type RenderSettings } from './settings.js';
+
+export const AUDIO_RATE = 48_000;
+
+export interface RenderArgsInput {
+  clips: MediaInfo[];
+  music?: MediaInfo;
+  plan: EditPlan;
+  settings: RenderSettings;
+  output: string;
+  /** ASS title script and the fonts folder libass reads, when the title is on. */
+  title?: { assFile: string; fontsDir: string };
+  /** x264 preset: speed against size. */
+  preset?: string;
+}
+
+const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-format_whitelist', FORMAT_WHITELIST.join(',')];
+const num = (x: number) => String(Math.round(x * 1e6) / 1e6);
+const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
+
+/** Escapes a value for use inside a filtergraph option (paths of our own temp files). */
+export const filterValue = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "'\\\\\\''").replace(/:/g, '\\:')}'`;
+
+/** Scale (and pad or crop) a displayed WxH picture into the output frame. */
+export function frameFilter(
+  display: { width: number; height: number },
+  out: { width: number; height: number },
+  letterbox: boolean,
+): string {
+  const sx = out.width / display.width;
+  const sy = out.height / display.height;
+  if (letterbox) {
+    // Fit inside, bars on the sides or top and bottom.
+    const s = Math.min(sx, sy);
+    const w = Math.min(out.width, even(display.width * s));
+    const h = Math.min(out.height, even(display.height * s));
+    return `scale=${w}:${h}:flags=bicubic,setsar=1,pad=${out.width}:${out.height}:${(out.width - w) / 2}:${(out.height - h) / 2}:color=black`;
+  }
+  // Fill: cover the frame and crop the overflow, centred.
+  const s = Math.max(sx, sy);
+  const w = Math.max(out.width, even(display.width * s));
+  const h = Math.max(out.height, even(display.height * s));
+  return `scale=${w}:${h}:flags=bicubic,setsar=1,crop=${out.width}:${out.height}`;
+}
+
+export interface BuiltCommand {
+  args: string[];
+  /** Output frames and seconds, for progress and checks. */
+  frames: number;
+  durationSec: number;
+}
+
+export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
+  const { plan, settings } = input;
+  const out = ASPECTS[settings.aspect];
+  const fps = plan.fps;
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5'];
+  const filters: string[] = [];
+  const withMusic = Boolean(input.music);
+
+  plan.segments.forEach((seg, i) => {
+    const clip = input.clips[seg.clip]!;
+    const frames = Math.round(seg.end * fps) - Math.round(seg.start * fps);
+    const available = seg.out - seg.in;
+    // Input seeking: ffmpeg jumps to the keyframe before `in` and decodes from there; a little
+    // extra duration keeps the last frame available for the trim.
+    args.push('-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`);
+    filters.push(
+      `[${i}:v]setpts=PTS-STARTPTS,${frameFilter(clip.video!, out, settings.enable_letterbox)},fps=${fps},format=yuv420p,` +
+        `tpad=stop_mode=clone:stop_duration=${num(seg.hold + 2 / fps)},trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
+    );
+    if (!withMusic) {
+      const samples = Math.round((frames / fps) * AUDIO_RATE);
+      filters.push(
+        clip.audio
+          ? `[${i}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${samples}[a${i}]`
+          : `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[a${i}]`,
+      );
+    }
+  });
+  const n = plan.segments.length;
+  const totalFrames = plan.segments.reduce((s, seg) => s + Math.round(seg.end * fps) - Math.round(seg.start * fps), 0);
+  const total = totalFrames / fps;
+  const totalSamples = Math.round(total * AUDIO_RATE);
+  const pads = plan.segments.map((_, i) => (withMusic ? `[v${i}]` : `[v${i}][a${i}]`)).join('');
+  filters.push(`${pads}concat=n=${n}:v=1:a=${withMusic ? 0 : 1}${withMusic ? '[vc]' : '[vc][ac]'}`);
+
+  // Title, then fades on top of everything (so the title fades out with the picture).
+  let v = '[vc]';
+  if (input.title) {
+    filters.push(`${v}subtitles=filename=${filterValue(input.title.assFile)}:fontsdir=${filterValue(input.title.fontsDir)}[vt]`);
+    v = '[vt]';
+  }
+  const fades = fadeTimes(settings, total);
+  const vf = fades ? `fade=t=in:st=0:d=${num(fades.in)},fade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : 'null';
+  filters.push(`${v}${vf}[vout]`);
+
+  let a = '[ac]';
+  if (withMusic) {
+    const m = n;
+    args.push('-t', num(total + 1), ...INPUT_GUARD, '-i', `file:${input.music!.path}`);
+    filters.push(
+      `[${m}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${totalSamples}[am]`,
+    );
+    a = '[am]';
+  }
+  const af = fades ? `afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : 'anull';
+  filters.push(`${a}${af}[aout]`);
+
+  args.push(
+    '-filter_complex',
+    filters.join(';\n'),
+    '-map',
+    '[vout]',
+    '-map',
+    '[aout]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    input.preset ?? 'veryfast',
+    '-crf',
+    '21',
+    '-pix_fmt',
+    'yuv420p',
+    // Constant frame rate, a keyframe every two seconds for seeking in players.
+    '-r',
+    String(fps),
+    '-fps_mode',
+    'cfr',
+    '-g',
+    String(fps * 2),
+    '-c:a',
+    'aac',
+    '-b:a',
+    '192k',
+    '-ar',
+    String(AUDIO_RATE),
+    '-ac',
+    '2',
+    // moov atom first, so playback starts before the download ends.
+    '-movflags',
+    '+faststart',
+    '-frames:v',
+    String(totalFrames),
+    '-f',
+    'mp4',
+    input.output,
+  );
+  return { args, frames: totalFrames, durationSec: total };
+}
+
+/** Fade lengths that fit the reel (each at most 40 % of it), or none. */
+export function fadeTimes(settings: RenderSettings, total: number): { in: number; out: number } | null {
+  if (!settings.enable_fades) return null;
+  const fi = Math.min(settings.fade_in_duration_sec, total * 0.4);
+  const fo = Math.min(settings.fade_out_duration_sec, total * 0.4);
+  return fi > 0 || fo > 0 ? { in: Math.max(fi, 0.001), out: Math.max(fo, 0.001) } : null;
+}
+
+/** A JPEG thumbnail from the finished reel, after the fade-in. */
+export function buildThumbnailArgs(reel: string, at: number, output: string): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    '-ss',
+    num(at),
+    ...INPUT_GUARD,
+    '-i',
+    `file:${reel}`,
+    '-frames:v',
+    '1',
+    '-vf',
+    'scale=640:-2',
+    '-q:v',
+    '3',
+    '-f',
+    'image2',
+    output,
+  ];
+}

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { MusicAnalysis } from './beat-fit.js';
+import { analyseClip, type ClipAnalysis } from './clip-analysis.js';
+import { EngineError } from './errors.js';
+import { execMedia } from './exec.js';
+import { prepareFontsDir } from './fonts.js';
+import { analyseMusic } from './music-analysis.js';
+import { planEdit, type EditPlan } from './plan.js';
+import { probe, type MediaInfo } from './probe.js';
+import { buildRenderArgs, buildThumbnailArgs, fadeTimes } from './render-args.js';
+import { ASPECTS, parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
+import { titleScript } from './title.js';
+
+export type Stage = 'probing' | 'analysing' | 'planning' | 'rendering' | 'finalizing' | 'done';
+
+export interface RenderRequest {
+  clips: string[];
+  music?: string;
+  settings?: RenderSettingsInput;
+  /** Where the MP4 goes; written beside as a partial file and renamed when complete. */
+  output: string;
+  /** Where the JPEG thumbnail goes (default: output with .jpg). */
+  thumbnail?: string;
+  /** Analyses computed earlier (e.g. at upload time), by clip index; missing ones are computed. */
+  analyses?: { clips?: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
+  /** 0..100, monotone, at least once a second while rendering. */
+  onProgress?: (percent: number, stage: Stage) => void;
+  /** Overall limit; default: 2 minutes plus 4x the reel's length. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  tmpRoot?: string;
+}
+
+export interface RenderResult {
+  plan: EditPlan;
+  output: string;
+  thumbnail: string;
+  durationSec: number;
+  clips: MediaInfo[];
+  music?: MediaInfo;
+}
+
+export interface PlanResult {
+  plan: EditPlan;
+  settings: RenderSettings;
+  clips: MediaInfo[];
+  music?: MediaInfo;
+  analyses: { clips: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
+}
+
+/** Probes and analyses the inputs and plans the edit, without rendering. */
+export async function prepare(
+  req: Omit<RenderRequest, 'output'>,
+  report: (p: number, s: Stage) => void = () => undefined,
+): Promise<PlanResult> {
+  if (!req.clips.length) throw new EngineError('INVALID_SETTINGS', 'Please add at least one video file.');
+  const settings = parseSettings(req.settings);
+  report(0, 'probing');
+  const clips: MediaInfo[] = [];
+  for (const c of req.clips) clips.push(await probe(c, 'clip'));
+  const music = req.music ? await probe(req.music, 'music') : undefined;
+  report(2, 'analysing');
+  const clipAnalyses: Array<ClipAnalysis | undefined> = [];
+  for (let i = 0; i < clips.length; i++) {
+    const cached = req.analyses?.clips?.[i];
+    clipAnalyses.push(cached ?? (settings.enable_intelligence ? await analyseClip(clips[i]!.path, clips[i]!.durationSec) : undefined));
+    report(2 + Math.round((6 * (i + 1)) / clips.length), 'analysing');
+  }
+  let musicAnalysis = req.analyses?.music;
+  if (music && !musicAnalysis && settings.enable_beat_mapping) musicAnalysis = await analyseMusic(music.path, music.durationSec);
+  report(9, 'planning');
+  const plan = planEdit({
+    clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
+    music: music ? { durationSec: music.durationSec, analysis: musicAnalysis } : undefined,
+    pacing: settings.pacing_preset,
+    beatMapping: settings.enable_beat_mapping,
+    intelligence: settings.enable_intelligence,
+    fps: settings.fps,
+  });
+  return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis } };
+}
+
+/** Probe -> analyse -> plan -> one ffmpeg render -> thumbnail. Temporary files never outlive it. */
+export async function renderReel(req: RenderRequest): Promise<RenderResult> {
+  let last = -1;
+  const report = (p: number, stage: Stage) => {
+    const v = Math.max(last, Math.min(100, Math.floor(p)));
+    if (v !== last || stage === 'done') req.onProgress?.(v, stage);
+    last = v;
+  };
+  const output = path.resolve(req.output);
+  const thumbnail = path.resolve(req.thumbnail ?? output.replace(/\.[^.]+$/, '') + '.jpg');
+  const tmp = fs.mkdtempSync(path.join(req.tmpRoot ?? os.tmpdir(), 'reelsmith-render-'));
+  const partial = path.join(path.dirname(output), `.${path.basename(output)}.partial`);
+  try {
+    const prepared = await prepare(req, report);
+    const { plan, settings, clips, music } = prepared;
+    const out = ASPECTS[settings.aspect];
+    let title: { assFile: string; fontsDir: string } | undefined;
+    if (settings.title_config.enabled && settings.title_config.text.trim()) {
+      const assFile = path.join(tmp, 'title.ass');
+      fs.writeFileSync(assFile, titleScript(settings.title_config, out.width, out.height, plan.totalSec));
+      title = { assFile, fontsDir: prepareFontsDir(path.join(tmp, 'fonts')) };
+    }
+    const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title });
+    fs.mkdirSync(path.dirname(output), { recursive: true });
+    report(10, 'rendering');
+    const timeoutMs = req.timeoutMs ?? 120_000 + plan.totalSec * 4000;
+    await execMedia('ffmpeg', cmd.args, {
+      timeoutMs,
+      signal: req.signal,
+      onProgress: (f) => {
+        const us = Number(f.out_time_us ?? f.out_time_ms ?? 0);
+        if (Number.isFinite(us) && us > 0) report(10 + (88 * us) / 1e6 / cmd.durationSec, 'rendering');
+      },
+    });
+    report(98, 'finalizing');
+    const fades = fadeTimes(settings, cmd.durationSec);
+    const at = Math.min(cmd.durationSec * 0.5, Math.max(cmd.durationSec * 0.25, (fades?.in ?? 0) + 0.5));
+    await execMedia('ffmpeg', buildThumbnailArgs(partial, at, path.join(tmp, 'thumb.jpg')), { timeoutMs: 30_000, signal: req.signal });
+    fs.renameSync(partial, output);
+    fs.copyFileSync(path.join(tmp, 'thumb.jpg'), thumbnail);
+    report(100, 'done');
+    return { plan, output, thumbnail, durationSec: cmd.durationSec, clips, music };
+  } catch (e) {
+    fs.rmSync(partial, { force: true });
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
