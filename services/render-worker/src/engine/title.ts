@@ -19,7 +19,7 @@ export function assLiteral(text: string): string {
 
 /** Emoji (and their joiners and variation selectors) render with Noto Emoji. */
 const EMOJI_RUN =
-  /((?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:[\u200d\ufe0f\u20e3]|\p{Extended_Pictographic}|\p{Emoji_Modifier})*)/gu;
+  /((?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:\u200d|\ufe0f|\u20e3|\p{Extended_Pictographic}|\p{Emoji_Modifier})*)/gu;
 export const EMOJI_FAMILY = 'Noto Emoji';
 
 /** Literal text with font switches around emoji runs (libass does not fall back to our emoji font). */
