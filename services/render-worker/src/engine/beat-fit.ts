@@ -11,7 +11,8 @@
  *     (time = phase + n * period) through those peaks by least squares, twice, dropping outliers:
  *     over a 10-minute track the period comes out to a few microseconds, so the grid does not
  *     drift;
- *  3. picks the bar phase (which of every 4 beats is the downbeat) by accent strength.
+ *  3. picks the bar phase (which of every 4 beats is the downbeat) by loudness just after the
+ *     beats (downbeats are usually accented).
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts.
  */
 
@@ -119,7 +120,14 @@ function fitLine(points: Array<{ n: number; t: number; w: number }>): { a: numbe
  * The fit. `aubioBpm` is aubio's tempo estimate (0 if none); `rawBeats` its beat times, used
  * for the tempo when aubio gives no BPM.
  */
-export function fitBeats(env: Envelope, durationSec: number, aubioBpm: number, rawBeats: number[]): MusicAnalysis {
+export function fitBeats(
+  env: Envelope,
+  durationSec: number,
+  aubioBpm: number,
+  rawBeats: number[],
+  /** Loudness just after time t; picks the downbeats. Defaults to the onset peak there. */
+  accentAt: (t: number) => number = (t) => peakNear(env, t, 0.05).v,
+): MusicAnalysis {
   const empty: MusicAnalysis = {
     version: MUSIC_ANALYSIS_VERSION,
     durationSec,
@@ -183,7 +191,7 @@ export function fitBeats(env: Envelope, durationSec: number, aubioBpm: number, r
 
   // 3. Downbeats: the beat phase (mod 4) with the strongest accents.
   const accent = [0, 0, 0, 0];
-  beats.forEach((b, i) => (accent[i % 4] = accent[i % 4]! + peakNear(env, b, period * 0.1).v));
+  beats.forEach((b, i) => (accent[i % 4] = accent[i % 4]! + accentAt(b)));
   const down = accent.indexOf(Math.max(...accent));
   const bars = beats.filter((_, i) => i % 4 === down);
 

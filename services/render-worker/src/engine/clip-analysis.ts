@@ -1,7 +1,8 @@
 /**
  * Clip analysis from one cheap decode: frames sampled at a few per second, scaled to 160x90
  * grey, give per-sample exposure, sharpness (Laplacian energy), motion (difference to the
- * previous sample), black and frozen flags, and scene changes (jumps of the luma histogram).
+ * previous sample), black and frozen flags, and shot boundaries (hard cuts, and the edges of
+ * black stretches where a shot fades or cuts through black).
  * The scoring is pure; only `analyseClip` runs ffmpeg.
  */
 import path from 'node:path';
@@ -65,7 +66,8 @@ export function scoreFrames(frames: Uint8Array[], interval: number, durationSec:
   const sharpSorted = s.map((x) => x.sharp).sort((a, b) => a - b);
   const medianSharp = sharpSorted[Math.floor(sharpSorted.length / 2)] ?? 0;
   const times = s.map((_, i) => Math.round(i * interval * 1000) / 1000);
-  const black = s.map((x) => x.mean < 20 && x.hist[0]! + x.hist[1]! > 0.95);
+  // Black: video-range black is luma 16, so a mean under 24 with almost nothing above 32.
+  const black = s.map((x) => x.mean < 24 && x.hist[0]! + x.hist[1]! > 0.95);
   // Frozen: nearly no change for at least a second (fades and static shots still change a little).
   const still = s.map((x, i) => i > 0 && x.motion < 0.4);
   const runNeeded = Math.max(2, Math.round(1 / interval));
@@ -77,13 +79,36 @@ export function scoreFrames(frames: Uint8Array[], interval: number, durationSec:
     i = j === i ? i + 1 : j;
   }
   const blurred = s.map((x) => medianSharp > 0 && x.sharp < medianSharp * 0.35 && !black[s.indexOf(x)]);
-  const scenes: number[] = [];
-  for (let i = 1; i < s.length; i++) {
-    const d = histDistance(s[i]!.hist, s[i - 1]!.hist);
-    // A hard cut: the histogram jumps and most pixels change at once.
-    if (d > 0.5 && s[i]!.motion > 20) {
-      if (!scenes.length || times[i]! - scenes[scenes.length - 1]! > 0.5) scenes.push(Math.round((times[i]! - interval / 2) * 1000) / 1000);
+  // Shot boundaries. A black stretch between two shots (a cut or fade through black) is one
+  // boundary at its middle, as PySceneDetect places fade cuts; leading or trailing black gives a
+  // boundary where the picture starts or ends. A hard cut between two pictures is a histogram
+  // jump that is a spike, not part of a gradual change (fades and dissolves change a little on
+  // every sample instead).
+  const d = s.map((x, i) => (i === 0 ? 0 : histDistance(x.hist, s[i - 1]!.hist)));
+  const found: number[] = [];
+  for (let i = 0; i < s.length;) {
+    if (!black[i]) {
+      i++;
+      continue;
     }
+    let j = i;
+    while (j < s.length && black[j]) j++;
+    const begin = times[i]! - (i > 0 ? interval / 2 : 0);
+    const end = j < s.length ? times[j]! - interval / 2 : durationSec;
+    if (i === 0 && j < s.length) found.push(end);
+    else if (j >= s.length && i > 0) found.push(begin);
+    else if (i > 0) found.push((begin + end) / 2);
+    i = j;
+  }
+  for (let i = 1; i < s.length; i++) {
+    const neighbours = Math.max(d[i - 1] ?? 0, d[i + 1] ?? 0);
+    const spike = d[i]! > 0.5 && s[i]!.motion > 20 && d[i]! > 2.5 * neighbours;
+    if (spike && !black[i] && !black[i - 1]) found.push(times[i]! - interval / 2);
+  }
+  const scenes: number[] = [];
+  for (const t of found.sort((a, b) => a - b)) {
+    const r = Math.round(t * 1000) / 1000;
+    if (!scenes.length || r - scenes[scenes.length - 1]! > 0.3) scenes.push(r);
   }
   const score = s.map((x, i) => {
     const exposure = x.mean < 40 ? x.mean / 40 : x.mean > 220 ? Math.max(0, (255 - x.mean) / 35) : 1;

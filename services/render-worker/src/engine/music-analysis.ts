@@ -67,11 +67,22 @@ export async function aubioBeats(samples: Float32Array, sampleRate: number): Pro
   return { bpm: tempo.getBpm(), beats };
 }
 
+/** Root mean square of the samples in [t, t + window). */
+export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, window: number): number {
+  const a = Math.max(0, Math.floor(t * sampleRate));
+  const b = Math.min(samples.length, a + Math.floor(window * sampleRate));
+  let e = 0;
+  for (let i = a; i < b; i++) e += samples[i]! * samples[i]!;
+  return b > a ? Math.sqrt(e / (b - a)) : 0;
+}
+
 /** Tempo, beats and bars of a music file: aubio for the tempo, then the phase-locked fit. */
 export async function analyseMusic(file: string, durationSec: number, timeoutMs?: number): Promise<MusicAnalysis & { rawBeats: number[] }> {
   const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs);
   const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
   const raw = await aubioBeats(samples, ANALYSIS_SAMPLE_RATE);
-  const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats);
+  const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats, (t) =>
+    rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
+  );
   return { ...fit, rawBeats: raw.beats };
 }

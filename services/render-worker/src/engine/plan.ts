@@ -15,7 +15,8 @@
  *    the reel has at least as many segments as there are clips.
  * 4. Moments. With Intelligence, each segment shows the best-scoring window of its clip (sharp,
  *    well exposed, moving) that does not cross a scene change and avoids black, frozen and blurred
- *    frames, not overlapping windows already used from that clip while fresh material remains.
+ *    frames. It prefers fresh material, then shows clean material again rather than black or
+ *    frozen frames; windows flush against an edge win ties, so good stretches stay in one piece.
  *    Without Intelligence, a clip used k times shows k evenly spaced moments, in order.
  * 5. Short clips. A segment never asks a clip for more than it has: with beat mapping the cut
  *    moves to an earlier beat; if a clip is shorter than even one beat its last frame is held.
@@ -152,18 +153,43 @@ interface Window {
   out: number;
 }
 
+/** Places where a window can sit flush: clip ends, shot boundaries, edges of bad stretches, used windows. */
+function edgesOf(a: ClipAnalysis, duration: number, used: Window[]): number[] {
+  const edges = [0, duration, ...a.scenes, ...used.flatMap((u) => [u.in, u.out])];
+  for (let i = 1; i < a.times.length; i++) {
+    const bad = (k: number) => a.black[k] || a.frozen[k];
+    if (bad(i) !== bad(i - 1)) edges.push(a.times[i]! - a.sampleIntervalSec / 2);
+  }
+  return edges;
+}
+
 function bestWindow(a: ClipAnalysis, duration: number, len: number, used: Window[]): number {
   const step = Math.max(0.05, Math.min(0.25, a.sampleIntervalSec));
   const last = Math.max(0, duration - len);
+  // A window flush against an edge leaves the rest of a good stretch in one piece for later
+  // segments: a small bonus, smaller than any real difference in quality.
+  const edges = edgesOf(a, duration, used);
+  const flush = (x: number) => edges.some((e) => Math.abs(e - x) <= step / 2 + EPS);
+  const hasBad = (s0: number, e: number) => a.times.some((t, i) => t >= s0 - EPS && t < e && (a.black[i] || a.frozen[i]));
+  const starts: number[] = [];
+  for (let s0 = 0; s0 < last - EPS; s0 += step) starts.push(s0);
+  starts.push(last);
+  // Search order: fresh clean material; clean material shown again; fresh material with black or
+  // frozen frames; anything. Never across a shot boundary unless nothing else is left.
+  const passes = [
+    { overlap: false, bad: false, scenes: false },
+    { overlap: true, bad: false, scenes: false },
+    { overlap: false, bad: true, scenes: false },
+    { overlap: true, bad: true, scenes: true },
+  ];
   let best = { start: 0, score: -Infinity };
-  for (let pass = 0; pass < 3; pass++) {
-    for (let s = 0; s <= last + EPS; s += step) {
-      const start = Math.min(s, last);
+  for (const pass of passes) {
+    for (const start of starts) {
       const e = start + len;
-      // pass 0: no scene change inside, no overlap; pass 1: allow overlap; pass 2: anything.
-      if (pass < 2 && crossesScene(a, start, e)) continue;
-      if (pass === 0 && used.some((u) => start < u.out - EPS && e > u.in + EPS)) continue;
-      const score = windowScore(a, start, e);
+      if (!pass.scenes && crossesScene(a, start, e)) continue;
+      if (!pass.overlap && used.some((u) => start < u.out - EPS && e > u.in + EPS)) continue;
+      if (!pass.bad && hasBad(start, e)) continue;
+      const score = windowScore(a, start, e) + (flush(start) || flush(e) ? 0.05 : 0);
       if (score > best.score + EPS) best = { start, score };
     }
     if (best.score > -Infinity) break;

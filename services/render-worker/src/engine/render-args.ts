@@ -154,8 +154,8 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     // moov atom first, so playback starts before the download ends.
     '-movflags',
     '+faststart',
-    '-frames:v',
-    String(totalFrames),
+    // No -frames:v here: it closes the file on the last video frame and drops audio still queued.
+    // The filters already cut both streams to the exact length.
     '-f',
     'mp4',
     input.output,

@@ -1,0 +1,267 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { analyseClip } from '../../src/engine/clip-analysis';
+import { EngineError } from '../../src/engine/errors';
+import { analyseMusic } from '../../src/engine/music-analysis';
+import { prepare, renderReel, type RenderResult } from '../../src/engine/render';
+import { decodedAudioSeconds, ffprobe, grayFrame, makeCorpus, regionMean, type Corpus } from '../media';
+
+const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'media');
+const FRAME = 1 / 30;
+
+describe('render engine on generated media', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-test-'));
+  const tmpRoot = path.join(root, 'tmp');
+  let c: Corpus;
+  let beatReel: RenderResult;
+  const progress: Array<{ p: number; at: number; stage: string }> = [];
+
+  beforeAll(async () => {
+    fs.mkdirSync(tmpRoot);
+    c = makeCorpus(path.join(root, 'media'));
+    beatReel = await renderReel({
+      clips: [c.landscape, c.rotated, c.silent, c.anamorphic],
+      music: c.music,
+      output: path.join(root, 'beat.mp4'),
+      settings: { pacing_preset: 'standard', title_config: { text: 'Top Title', position: 'top' } },
+      tmpRoot,
+      onProgress: (p, stage) => progress.push({ p, at: Date.now(), stage }),
+    });
+  }, 180_000);
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('renders H.264 + AAC 1080p30 of the planned length, with audio and video in step', () => {
+    const p = ffprobe(beatReel.output);
+    expect(p.video).toMatchObject({ codec: 'h264', width: 1920, height: 1080, fps: 30, pixFmt: 'yuv420p' });
+    expect(p.audio).toMatchObject({ codec: 'aac', sampleRate: 48000, channels: 2 });
+    expect(Math.abs(p.video.duration - beatReel.plan.totalSec)).toBeLessThanOrEqual(FRAME);
+    expect(Math.abs(p.video.frames - Math.round(beatReel.plan.totalSec * 30))).toBeLessThanOrEqual(1);
+    // A/V drift: the sound a player plays ends within a frame of the picture.
+    expect(Math.abs(decodedAudioSeconds(beatReel.output) - p.video.frames / 30)).toBeLessThan(FRAME);
+    // The reel is as long as the music.
+    expect(Math.abs(beatReel.plan.totalSec - (beatReel.music?.durationSec ?? 0))).toBeLessThan(FRAME);
+    // moov before mdat: playback starts before the download ends.
+    const head = fs.readFileSync(beatReel.output).subarray(0, 4096).toString('latin1');
+    expect(head.indexOf('moov')).toBeGreaterThan(-1);
+    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat') === -1 ? Infinity : head.indexOf('mdat'));
+  });
+
+  it('cuts within one output frame of a beat of the 120 BPM track', () => {
+    expect(beatReel.plan.beatAligned).toBe(true);
+    const cuts = beatReel.plan.segments.slice(1).map((s) => s.start);
+    expect(cuts.length).toBeGreaterThanOrEqual(4);
+    for (const cut of cuts) {
+      const nearestTrueBeat = Math.round(cut / 0.5) * 0.5;
+      expect([cut, Math.abs(cut - nearestTrueBeat) <= FRAME]).toEqual([cut, true]);
+    }
+    // Standard pacing: a bar (4 beats, 2 s) per segment where the clips allow.
+    expect(cuts.filter((x) => Math.abs(x / 2 - Math.round(x / 2)) < FRAME).length).toBeGreaterThanOrEqual(cuts.length / 2);
+  });
+
+  it('uses every clip, and starts and ends dark with fades', () => {
+    expect(new Set(beatReel.plan.segments.map((s) => s.clip))).toEqual(new Set([0, 1, 2, 3]));
+    const first = grayFrame(beatReel.output, 0, 192, 108);
+    const last = grayFrame(beatReel.output, beatReel.durationSec - 0.04, 192, 108);
+    expect(regionMean(first, 192, 0, 0, 192, 108)).toBeLessThan(20);
+    expect(regionMean(last, 192, 0, 0, 192, 108)).toBeLessThan(20);
+    const middle = grayFrame(beatReel.output, beatReel.durationSec / 2, 192, 108);
+    expect(regionMean(middle, 192, 0, 0, 192, 108)).toBeGreaterThan(40);
+  });
+
+  it('draws the title at the top during the first seconds only', () => {
+    // After the 2 s fade-in, before the title leaves at 4 s.
+    const withTitle = grayFrame(beatReel.output, 3, 192, 108);
+    const bright = (f: Uint8Array, y0: number, y1: number) => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) for (let x = 40; x < 152; x++) if (f[y * 192 + x]! > 235) n++;
+      return n;
+    };
+    const later = grayFrame(beatReel.output, 7, 192, 108);
+    expect(bright(withTitle, 4, 22)).toBeGreaterThan(bright(later, 4, 22) + 20);
+    // Not in the centre or at the bottom.
+    expect(bright(withTitle, 86, 104)).toBeLessThan(bright(withTitle, 4, 22));
+  });
+
+  it('shows the rotated clip upright, undistorted, letterboxed with bars at the sides', () => {
+    const seg = beatReel.plan.segments.find((s) => s.clip === 1)!;
+    const t = (seg.start + seg.end) / 2;
+    const f = grayFrame(beatReel.output, t, 192, 108);
+    // Displayed 480x640 fits 1080 high as 810 wide: bars of (1920 - 810) / 2 = 555 px = 55 of 192 columns.
+    expect(regionMean(f, 192, 0, 10, 50, 100)).toBeLessThan(12);
+    expect(regionMean(f, 192, 142, 10, 192, 100)).toBeLessThan(12);
+    // Upright: white half on top, black half below (inside the picture area).
+    expect(regionMean(f, 192, 70, 12, 122, 40)).toBeGreaterThan(200);
+    expect(regionMean(f, 192, 70, 70, 122, 100)).toBeLessThan(40);
+    // Undistorted: the picture is 810/1920 of the width.
+    const row = 25;
+    let cols = 0;
+    for (let x = 0; x < 192; x++) if (f[row * 192 + x]! > 128) cols++;
+    expect(Math.abs(cols - (810 / 1920) * 192)).toBeLessThanOrEqual(3);
+  });
+
+  it('reports progress from 0 to 100, monotone, at least once a second while rendering', () => {
+    const values = progress.map((x) => x.p);
+    expect(values[0]).toBe(0);
+    expect(values.at(-1)).toBe(100);
+    for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThanOrEqual(values[i - 1]!);
+    const rendering = progress.filter((x) => x.stage === 'rendering' || x.stage === 'finalizing');
+    for (let i = 1; i < rendering.length; i++) expect(rendering[i]!.at - rendering[i - 1]!.at).toBeLessThan(1500);
+    expect(fs.readdirSync(tmpRoot)).toEqual([]); // temporary files removed
+    expect(fs.existsSync(beatReel.thumbnail)).toBe(true);
+    expect(fs.readFileSync(beatReel.thumbnail).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+
+  it('gives the same plan for the same inputs and settings', async () => {
+    const req = { clips: [c.landscape, c.rotated, c.blackFrozen], music: c.music, settings: { pacing_preset: 'high-energy' as const } };
+    const a = await prepare(req);
+    const b = await prepare(req);
+    expect(JSON.stringify(b.plan)).toBe(JSON.stringify(a.plan));
+  }, 60_000);
+
+  it('fills a 9:16 frame without bars, keeps clip sound without music, and lasts as long as the material', async () => {
+    const r = await renderReel({
+      clips: [c.landscape, c.silent, c.portrait],
+      output: path.join(root, 'fill.mp4'),
+      settings: {
+        aspect: '9:16',
+        enable_letterbox: false,
+        enable_intelligence: false,
+        enable_fades: false,
+        title_config: { enabled: false },
+      },
+      tmpRoot,
+    });
+    const p = ffprobe(r.output);
+    expect(p.video).toMatchObject({ width: 1080, height: 1920, fps: 30 });
+    expect(Math.abs(p.video.duration - (6 + 4 + 5))).toBeLessThanOrEqual(FRAME);
+    expect(Math.abs(decodedAudioSeconds(r.output) - p.video.frames / 30)).toBeLessThan(FRAME);
+    const seg = r.plan.segments.find((s) => s.clip === 1)!; // SMPTE bars, landscape, filled: no black sides
+    const f = grayFrame(r.output, (seg.start + seg.end) / 2, 108, 192);
+    expect(regionMean(f, 108, 0, 0, 8, 192)).toBeGreaterThan(30);
+    expect(regionMean(f, 108, 100, 0, 108, 192)).toBeGreaterThan(15);
+    // No fades: the first frame is not dark.
+    expect(regionMean(grayFrame(r.output, 0, 108, 192), 108, 0, 0, 108, 192)).toBeGreaterThan(40);
+    // Without Intelligence, moments are evenly spaced and in order within each clip.
+    const ins = r.plan.segments.filter((s) => s.clip === 0).map((s) => s.in);
+    expect([...ins].sort((x, y) => x - y)).toEqual(ins);
+  }, 120_000);
+
+  it('finds black and frozen stretches, and Intelligence avoids them', async () => {
+    const a = await analyseClip(c.blackFrozen, 8);
+    const at = (t: number) => a.times.findIndex((x) => x >= t);
+    expect(a.black[at(3)]).toBe(true);
+    expect(a.black[at(1)]).toBe(false);
+    expect(a.frozen[at(5)]).toBe(true);
+    expect(a.frozen[at(7)]).toBe(false);
+    // Without music the reel is as long as the usable material (8 s minus 4 s black or frozen),
+    // and every moment comes from the good stretches (0-2 s and 6-8 s).
+    const { plan } = await prepare({ clips: [c.blackFrozen], settings: { pacing_preset: 'high-energy' } });
+    expect(Math.abs(plan.totalSec - 4)).toBeLessThan(0.3);
+    for (const s of plan.segments) expect([s.in, s.out, s.out <= 2.13 || s.in >= 5.87]).toEqual([s.in, s.out, true]);
+  }, 60_000);
+
+  it('fails hostile inputs cleanly, with a typed error and no temporary files left', async () => {
+    const bad = path.join(root, 'bad');
+    fs.mkdirSync(bad);
+    const empty = path.join(bad, 'empty.mp4');
+    fs.writeFileSync(empty, '');
+    const text = path.join(bad, 'notes.mp4');
+    fs.writeFileSync(text, 'this is not a video at all\n'.repeat(100));
+    const truncated = path.join(bad, 'truncated.mp4');
+    fs.writeFileSync(truncated, fs.readFileSync(c.landscape).subarray(0, 2000));
+    const playlist = path.join(bad, 'list.mp4');
+    fs.writeFileSync(playlist, `ffconcat version 1.0\nfile '${c.landscape}'\nfile '/etc/passwd'\n`);
+    const hls = path.join(bad, 'stream.mp4');
+    fs.writeFileSync(hls, '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttp://127.0.0.1:9/x.ts\n#EXT-X-ENDLIST\n');
+    const cases: Array<[string[], string | undefined, string]> = [
+      [[empty], undefined, 'INPUT_EMPTY'],
+      [[text], undefined, 'NOT_MEDIA'],
+      [[truncated], undefined, 'NOT_MEDIA'],
+      [[playlist], undefined, 'NOT_MEDIA'],
+      [[hls], undefined, 'NOT_MEDIA'],
+      [[c.music], undefined, 'NO_VIDEO'],
+      [[c.landscape], c.silent, 'NO_AUDIO'],
+      [[path.join(bad, 'missing.mp4')], undefined, 'INPUT_NOT_FOUND'],
+      [['http://127.0.0.1:9/remote.mp4'], undefined, 'INPUT_NOT_FOUND'],
+    ];
+    for (const [clips, music, code] of cases) {
+      const err = await renderReel({ clips, music, output: path.join(bad, 'out.mp4'), tmpRoot }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EngineError);
+      expect([clips[0], (err as EngineError).code]).toEqual([clips[0], code]);
+      expect((err as EngineError).message.length).toBeGreaterThan(10);
+    }
+    expect(fs.existsSync(path.join(bad, 'out.mp4'))).toBe(false);
+    expect(fs.readdirSync(bad).filter((f) => f.includes('partial'))).toEqual([]);
+    expect(fs.readdirSync(tmpRoot)).toEqual([]);
+  }, 60_000);
+
+  it('stops a render that runs over its time limit and cleans up', async () => {
+    const out = path.join(root, 'slow.mp4');
+    const err = await renderReel({
+      clips: [c.landscape],
+      output: out,
+      settings: { enable_intelligence: false },
+      tmpRoot,
+      timeoutMs: 50,
+    }).catch((e: unknown) => e);
+    expect((err as EngineError).code).toBe('TIMEOUT');
+    expect(fs.existsSync(out)).toBe(false);
+    expect(fs.readdirSync(root).filter((f) => f.includes('partial'))).toEqual([]);
+    expect(fs.readdirSync(tmpRoot)).toEqual([]);
+  });
+});
+
+describe('analysis of real footage and music', () => {
+  it('finds the scene changes of testvideo.mp4 at 6.706 s and 12.746 s, and none inside a shot', async () => {
+    const a = await analyseClip(path.join(MEDIA, 'testvideo.mp4'), 24);
+    // The clip fades through black between shots; the README marks those changes.
+    for (const cut of [6.706, 12.746]) expect([cut, a.scenes.some((s) => Math.abs(s - cut) < 0.25)]).toEqual([cut, true]);
+    // Inside the three shots (leaf, deer, leaf) there is no boundary.
+    for (const s of a.scenes) expect([s, (s > 1.5 && s < 5.5) || (s > 7.6 && s < 11.2) || (s > 13.8 && s < 19.5)]).toEqual([s, false]);
+    // The leading and trailing black is seen as black.
+    expect(a.black[a.times.findIndex((t) => t >= 0.4)]).toBe(true);
+  }, 60_000);
+
+  it('sees the fades to black of fades.mp4 as black stretches, not as cuts inside the fades', async () => {
+    const a = await analyseClip(path.join(MEDIA, 'fades.mp4'), 10);
+    expect(a.black.some(Boolean)).toBe(true);
+    // Every boundary sits at a black stretch (within half a second of a black sample).
+    for (const s of a.scenes) expect([s, a.times.some((t, i) => a.black[i] && Math.abs(t - s) <= 0.5)]).toEqual([s, true]);
+  }, 60_000);
+
+  it('never plans a segment across a scene change of real footage', async () => {
+    const { plan, analyses } = await prepare({
+      clips: [path.join(MEDIA, 'testvideo.mp4'), path.join(MEDIA, 'car-detection.mp4')],
+      settings: { pacing_preset: 'relaxed' },
+    });
+    for (const s of plan.segments) {
+      const scenes = analyses.clips[s.clip]!.scenes;
+      expect([s.clip, s.in, s.out, scenes.some((x) => x > s.in + 0.05 && x < s.out - 0.05)]).toEqual([s.clip, s.in, s.out, false]);
+    }
+  }, 120_000);
+
+  it('keeps beats on the beat where raw aubio drifts (120 BPM, 3 minutes)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beats-'));
+    try {
+      const file = path.join(dir, 'click.wav');
+      require('node:child_process').execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.3*sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))':s=22050:d=180",
+        file,
+      ]);
+      const m = await analyseMusic(file, 180);
+      const reference = Array.from({ length: 360 }, (_, i) => i * 0.5);
+      const { beatAccuracy } = await import('../../src/engine/beat-fit');
+      expect(Math.abs(m.bpm - 120)).toBeLessThan(0.05);
+      expect(beatAccuracy(m.beats, reference)).toBeGreaterThanOrEqual(0.95);
+      expect(beatAccuracy(m.beats, reference)).toBeGreaterThan(beatAccuracy(m.rawBeats, reference));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
