@@ -167,7 +167,12 @@ export function grayFrame(file: string, t: number, w: number, h: number): Uint8A
 export function regionMean(f: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number): number {
   let s = 0;
   let n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ((s += f[y * w + x]!), n++);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      s += f[y * w + x]!;
+      n++;
+    }
+  }
   return s / n;
 }
 

@@ -72,7 +72,12 @@ function peakNear(env: Envelope, t: number, w: number): { t: number; v: number }
   const hi = Math.min(env.values.length - 2, Math.ceil((t + w) / env.hopSec));
   let bi = -1;
   let bv = -Infinity;
-  for (let i = lo; i <= hi; i++) if (env.values[i]! > bv) ((bv = env.values[i]!), (bi = i));
+  for (let i = lo; i <= hi; i++) {
+    if (env.values[i]! > bv) {
+      bv = env.values[i]!;
+      bi = i;
+    }
+  }
   if (bi < 0) return { t, v: 0 };
   const a = env.values[bi - 1]!;
   const b = env.values[bi]!;

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { beatAccuracy } from '../../src/engine/beat-fit';
 import { analyseClip } from '../../src/engine/clip-analysis';
 import { EngineError } from '../../src/engine/errors';
 import { analyseMusic } from '../../src/engine/music-analysis';
@@ -245,7 +247,7 @@ describe('analysis of real footage and music', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beats-'));
     try {
       const file = path.join(dir, 'click.wav');
-      require('node:child_process').execFileSync('ffmpeg', [
+      execFileSync('ffmpeg', [
         '-v',
         'error',
         '-f',
@@ -256,7 +258,6 @@ describe('analysis of real footage and music', () => {
       ]);
       const m = await analyseMusic(file, 180);
       const reference = Array.from({ length: 360 }, (_, i) => i * 0.5);
-      const { beatAccuracy } = await import('../../src/engine/beat-fit');
       expect(Math.abs(m.bpm - 120)).toBeLessThan(0.05);
       expect(beatAccuracy(m.beats, reference)).toBeGreaterThanOrEqual(0.95);
       expect(beatAccuracy(m.beats, reference)).toBeGreaterThan(beatAccuracy(m.rawBeats, reference));
