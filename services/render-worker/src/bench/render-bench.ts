@@ -1,0 +1,333 @@
+/**
+ * npm run bench:render
+ *
+ * Generates a mixed corpus with ffmpeg, then measures in one run, on this machine:
+ *  - the engine's render of a 30 s 1080p reel of 10 clips (analyses precomputed, as the worker
+ *    has them from upload time);
+ *  - the CPU floor of the same job: decode + filter of exactly the segments the plan uses (same
+ *    filter graph, no encode) plus the encode of the 30 s output from raw frames;
+ *  - a naive pipeline: one intermediate file per segment, concat, then a final pass;
+ *  - analysis speed on the corpus, beat tracking + fit speed and accuracy on a 10-minute track;
+ *  - peak memory of the render's ffmpeg process.
+ * Prints the figures and their ratios against the targets. Nothing here is asserted.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beatAccuracy } from '../engine/beat-fit.js';
+import { analyseClip, type ClipAnalysis } from '../engine/clip-analysis.js';
+import { analyseMusic } from '../engine/music-analysis.js';
+import { planEdit } from '../engine/plan.js';
+import { probe, type MediaInfo } from '../engine/probe.js';
+import { buildRenderArgs, frameFilter } from '../engine/render-args.js';
+import { renderReel } from '../engine/render.js';
+import { parseSettings } from '../engine/settings.js';
+
+const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: 'pipe' });
+const now = () => performance.now() / 1000;
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+function run(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const c = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    c.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed: ${err}`))));
+  });
+}
+
+/** Peak resident memory of any ffmpeg child of this process while `fn` runs (VmHWM). */
+async function peakChildMemory<T>(fn: () => Promise<T>): Promise<{ value: T; peakBytes: number }> {
+  let peak = 0;
+  const sample = () => {
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[1]) !== process.pid || !stat.includes('(ffmpeg)')) continue;
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
+      } catch {
+        // the process ended between listing and reading
+      }
+    }
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const value = await fn();
+    return { value, peakBytes: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function makeCorpus(dir: string): { clips: string[]; music30: string; track10m: string } {
+  const p = (n: string) => path.join(dir, n);
+  const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'];
+  const tone = (hz: number, d: number, ch = 2) => [
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${hz}:sample_rate=48000:duration=${d}`,
+    '-ac',
+    String(ch),
+    '-c:a',
+    'aac',
+    '-shortest',
+  ];
+  log('generating the corpus (10 clips, a 30 s track, a 10-minute 120 BPM track)...');
+  ff(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=8', ...tone(440, 8), ...x264, p('c01-1080p30.mp4')]);
+  ff(['-f', 'lavfi', '-i', 'mandelbrot=size=1920x1080:rate=30', '-t', '8', ...tone(330, 8), ...x264, p('c02-1080p30.mov')]);
+  ff(['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=60:duration=8', ...tone(550, 8), ...x264, p('c03-720p60.mp4')]);
+  ff(['-f', 'lavfi', '-i', 'testsrc2=size=1080x1920:rate=30:duration=8', ...tone(660, 8), ...x264, p('c04-portrait.mp4')]);
+  ff(['-f', 'lavfi', '-i', 'smptehdbars=size=1280x720:rate=30:duration=8', '-vf', 'transpose=2', ...x264, p('c05-raw.mp4')]);
+  ff(['-i', p('c05-raw.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=270', p('c05-rotated.mp4')]);
+  fs.rmSync(p('c05-raw.mp4'));
+  ff([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=8',
+    '-vf',
+    "select='gt(random(0),0.35)'",
+    '-fps_mode',
+    'vfr',
+    ...x264,
+    p('c06-vfr.mkv'),
+  ]);
+  ff([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=3840x2160:rate=25:duration=6',
+    ...tone(220, 6),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    p('c07-4k25.mp4'),
+  ]);
+  ff([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30:duration=8',
+    ...tone(770, 8),
+    '-c:v',
+    'libx265',
+    '-preset',
+    'ultrafast',
+    '-x265-params',
+    'log-level=error',
+    '-tag:v',
+    'hvc1',
+    '-pix_fmt',
+    'yuv420p',
+    p('c08-hevc.mp4'),
+  ]);
+  ff(['-f', 'lavfi', '-i', 'rgbtestsrc=size=1280x720:rate=24:duration=8', ...x264, p('c09-noaudio.avi')]);
+  ff(['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30:duration=8', ...tone(880, 8, 1), ...x264, p('c10-mono.mp4')]);
+  const beat =
+    "aevalsrc='(1+0.6*lt(mod(t\\,2)\\,0.5))*0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t+3*sin(2*PI*3100*t))*exp(-60*mod(t+0.25\\,0.5))'";
+  ff(['-f', 'lavfi', '-i', `${beat}:s=44100:d=600`, '-c:a', 'libmp3lame', '-b:a', '160k', p('track-10min-120bpm.mp3')]);
+  ff(['-f', 'lavfi', '-i', `${beat}:s=44100:d=30`, '-c:a', 'libmp3lame', '-b:a', '160k', p('music-30s.mp3')]);
+  const clips = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith('c'))
+    .sort()
+    .map(p);
+  return { clips, music30: p('music-30s.mp3'), track10m: p('track-10min-120bpm.mp3') };
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-bench-'));
+  try {
+    const corpus = makeCorpus(dir);
+    const infos: MediaInfo[] = [];
+    for (const c of corpus.clips) infos.push(await probe(c, 'clip'));
+    const corpusSec = infos.reduce((s, i) => s + i.durationSec, 0);
+
+    // Analysis speed (clips) and beat tracking speed + accuracy (10-minute track).
+    let t = now();
+    const analyses: ClipAnalysis[] = [];
+    for (const i of infos) analyses.push(await analyseClip(i.path, i.durationSec));
+    const music30 = await analyseMusic(corpus.music30, 30);
+    const analysisSec = now() - t;
+    t = now();
+    const long = await analyseMusic(corpus.track10m, 600);
+    const beatSec = now() - t;
+    const reference = Array.from({ length: 1200 }, (_, i) => i * 0.5);
+
+    // The engine's render (analyses already there, as in the worker).
+    const settings = parseSettings({ pacing_preset: 'standard' });
+    const out = path.join(dir, 'engine.mp4');
+    t = now();
+    const { value: result, peakBytes } = await peakChildMemory(() =>
+      renderReel({
+        clips: corpus.clips,
+        music: corpus.music30,
+        output: out,
+        settings,
+        analyses: { clips: analyses, music: music30 },
+        tmpRoot: dir,
+      }),
+    );
+    const engineSec = now() - t;
+    const plan = result.plan;
+
+    // CPU floor: the same decode + filter of the same segments without encoding...
+    const nullArgs = buildRenderArgs({ clips: infos, music: result.music, plan, settings, output: '-' });
+    const decodeArgs = nullArgs.args.slice(0, nullArgs.args.indexOf('-c:v'));
+    t = now();
+    await run([...decodeArgs, '-f', 'null', '-']);
+    const decodeFilterSec = now() - t;
+    // ...plus the encode of the output from raw frames (decoded beforehand, not timed).
+    const raw = path.join(dir, 'reel.yuv');
+    ff(['-i', out, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', raw]);
+    ff(['-i', out, '-vn', '-c:a', 'pcm_s16le', path.join(dir, 'reel.wav')]);
+    t = now();
+    await run([
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      '1920x1080',
+      '-r',
+      '30',
+      '-i',
+      raw,
+      '-i',
+      path.join(dir, 'reel.wav'),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '21',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '192k',
+      '-movflags',
+      '+faststart',
+      path.join(dir, 'floor.mp4'),
+    ]);
+    const encodeSec = now() - t;
+    fs.rmSync(raw);
+    const floorSec = decodeFilterSec + encodeSec;
+
+    // Naive: an intermediate file per segment, concat, then the final pass (title, fades, music).
+    t = now();
+    const list: string[] = [];
+    for (const [k, s] of plan.segments.entries()) {
+      const info = infos[s.clip]!;
+      const seg = path.join(dir, `naive-${k}.mp4`);
+      const frames = Math.round(s.end * 30) - Math.round(s.start * 30);
+      await run([
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        String(s.in),
+        '-t',
+        String(s.out - s.in + 0.07),
+        '-i',
+        info.path,
+        '-vf',
+        `${frameFilter(info.video!, { width: 1920, height: 1080 }, true)},fps=30,format=yuv420p,tpad=stop_mode=clone:stop_duration=${s.hold + 0.07},trim=end_frame=${frames}`,
+        '-an',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '21',
+        seg,
+      ]);
+      list.push(`file '${seg}'`);
+    }
+    fs.writeFileSync(path.join(dir, 'list.txt'), list.join('\n'));
+    await run([
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      path.join(dir, 'list.txt'),
+      '-c',
+      'copy',
+      path.join(dir, 'naive-concat.mp4'),
+    ]);
+    await run([
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      path.join(dir, 'naive-concat.mp4'),
+      '-i',
+      corpus.music30,
+      '-vf',
+      `fade=t=in:st=0:d=2,fade=t=out:st=${plan.totalSec - 2}:d=2`,
+      '-af',
+      `afade=t=in:st=0:d=2,afade=t=out:st=${plan.totalSec - 2}:d=2`,
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '21',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      path.join(dir, 'naive.mp4'),
+    ]);
+    const naiveSec = now() - t;
+
+    const f = (x: number) => x.toFixed(2);
+    const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+    log('');
+    log(
+      `corpus: ${infos.length} clips, ${f(corpusSec)} s (${infos.map((i) => `${i.video!.codec} ${i.video!.width}x${i.video!.height}${i.video!.variableFrameRate ? ' vfr' : ''}${i.video!.rotation ? ` rot${i.video!.rotation}` : ''}${i.audio ? '' : ' no-audio'}`).join(', ')})`,
+    );
+    log(`reel: ${f(plan.totalSec)} s, ${plan.segments.length} segments, 1920x1080 30 fps, beat-aligned ${plan.beatAligned}`);
+    log('');
+    log(`engine render            ${f(engineSec)} s`);
+    log(`CPU floor                ${f(floorSec)} s  (decode+filter ${f(decodeFilterSec)} s + encode ${f(encodeSec)} s)`);
+    log(`naive (per-segment files) ${f(naiveSec)} s`);
+    log(`render / floor           ${f(engineSec / floorSec)}x   target <= 1.15  ${verdict(engineSec / floorSec <= 1.15)}`);
+    log(`naive / render           ${f(naiveSec / engineSec)}x   target >= 1.8   ${verdict(naiveSec / engineSec >= 1.8)}`);
+    log(`peak memory (ffmpeg)     ${f(peakBytes / 2 ** 20)} MiB  target <= 1024 MiB  ${verdict(peakBytes <= 2 ** 30)}`);
+    log(
+      `clip + music analysis    ${f(analysisSec)} s for ${f(corpusSec + 30)} s of media = ${f((corpusSec + 30) / analysisSec)}x real time   target >= 7x  ${verdict((corpusSec + 30) / analysisSec >= 7)}`,
+    );
+    log(
+      `beat tracking + fit      ${f(beatSec)} s for 600 s = ${f(600 / beatSec)}x real time   target >= 50x  ${verdict(600 / beatSec >= 50)}`,
+    );
+    log(
+      `beat accuracy (±50 ms)   fitted ${(beatAccuracy(long.beats, reference) * 100).toFixed(1)} %, raw aubio ${(beatAccuracy(long.rawBeats, reference) * 100).toFixed(1)} %   target >= 95 %  ${verdict(beatAccuracy(long.beats, reference) >= 0.95)}`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

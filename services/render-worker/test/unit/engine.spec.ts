@@ -1,0 +1,235 @@
+import { beatAccuracy, fitBeats, onsetEnvelope, type MusicAnalysis } from '../../src/engine/beat-fit';
+import type { ClipAnalysis } from '../../src/engine/clip-analysis';
+import { planEdit, type PlanInput } from '../../src/engine/plan';
+import type { MediaInfo } from '../../src/engine/probe';
+import { buildRenderArgs, frameFilter } from '../../src/engine/render-args';
+import { parseSettings } from '../../src/engine/settings';
+import { assLiteral, titleScript, titleText } from '../../src/engine/title';
+
+const FRAME = 1 / 30;
+
+function music(durationSec: number, bpm = 120, offset = 0): MusicAnalysis {
+  const p = 60 / bpm;
+  const beats = [];
+  for (let t = offset; t < durationSec; t += p) beats.push(Math.round(t * 1e6) / 1e6);
+  return { version: 1, durationSec, bpm, beatPeriodSec: p, beats, bars: beats.filter((_, i) => i % 4 === 0), confidence: 1 };
+}
+
+function clip(durationSec: number, opts: { bad?: [number, number]; scenes?: number[] } = {}): ClipAnalysis {
+  const times = [];
+  for (let t = 0; t < durationSec; t += 0.125) times.push(Math.round(t * 1000) / 1000);
+  const bad = (t: number) => Boolean(opts.bad && t >= opts.bad[0] && t < opts.bad[1]);
+  return {
+    version: 1,
+    durationSec,
+    sampleIntervalSec: 0.125,
+    times,
+    score: times.map((t) => (bad(t) ? 0 : 0.5 + 0.4 * Math.sin(t))),
+    black: times.map(bad),
+    frozen: times.map(() => false),
+    blurred: times.map(() => false),
+    scenes: opts.scenes ?? [],
+  };
+}
+
+const base = (over: Partial<PlanInput> = {}): PlanInput => ({
+  clips: [10, 8, 12].map((d) => ({ durationSec: d, analysis: clip(d) })),
+  music: { durationSec: 30, analysis: music(30, 120, 0.25) },
+  pacing: 'standard',
+  beatMapping: true,
+  intelligence: true,
+  fps: 30,
+  ...over,
+});
+
+describe('edit planning', () => {
+  it('is deterministic', () => {
+    expect(JSON.stringify(planEdit(base()))).toBe(JSON.stringify(planEdit(base())));
+  });
+
+  it('cuts on beats, within one frame, and lasts as long as the music', () => {
+    const plan = planEdit(base());
+    const beats = base().music!.analysis!.beats;
+    expect(plan.beatAligned).toBe(true);
+    expect(plan.totalSec).toBe(30);
+    expect(plan.segments.at(-1)!.end).toBe(30);
+    for (const s of plan.segments.slice(1))
+      expect(Math.min(...beats.map((b) => Math.abs(b - s.start)))).toBeLessThanOrEqual(FRAME / 2 + 1e-9);
+    // Contiguous timeline.
+    plan.segments.forEach((s, i) => i && expect(s.start).toBe(plan.segments[i - 1]!.end));
+  });
+
+  it('makes longer segments for relaxed pacing and shorter for high energy', () => {
+    const mean = (pacing: PlanInput['pacing']) => {
+      const p = planEdit(base({ pacing }));
+      return p.totalSec / p.segments.length;
+    };
+    expect(mean('relaxed')).toBeGreaterThan(mean('standard'));
+    expect(mean('standard')).toBeGreaterThan(mean('high-energy'));
+    expect(mean('high-energy')).toBeCloseTo(1, 0);
+  });
+
+  it('prefers bar lines for cuts', () => {
+    const plan = planEdit(base({ pacing: 'relaxed' }));
+    const bars = new Set(base().music!.analysis!.bars.map((b) => Math.round(b * 30)));
+    const onBars = plan.segments.slice(1).filter((s) => bars.has(Math.round(s.start * 30)));
+    expect(onBars.length).toBeGreaterThanOrEqual(plan.segments.length - 2);
+  });
+
+  it('uses every clip, in the given order, round robin', () => {
+    expect(
+      planEdit(base())
+        .segments.slice(0, 6)
+        .map((s) => s.clip),
+    ).toEqual([0, 1, 2, 0, 1, 2]);
+  });
+
+  it('never asks a clip for more than it has: the cut moves to an earlier beat, or the last frame is held', () => {
+    const plan = planEdit(base({ clips: [{ durationSec: 1.2 }, { durationSec: 0.3 }], pacing: 'relaxed', intelligence: false }));
+    for (const s of plan.segments) expect(s.out - s.in).toBeLessThanOrEqual([1.2, 0.3][s.clip]! + 1e-9);
+    expect(plan.segments.some((s) => s.hold > 0)).toBe(true);
+  });
+
+  it('without beat mapping, cuts on fixed lengths and still lasts as long as the music', () => {
+    const plan = planEdit(base({ beatMapping: false }));
+    expect(plan.beatAligned).toBe(false);
+    expect(plan.totalSec).toBe(30);
+    expect(plan.segments[1]!.start).toBeCloseTo(2.5, 5);
+  });
+
+  it('without music, lasts as long as the material; without Intelligence, takes evenly spaced moments in order', () => {
+    const plan = planEdit(base({ music: undefined, intelligence: false }));
+    expect(plan.totalSec).toBe(30);
+    for (const c of [0, 1, 2]) {
+      const ins = plan.segments.filter((s) => s.clip === c).map((s) => s.in);
+      expect([...ins].sort((a, b) => a - b)).toEqual(ins);
+    }
+  });
+
+  it('with Intelligence, avoids black stretches and never spans a scene change', () => {
+    const plan = planEdit(
+      base({
+        clips: [{ durationSec: 10, analysis: clip(10, { bad: [3, 7], scenes: [2] }) }],
+        music: { durationSec: 6, analysis: music(6) },
+      }),
+    );
+    for (const s of plan.segments) {
+      expect(s.out <= 3 + 1e-9 || s.in >= 7 - 1e-9).toBe(true);
+      expect(s.in < 2 - 0.05 && s.out > 2 + 0.05).toBe(false);
+    }
+  });
+});
+
+describe('beat fit', () => {
+  /** Kick on the beat (louder every bar), hi-hat on the off-beat. */
+  function track(seconds: number, bpm: number, sr = 22050): Float32Array {
+    const out = new Float32Array(seconds * sr);
+    const p = 60 / bpm;
+    for (let i = 0; i < out.length; i++) {
+      const t = i / sr;
+      const beat = t % p;
+      const bar = Math.floor(t / p) % 4 === 0 ? 1.6 : 1;
+      const off = (t + p / 2) % p;
+      out[i] =
+        bar * 0.7 * Math.sin(2 * Math.PI * 55 * t) * Math.exp(-25 * beat) + 0.25 * Math.sin(2 * Math.PI * 7000 * t) * Math.exp(-60 * off);
+    }
+    return out;
+  }
+
+  it('locks phase and tempo even when the tempo guess is 1% off and the raw beats are off-beat', () => {
+    const sr = 22050;
+    const samples = track(60, 128, sr);
+    const offBeats = Array.from({ length: 100 }, (_, i) => i * (60 / 128) + 60 / 256);
+    const m = fitBeats(onsetEnvelope(samples, sr), 60, 128 * 1.01, offBeats, (t) => {
+      const a = Math.floor(t * sr);
+      let e = 0;
+      for (let i = a; i < a + 2205 && i < samples.length; i++) e += samples[i]! ** 2;
+      return e;
+    });
+    const reference = Array.from({ length: 128 }, (_, i) => i * (60 / 128));
+    expect(Math.abs(m.bpm - 128)).toBeLessThan(0.05);
+    expect(beatAccuracy(m.beats, reference, 0.05)).toBeGreaterThanOrEqual(0.98);
+    expect(beatAccuracy(offBeats, reference, 0.05)).toBeLessThan(0.1);
+    // Downbeats on the loud kick: every fourth beat from 0.
+    for (const b of m.bars.slice(0, 5)) {
+      const r = (b / (60 / 128)) % 4;
+      expect(Math.min(r, 4 - r)).toBeLessThan(0.1);
+    }
+  });
+
+  it('returns no beats when there is no tempo at all', () => {
+    const m = fitBeats(onsetEnvelope(new Float32Array(22050 * 5), 22050), 5, 0, []);
+    expect(m.beats).toEqual([]);
+  });
+});
+
+describe('titles render literally', () => {
+  it('escapes ASS override blocks and escapes', () => {
+    expect(assLiteral('a{\\b1}b')).toBe('a\\{\\\u2060b1\\}b');
+    expect(assLiteral('50% "q": c:\\N\\h')).toBe('50% "q": c:\\\u2060N\\\u2060h');
+    expect(assLiteral('two\nlines')).toBe('two lines');
+  });
+
+  it('switches to the emoji font for emoji runs and back', () => {
+    expect(titleText('Go 🎉!', 'Roboto')).toBe('Go {\\fnNoto Emoji}🎉{\\fnRoboto}!');
+    expect(titleText('שלום', 'Arimo')).toBe('שלום');
+  });
+
+  it('places the title and maps Arial and Helvetica to Arimo', () => {
+    const s = parseSettings({ title_config: { text: 'Hi', font: 'Helvetica-Bold.ttf', position: 'bottom', font_size: 72 } });
+    const ass = titleScript(s.title_config, 1920, 1080, 30);
+    expect(ass).toContain('Style: Title,Arimo,72,');
+    expect(ass).toMatch(/,2,\d+,\d+,\d+,1$/m); // alignment 2 = bottom centre
+    expect(ass).toContain('Dialogue: 0,0:00:00.00,0:00:04.00,Title');
+  });
+});
+
+describe('ffmpeg arguments', () => {
+  const info = (w: number, h: number, audio = true): MediaInfo => ({
+    path: `/m/${w}x${h}.mp4`,
+    sizeBytes: 1,
+    durationSec: 10,
+    formatName: 'mov',
+    video: { codec: 'h264', width: w, height: h, codedWidth: w, codedHeight: h, rotation: 0, sar: 1, fps: 30, variableFrameRate: false },
+    audio: audio ? { codec: 'aac', channels: 2, sampleRate: 48000 } : undefined,
+  });
+
+  it('letterboxes with bars, or fills by cropping', () => {
+    expect(frameFilter({ width: 640, height: 480 }, { width: 1920, height: 1080 }, true)).toBe(
+      'scale=1440:1080:flags=bicubic,setsar=1,pad=1920:1080:240:0:color=black',
+    );
+    expect(frameFilter({ width: 640, height: 480 }, { width: 1920, height: 1080 }, false)).toBe(
+      'scale=1920:1440:flags=bicubic,setsar=1,crop=1920:1080',
+    );
+    expect(frameFilter({ width: 1080, height: 1920 }, { width: 1920, height: 1080 }, true)).toMatch(/^scale=608:1080/);
+  });
+
+  it('seeks each input to its segment, guards every input, and encodes H.264/AAC with fast start', () => {
+    const plan = planEdit({
+      clips: [{ durationSec: 10 }, { durationSec: 10 }],
+      pacing: 'standard',
+      beatMapping: false,
+      intelligence: false,
+      fps: 30,
+    });
+    const { args, frames } = buildRenderArgs({
+      clips: [info(1280, 720), info(640, 480, false)],
+      plan,
+      settings: parseSettings({}),
+      output: '/o/out.mp4',
+    });
+    const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []));
+    expect(inputs.length).toBe(plan.segments.length);
+    for (const i of inputs) {
+      expect(args.slice(i - 6, i)).toEqual(expect.arrayContaining(['-protocol_whitelist', 'file,pipe', '-format_whitelist']));
+      expect(args[i + 1]).toMatch(/^file:\//);
+    }
+    expect(args.filter((a) => a === '-ss').length).toBe(plan.segments.length);
+    const joined = args.join(' ');
+    for (const flag of ['-c:v libx264', '-c:a aac', '-movflags +faststart', '-fps_mode cfr', '-pix_fmt yuv420p', '-r 30'])
+      expect(joined).toContain(flag);
+    expect(joined).toContain('anullsrc'); // the silent clip gets silence
+    expect(joined).toContain(`concat=n=${plan.segments.length}:v=1:a=1`);
+    expect(frames).toBe(600);
+  });
+});
