@@ -18,7 +18,6 @@ import path from 'node:path';
 import { beatAccuracy } from '../engine/beat-fit.js';
 import { analyseClip, type ClipAnalysis } from '../engine/clip-analysis.js';
 import { analyseMusic } from '../engine/music-analysis.js';
-import { planEdit } from '../engine/plan.js';
 import { probe, type MediaInfo } from '../engine/probe.js';
 import { buildRenderArgs, frameFilter } from '../engine/render-args.js';
 import { renderReel } from '../engine/render.js';
