@@ -19,6 +19,7 @@ const common = {
     '^@reelsmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@reelsmith/kit/testing$': '<rootDir>/services/kit/src/testing.ts',
     '^@reelsmith/proto$': '<rootDir>/proto/src/index.ts',
+    '^@reelsmith/render-worker/engine$': '<rootDir>/services/render-worker/src/engine/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

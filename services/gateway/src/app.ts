@@ -28,10 +28,17 @@ export async function wire(p: Platform<Config>): Promise<App> {
       },
     },
     peers: clients,
+    store,
     trustProxy: config.TRUST_PROXY,
     files: store instanceof LocalObjectStore ? { store, signingSecret: config.SIGNING_SECRET! } : undefined,
   });
-  const io = mountSocket(http.server, { log, allowedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.ALLOWED_ORIGINS] });
+  const io = mountSocket(http.server, {
+    log,
+    allowedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.ALLOWED_ORIGINS],
+    peers: clients,
+    bus: p.bus,
+    store,
+  });
 
   return {
     grpc: [bind(gateway.GatewayService, { describe: describeHandler('gateway') })],

@@ -10,6 +10,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -37,6 +38,22 @@ export interface ObjectStore {
   /** A link that works without a session until it expires. */
   signedUrl(key: string, opts: SignedUrlOptions): Promise<string>;
   ping(): Promise<void>;
+  /**
+   * Runs `fn` with a local path of the object (tools like ffprobe are never handed a URL). Local
+   * disk gives its own file; S3 downloads to a temporary file removed afterwards.
+   */
+  withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
+}
+
+async function downloadToTemp<T>(store: ObjectStore, key: string, fn: (p: string) => Promise<T>): Promise<T> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'reelsmith-obj-'));
+  try {
+    const file = path.join(dir, path.basename(key));
+    await pipeline(await store.get(key), fs.createWriteStream(file));
+    return await fn(file);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
 }
 
 const KEY = /^[a-z0-9][a-z0-9._/-]{0,511}$/i;
@@ -128,6 +145,12 @@ export class LocalObjectStore implements ObjectStore {
   async ping(): Promise<void> {
     await fs.promises.access(this.opts.root, fs.constants.W_OK);
   }
+
+  async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {
+    const p = this.pathOf(key);
+    if (!(await this.stat(key))) throw new DomainError(ErrorCode.NOT_FOUND, 'object not found');
+    return fn(p);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,6 +241,10 @@ export class S3ObjectStore implements ObjectStore {
 
   async ping(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.opts.bucket }));
+  }
+
+  withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {
+    return downloadToTemp(this, key, fn);
   }
 }
 

@@ -1,8 +1,18 @@
-import type { App, Platform } from '@reelsmith/kit';
+import { createObjectStore, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
+import { MediaService } from './domain/media.service.js';
+import { DrizzleMediaRepository } from './repositories/media.repository.js';
+import { engineTools } from './repositories/media-tools.js';
 import { grpcBinding } from './transport/grpc.js';
 
 /** Wires repositories and services together; no logic lives here. */
-export function wire(_p: Platform<Config>): App {
-  return { grpc: [grpcBinding()] };
+export function wire(p: Platform<Config>): App {
+  const store = createObjectStore(p.config);
+  const service = new MediaService(new DrizzleMediaRepository(p.db.orm), store, engineTools, p.log, p.config.ANALYSIS_CONCURRENCY);
+  return {
+    grpc: [grpcBinding(service)],
+    checks: [{ name: 'storage', check: () => store.ping() }],
+    start: () => service.resumePending(),
+    drain: () => service.drain(),
+  };
 }

@@ -1,7 +1,10 @@
-import { baseSchema, loadConfig } from '@reelsmith/kit';
+import { baseSchema, loadConfig, storageSchema, z } from '@reelsmith/kit';
 
-export const configSchema = baseSchema;
-export type Config = ReturnType<typeof loadServiceConfig>;
+export const configSchema = baseSchema.extend(storageSchema.shape).extend({
+  /** How many analyses run at once in this process (CPU-heavy). */
+  ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+});
+export type Config = z.infer<typeof configSchema>;
 
 /** The only place this service reads the environment. */
 export const loadServiceConfig = () => loadConfig(configSchema, process.env);

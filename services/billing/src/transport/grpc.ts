@@ -3,6 +3,7 @@ import { billing } from '@reelsmith/proto';
 import type { AccountView, BillingService, ReservationRecord } from '../domain/billing.service.js';
 import { CREDIT_PACKS, PLANS } from '../domain/catalogue.js';
 import { estimateCredits, type Pacing } from '../domain/cost.js';
+import { limitMessages } from '../domain/entitlements.js';
 
 const pacingOf: Record<number, Pacing | undefined> = {
   [billing.Pacing.RELAXED]: 'relaxed',
@@ -41,6 +42,9 @@ const account = (a: AccountView) => ({
       musicCapSeconds: BigInt(a.entitlements.musicCapSeconds),
       librarySelectionCap: a.entitlements.librarySelectionCap,
       unlimited: a.entitlements.unlimited,
+      uploadLimitMessage: limitMessages.upload(a.entitlements),
+      musicLimitMessage: limitMessages.music(a.entitlements),
+      selectionLimitMessage: limitMessages.selection(a.entitlements),
     },
   },
 });

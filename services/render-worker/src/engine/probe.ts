@@ -84,7 +84,7 @@ const ratio = (s?: string) => {
   return a && b ? a / b : 0;
 };
 
-export type ProbeKind = 'clip' | 'music';
+export type ProbeKind = 'clip' | 'music' | 'any';
 
 /** Probes a local file; every unsuitable input fails here with a typed error and a clear message. */
 export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): Promise<MediaInfo> {
@@ -168,5 +168,6 @@ export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): 
   if (kind === 'clip' && !info.video)
     throw new EngineError('NO_VIDEO', `${name}: has no video (an audio file cannot be used as a clip)`, file);
   if (kind === 'music' && !info.audio) throw new EngineError('NO_AUDIO', `${name}: has no audio track`, file);
+  if (kind === 'any' && !info.video && !info.audio) throw new EngineError('NOT_MEDIA', `${name}: has neither video nor audio`, file);
   return info;
 }

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger, Metrics } from '@reelsmith/kit';
+import type { Logger, Metrics, ObjectStore } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
 import type { Peers } from '../../repositories/clients.js';
 import { adminRoutes } from './admin.routes.js';
+import { assemblyRoutes } from './assembly.routes.js';
 import { authPlugin } from './auth.js';
 import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
@@ -23,6 +24,8 @@ export interface HttpDeps {
   files?: FilesDeps;
   /** Typed clients of the other services; absent in tests that only need the shell. */
   peers?: Peers;
+  /** Object storage for uploads and downloads. */
+  store?: ObjectStore;
   trustProxy?: boolean;
 }
 
@@ -64,6 +67,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(authRoutes, { peers: deps.peers });
         await api.register(billingRoutes, { peers: deps.peers });
         await api.register(adminRoutes, { peers: deps.peers });
+        if (deps.store) await api.register(assemblyRoutes, { peers: deps.peers, store: deps.store });
       }
     },
     { prefix: API_PREFIX },

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/assembly.proto.
  */
 export const file_reelsmith_assembly_v1_assembly: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJ6ChtBc3NlbWJseU9yY2hlc3RyYXRvclNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyLlAQoDSm9iEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhQKDHJlcXVlc3RfanNvbhgGIAEoCRISCgpvdXRwdXRfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAkgASgDEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgKIAEoAxIUCgxkdXJhdGlvbl9zZWMYCyABKAEiZgoQQ3JlYXRlSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSFAoMcmVxdWVzdF9qc29uGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCSIjChFDcmVhdGVKb2JSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiMQoNR2V0Sm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkiGAoGSm9iUmVmEg4KBmpvYl9pZBgBIAEoCSJMChBTdGFydEpvYlJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSJwoDam9iGAIgASgLMhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYiJKChVVcGRhdGVQcm9ncmVzc1JlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCHByb2dyZXNzGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiKgoWVXBkYXRlUHJvZ3Jlc3NSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCDLpAwobQXNzZW1ibHlPcmNoZXN0cmF0b3JTZXJ2aWNlElsKCERlc2NyaWJlEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlc3BvbnNlEl4KCUNyZWF0ZUpvYhInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXF1ZXN0GigucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlc3BvbnNlEkoKBkdldEpvYhIkLnJlZWxzbWl0aC5hc3NlbWJseS52MS5HZXRKb2JSZXF1ZXN0GhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYhJSCghTdGFydEpvYhIdLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZWYaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuU3RhcnRKb2JSZXNwb25zZRJtCg5VcGRhdGVQcm9ncmVzcxIsLnJlZWxzbWl0aC5hc3NlbWJseS52MS5VcGRhdGVQcm9ncmVzc1JlcXVlc3QaLS5yZWVsc21pdGguYXNzZW1ibHkudjEuVXBkYXRlUHJvZ3Jlc3NSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.assembly.v1.DescribeRequest
@@ -45,20 +45,287 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_assembly_v1_assembly, 1);
 
 /**
- * The gRPC API of the AssemblyOrchestrator service. Later issues add the domain RPCs here.
+ * @generated from message reelsmith.assembly.v1.Job
+ */
+export type Job = Message<"reelsmith.assembly.v1.Job"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+
+  /**
+   * queued, processing, completed or failed
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 progress = 4;
+   */
+  progress: number;
+
+  /**
+   * @generated from field: string message = 5;
+   */
+  message: string;
+
+  /**
+   * The spec's assembly job request, as JSON (validated by the orchestrator).
+   *
+   * @generated from field: string request_json = 6;
+   */
+  requestJson: string;
+
+  /**
+   * @generated from field: string output_key = 7;
+   */
+  outputKey: string;
+
+  /**
+   * @generated from field: string thumbnail_key = 8;
+   */
+  thumbnailKey: string;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 9;
+   */
+  createdAtUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 updated_at_unix_ms = 10;
+   */
+  updatedAtUnixMs: bigint;
+
+  /**
+   * @generated from field: double duration_sec = 11;
+   */
+  durationSec: number;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.Job.
+ * Use `create(JobSchema)` to create a new message.
+ */
+export const JobSchema: GenMessage<Job> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 2);
+
+/**
+ * @generated from message reelsmith.assembly.v1.CreateJobRequest
+ */
+export type CreateJobRequest = Message<"reelsmith.assembly.v1.CreateJobRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * Admins and the guest pass: never charged.
+   *
+   * @generated from field: bool unlimited = 2;
+   */
+  unlimited: boolean;
+
+  /**
+   * @generated from field: string request_json = 3;
+   */
+  requestJson: string;
+
+  /**
+   * Optional: the same key from the same user gives the same job.
+   *
+   * @generated from field: string idempotency_key = 4;
+   */
+  idempotencyKey: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.CreateJobRequest.
+ * Use `create(CreateJobRequestSchema)` to create a new message.
+ */
+export const CreateJobRequestSchema: GenMessage<CreateJobRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 3);
+
+/**
+ * @generated from message reelsmith.assembly.v1.CreateJobResponse
+ */
+export type CreateJobResponse = Message<"reelsmith.assembly.v1.CreateJobResponse"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.CreateJobResponse.
+ * Use `create(CreateJobResponseSchema)` to create a new message.
+ */
+export const CreateJobResponseSchema: GenMessage<CreateJobResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 4);
+
+/**
+ * @generated from message reelsmith.assembly.v1.GetJobRequest
+ */
+export type GetJobRequest = Message<"reelsmith.assembly.v1.GetJobRequest"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * When set, the job must belong to this user (NOT_FOUND otherwise).
+   *
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.GetJobRequest.
+ * Use `create(GetJobRequestSchema)` to create a new message.
+ */
+export const GetJobRequestSchema: GenMessage<GetJobRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 5);
+
+/**
+ * @generated from message reelsmith.assembly.v1.JobRef
+ */
+export type JobRef = Message<"reelsmith.assembly.v1.JobRef"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobRef.
+ * Use `create(JobRefSchema)` to create a new message.
+ */
+export const JobRefSchema: GenMessage<JobRef> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 6);
+
+/**
+ * @generated from message reelsmith.assembly.v1.StartJobResponse
+ */
+export type StartJobResponse = Message<"reelsmith.assembly.v1.StartJobResponse"> & {
+  /**
+   * False when the job has finished already (a redelivered or stale message).
+   *
+   * @generated from field: bool started = 1;
+   */
+  started: boolean;
+
+  /**
+   * @generated from field: reelsmith.assembly.v1.Job job = 2;
+   */
+  job?: Job | undefined;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.StartJobResponse.
+ * Use `create(StartJobResponseSchema)` to create a new message.
+ */
+export const StartJobResponseSchema: GenMessage<StartJobResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 7);
+
+/**
+ * @generated from message reelsmith.assembly.v1.UpdateProgressRequest
+ */
+export type UpdateProgressRequest = Message<"reelsmith.assembly.v1.UpdateProgressRequest"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: int32 progress = 2;
+   */
+  progress: number;
+
+  /**
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.UpdateProgressRequest.
+ * Use `create(UpdateProgressRequestSchema)` to create a new message.
+ */
+export const UpdateProgressRequestSchema: GenMessage<UpdateProgressRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8);
+
+/**
+ * @generated from message reelsmith.assembly.v1.UpdateProgressResponse
+ */
+export type UpdateProgressResponse = Message<"reelsmith.assembly.v1.UpdateProgressResponse"> & {
+  /**
+   * @generated from field: bool accepted = 1;
+   */
+  accepted: boolean;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.UpdateProgressResponse.
+ * Use `create(UpdateProgressResponseSchema)` to create a new message.
+ */
+export const UpdateProgressResponseSchema: GenMessage<UpdateProgressResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9);
+
+/**
+ * Jobs: validate, reserve credits, queue, track, finish or refund.
  *
  * @generated from service reelsmith.assembly.v1.AssemblyOrchestratorService
  */
 export const AssemblyOrchestratorService: GenService<{
   /**
-   * Names the running process and its version; used by operators and the telemetry roll-up.
-   *
    * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.Describe
    */
   describe: {
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.CreateJob
+   */
+  createJob: {
+    methodKind: "unary";
+    input: typeof CreateJobRequestSchema;
+    output: typeof CreateJobResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.GetJob
+   */
+  getJob: {
+    methodKind: "unary";
+    input: typeof GetJobRequestSchema;
+    output: typeof JobSchema;
+  },
+  /**
+   * A worker takes the job: queued -> processing.
+   *
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.StartJob
+   */
+  startJob: {
+    methodKind: "unary";
+    input: typeof JobRefSchema;
+    output: typeof StartJobResponseSchema;
+  },
+  /**
+   * Progress of a processing job; refused once the job has finished.
+   *
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.UpdateProgress
+   */
+  updateProgress: {
+    methodKind: "unary";
+    input: typeof UpdateProgressRequestSchema;
+    output: typeof UpdateProgressResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_assembly_v1_assembly, 0);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiRwoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDIlAKC0pvYlByb2dyZXNzEg4KBmpvYl9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSEAoIcHJvZ3Jlc3MYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSJ7CgxKb2JDb21wbGV0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKb3V0cHV0X2tleRgDIAEoCRIYChBkdXJhdGlvbl9zZWNvbmRzGAQgASgBEhwKFGNvbXBsZXRlZF9hdF91bml4X21zGAUgASgDIlcKCUpvYkZhaWxlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSGQoRZmFpbGVkX2F0X3VuaXhfbXMYBCABKANiBnByb3RvMw");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiRwoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDIlAKC0pvYlByb2dyZXNzEg4KBmpvYl9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSEAoIcHJvZ3Jlc3MYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSK3AQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBSJXCglKb2JGYWlsZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhkKEWZhaWxlZF9hdF91bml4X21zGAQgASgDYgZwcm90bzM");
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -109,6 +109,23 @@ export type JobCompleted = Message<"reelsmith.assembly.v1.JobCompleted"> & {
    * @generated from field: int64 completed_at_unix_ms = 5;
    */
   completedAtUnixMs: bigint;
+
+  /**
+   * @generated from field: string thumbnail_key = 6;
+   */
+  thumbnailKey: string;
+
+  /**
+   * @generated from field: int64 size_bytes = 7;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * Which delivery of the work message produced it (for the activity feed and debugging).
+   *
+   * @generated from field: int32 attempt = 8;
+   */
+  attempt: number;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/media/v1/media.proto.
  */
 export const file_reelsmith_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJsChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKPAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkiawoVUmVnaXN0ZXJVcGxvYWRSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhIKCm9iamVjdF9rZXkYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhYKDnNpemVfY2FwX2J5dGVzGAQgASgDIjgKD0dldE1lZGlhUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRITCgtvYmplY3Rfa2V5cxgCIAMoCSJAChBHZXRNZWRpYVJlc3BvbnNlEiwKBWl0ZW1zGAEgAygLMh0ucmVlbHNtaXRoLm1lZGlhLnYxLk1lZGlhSXRlbSKeAgoEUmVlbBIKCgJpZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBSABKAMSEgoKb2JqZWN0X2tleRgGIAEoCRIVCg10aHVtYm5haWxfa2V5GAcgASgJEhQKDGR1cmF0aW9uX3NlYxgIIAEoARISCgpzaXplX2J5dGVzGAkgASgDEhIKCm11c2ljX3VzZWQYCiABKAgSGwoTZW5hYmxlX2JlYXRfbWFwcGluZxgLIAEoCBIbChNlbmFibGVfaW50ZWxsaWdlbmNlGAwgASgIEhUKDXBhY2luZ19wcmVzZXQYDSABKAkiOAoOQWRkUmVlbFJlcXVlc3QSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsIkMKEExpc3RSZWVsc1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDQoFbGltaXQYAiABKAUSDgoGb2Zmc2V0GAMgASgFIksKEUxpc3RSZWVsc1Jlc3BvbnNlEicKBXJlZWxzGAEgAygLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDQoFdG90YWwYAiABKAUiNgoRRGVsZXRlUmVlbFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCSIUChJEZWxldGVSZWVsUmVzcG9uc2UynwQKE01lZGlhTGlicmFyeVNlcnZpY2USVQoIRGVzY3JpYmUSIy5yZWVsc21pdGgubWVkaWEudjEuRGVzY3JpYmVSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVzcG9uc2USWgoOUmVnaXN0ZXJVcGxvYWQSKS5yZWVsc21pdGgubWVkaWEudjEuUmVnaXN0ZXJVcGxvYWRSZXF1ZXN0Gh0ucmVlbHNtaXRoLm1lZGlhLnYxLk1lZGlhSXRlbRJVCghHZXRNZWRpYRIjLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRNZWRpYVJlcXVlc3QaJC5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXNwb25zZRJHCgdBZGRSZWVsEiIucmVlbHNtaXRoLm1lZGlhLnYxLkFkZFJlZWxSZXF1ZXN0GhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSWAoJTGlzdFJlZWxzEiQucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1JlcXVlc3QaJS5yZWVsc21pdGgubWVkaWEudjEuTGlzdFJlZWxzUmVzcG9uc2USWwoKRGVsZXRlUmVlbBIlLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVxdWVzdBomLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.media.v1.DescribeRequest
@@ -45,20 +45,402 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_media_v1_media, 1);
 
 /**
- * The gRPC API of the MediaLibrary service. Later issues add the domain RPCs here.
+ * An uploaded file, as media-library knows it after probing.
+ *
+ * @generated from message reelsmith.media.v1.MediaItem
+ */
+export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
+  /**
+   * @generated from field: string object_key = 1;
+   */
+  objectKey: string;
+
+  /**
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+
+  /**
+   * video or audio
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * The user's file name, for display only.
+   *
+   * @generated from field: string display_name = 4;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: int64 size_bytes = 5;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: double duration_sec = 6;
+   */
+  durationSec: number;
+
+  /**
+   * @generated from field: int32 width = 7;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 8;
+   */
+  height: number;
+
+  /**
+   * @generated from field: string video_codec = 9;
+   */
+  videoCodec: string;
+
+  /**
+   * @generated from field: string audio_codec = 10;
+   */
+  audioCodec: string;
+
+  /**
+   * @generated from field: string thumbnail_key = 11;
+   */
+  thumbnailKey: string;
+
+  /**
+   * pending, done or failed
+   *
+   * @generated from field: string analysis_status = 12;
+   */
+  analysisStatus: string;
+
+  /**
+   * The engine's clip or music analysis as JSON, when done.
+   *
+   * @generated from field: string analysis_json = 13;
+   */
+  analysisJson: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.MediaItem.
+ * Use `create(MediaItemSchema)` to create a new message.
+ */
+export const MediaItemSchema: GenMessage<MediaItem> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 2);
+
+/**
+ * @generated from message reelsmith.media.v1.RegisterUploadRequest
+ */
+export type RegisterUploadRequest = Message<"reelsmith.media.v1.RegisterUploadRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string object_key = 2;
+   */
+  objectKey: string;
+
+  /**
+   * @generated from field: string display_name = 3;
+   */
+  displayName: string;
+
+  /**
+   * Largest size this user may use for one generate, from billing's entitlements.
+   *
+   * @generated from field: int64 size_cap_bytes = 4;
+   */
+  sizeCapBytes: bigint;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.RegisterUploadRequest.
+ * Use `create(RegisterUploadRequestSchema)` to create a new message.
+ */
+export const RegisterUploadRequestSchema: GenMessage<RegisterUploadRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 3);
+
+/**
+ * @generated from message reelsmith.media.v1.GetMediaRequest
+ */
+export type GetMediaRequest = Message<"reelsmith.media.v1.GetMediaRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: repeated string object_keys = 2;
+   */
+  objectKeys: string[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetMediaRequest.
+ * Use `create(GetMediaRequestSchema)` to create a new message.
+ */
+export const GetMediaRequestSchema: GenMessage<GetMediaRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 4);
+
+/**
+ * @generated from message reelsmith.media.v1.GetMediaResponse
+ */
+export type GetMediaResponse = Message<"reelsmith.media.v1.GetMediaResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.MediaItem items = 1;
+   */
+  items: MediaItem[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetMediaResponse.
+ * Use `create(GetMediaResponseSchema)` to create a new message.
+ */
+export const GetMediaResponseSchema: GenMessage<GetMediaResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 5);
+
+/**
+ * @generated from message reelsmith.media.v1.Reel
+ */
+export type Reel = Message<"reelsmith.media.v1.Reel"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string description = 4;
+   */
+  description: string;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 5;
+   */
+  createdAtUnixMs: bigint;
+
+  /**
+   * @generated from field: string object_key = 6;
+   */
+  objectKey: string;
+
+  /**
+   * @generated from field: string thumbnail_key = 7;
+   */
+  thumbnailKey: string;
+
+  /**
+   * @generated from field: double duration_sec = 8;
+   */
+  durationSec: number;
+
+  /**
+   * @generated from field: int64 size_bytes = 9;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: bool music_used = 10;
+   */
+  musicUsed: boolean;
+
+  /**
+   * @generated from field: bool enable_beat_mapping = 11;
+   */
+  enableBeatMapping: boolean;
+
+  /**
+   * @generated from field: bool enable_intelligence = 12;
+   */
+  enableIntelligence: boolean;
+
+  /**
+   * @generated from field: string pacing_preset = 13;
+   */
+  pacingPreset: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.Reel.
+ * Use `create(ReelSchema)` to create a new message.
+ */
+export const ReelSchema: GenMessage<Reel> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 6);
+
+/**
+ * @generated from message reelsmith.media.v1.AddReelRequest
+ */
+export type AddReelRequest = Message<"reelsmith.media.v1.AddReelRequest"> & {
+  /**
+   * @generated from field: reelsmith.media.v1.Reel reel = 1;
+   */
+  reel?: Reel | undefined;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.AddReelRequest.
+ * Use `create(AddReelRequestSchema)` to create a new message.
+ */
+export const AddReelRequestSchema: GenMessage<AddReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 7);
+
+/**
+ * @generated from message reelsmith.media.v1.ListReelsRequest
+ */
+export type ListReelsRequest = Message<"reelsmith.media.v1.ListReelsRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 3;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListReelsRequest.
+ * Use `create(ListReelsRequestSchema)` to create a new message.
+ */
+export const ListReelsRequestSchema: GenMessage<ListReelsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 8);
+
+/**
+ * @generated from message reelsmith.media.v1.ListReelsResponse
+ */
+export type ListReelsResponse = Message<"reelsmith.media.v1.ListReelsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.Reel reels = 1;
+   */
+  reels: Reel[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListReelsResponse.
+ * Use `create(ListReelsResponseSchema)` to create a new message.
+ */
+export const ListReelsResponseSchema: GenMessage<ListReelsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 9);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteReelRequest
+ */
+export type DeleteReelRequest = Message<"reelsmith.media.v1.DeleteReelRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string reel_id = 2;
+   */
+  reelId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteReelRequest.
+ * Use `create(DeleteReelRequestSchema)` to create a new message.
+ */
+export const DeleteReelRequestSchema: GenMessage<DeleteReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 10);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteReelResponse
+ */
+export type DeleteReelResponse = Message<"reelsmith.media.v1.DeleteReelResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteReelResponse.
+ * Use `create(DeleteReelResponseSchema)` to create a new message.
+ */
+export const DeleteReelResponseSchema: GenMessage<DeleteReelResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 11);
+
+/**
+ * Uploads (probed, rejected or registered, analysed in the background) and finished reels.
  *
  * @generated from service reelsmith.media.v1.MediaLibraryService
  */
 export const MediaLibraryService: GenService<{
   /**
-   * Names the running process and its version; used by operators and the telemetry roll-up.
-   *
    * @generated from rpc reelsmith.media.v1.MediaLibraryService.Describe
    */
   describe: {
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * Probes an uploaded object; anything not a usable video or audio file is deleted and refused.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.RegisterUpload
+   */
+  registerUpload: {
+    methodKind: "unary";
+    input: typeof RegisterUploadRequestSchema;
+    output: typeof MediaItemSchema;
+  },
+  /**
+   * The caller's own uploads only; NOT_FOUND names the first key that is not theirs.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetMedia
+   */
+  getMedia: {
+    methodKind: "unary";
+    input: typeof GetMediaRequestSchema;
+    output: typeof GetMediaResponseSchema;
+  },
+  /**
+   * Idempotent by reel id (the job id).
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.AddReel
+   */
+  addReel: {
+    methodKind: "unary";
+    input: typeof AddReelRequestSchema;
+    output: typeof ReelSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.ListReels
+   */
+  listReels: {
+    methodKind: "unary";
+    input: typeof ListReelsRequestSchema;
+    output: typeof ListReelsResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.DeleteReel
+   */
+  deleteReel: {
+    methodKind: "unary";
+    input: typeof DeleteReelRequestSchema;
+    output: typeof DeleteReelResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_media_v1_media, 0);

@@ -1,0 +1,24 @@
+/** The job state machine: the states, and every legal transition, in one place. */
+export const JobState = {
+  QUEUED: 'queued',
+  PROCESSING: 'processing',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+} as const;
+export type JobState = (typeof JobState)[keyof typeof JobState];
+
+const LEGAL: Record<JobState, readonly JobState[]> = {
+  queued: ['processing', 'failed'],
+  // processing -> processing: progress, or a redelivered job taken by another worker.
+  processing: ['processing', 'completed', 'failed'],
+  completed: [],
+  failed: [],
+};
+
+export const canMove = (from: JobState, to: JobState) => LEGAL[from].includes(to);
+export const isTerminal = (s: JobState) => LEGAL[s].length === 0;
+/** States a transition to `to` may start from (for conditional updates in SQL). */
+export const sourcesOf = (to: JobState) => (Object.keys(LEGAL) as JobState[]).filter((f) => LEGAL[f].includes(to));
+
+/** The spec's progress steps, as labels for the real percentage. */
+export const FAILED_CARD_TEXT = 'Something went wrong. Please try again or contact support.';

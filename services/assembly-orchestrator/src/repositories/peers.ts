@@ -1,0 +1,71 @@
+import { DomainError, ErrorCode, dial, isDomainError, type Metrics } from '@reelsmith/kit';
+import { billing, media } from '@reelsmith/proto';
+import type { Peers } from '../domain/jobs.service.js';
+
+const PACING = { relaxed: billing.Pacing.RELAXED, standard: billing.Pacing.STANDARD, 'high-energy': billing.Pacing.HIGH_ENERGY } as const;
+
+/** Billing and media-library over gRPC, shaped as the jobs service needs them. */
+export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: number, metrics: Metrics): Peers & { close(): void } {
+  const b = dial(billing.BillingService, addr.billing, { deadlineMs, metrics });
+  const m = dial(media.MediaLibraryService, addr.media, { deadlineMs, metrics });
+  return {
+    media: async (ownerId, keys) =>
+      (await m.getMedia({ ownerId, objectKeys: keys })).items.map((i) => ({
+        objectKey: i.objectKey,
+        kind: i.kind as 'video' | 'audio',
+        sizeBytes: Number(i.sizeBytes),
+        durationSec: i.durationSec,
+      })),
+    entitlements: async (userId, unlimited) => {
+      const e = (await b.getAccount({ userId, unlimited })).account!.entitlements!;
+      return {
+        uploadCapBytes: Number(e.uploadCapBytes),
+        musicCapSeconds: Number(e.musicCapSeconds),
+        librarySelectionCap: e.librarySelectionCap,
+        messages: { upload: e.uploadLimitMessage, music: e.musicLimitMessage, selection: e.selectionLimitMessage },
+      };
+    },
+    estimate: async (pacing, hasMusic, totalBytes) =>
+      Number((await b.estimate({ pacing: PACING[pacing], hasMusic, totalSourceBytes: BigInt(totalBytes) })).credits),
+    reserve: async (jobId, userId, credits, unlimited) => {
+      await b.reserve({ jobId, userId, estimateCredits: BigInt(credits), unlimited });
+    },
+    capture: async (jobId) => {
+      await b.capture({ jobId });
+    },
+    release: async (jobId) => {
+      try {
+        await b.release({ jobId });
+      } catch (e) {
+        // Nothing was reserved (e.g. the reservation itself failed): nothing to refund.
+        if (!isDomainError(e) || e.code !== ErrorCode.NOT_FOUND) throw e;
+      }
+    },
+    addReel: async (job) => {
+      if (!job.outputKey) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'completed job has no output');
+      await m.addReel({
+        reel: {
+          id: job.id,
+          ownerId: job.ownerId,
+          title:
+            job.request.title_config.enabled && job.request.title_config.text.trim()
+              ? job.request.title_config.text
+              : job.request.output_filename,
+          description: '',
+          objectKey: job.outputKey,
+          thumbnailKey: job.thumbnailKey,
+          durationSec: job.durationSec,
+          sizeBytes: BigInt(job.sizeBytes),
+          musicUsed: Boolean(job.request.music_file),
+          enableBeatMapping: job.request.enable_beat_mapping,
+          enableIntelligence: job.request.enable_intelligence,
+          pacingPreset: job.request.pacing_preset,
+        },
+      });
+    },
+    close: () => {
+      b.close();
+      m.close();
+    },
+  };
+}

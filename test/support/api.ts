@@ -1,0 +1,96 @@
+/**
+ * A small typed client of the HTTP API for end-to-end tests: what the web app calls, in the same
+ * shapes, plus reading the verification mail the embedded system writes to DATA_DIR/mail.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Api {
+  token = '';
+  constructor(
+    readonly base: string,
+    private readonly dataDir: string,
+  ) {}
+
+  async call<T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> {
+    const isForm = body instanceof FormData;
+    const res = await fetch(`${this.base}/api/v1${route}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  /** Signs up, reads the code from the mail file, verifies; leaves the session token set. */
+  async signUp(email: string, password = 'a-good-password'): Promise<void> {
+    const r = await this.call('POST', '/auth/register', { email, password });
+    if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
+    const code = await this.mailCode(email);
+    const v = await this.call<{ session_token: string }>('POST', '/auth/verify-email', { email, code });
+    if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
+    this.token = v.body.session_token;
+  }
+
+  async mailCode(email: string, timeoutMs = 10_000): Promise<string> {
+    const dir = path.join(this.dataDir, 'mail');
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      if (fs.existsSync(dir)) {
+        for (const f of fs.readdirSync(dir).sort().reverse()) {
+          const text = fs.readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, '');
+          const m = /verification code is (\d{6})/.exec(text);
+          if (text.includes(`To: ${email}`) && m) return m[1]!;
+        }
+      }
+      if (Date.now() > end) throw new Error(`no verification mail for ${email}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async upload(file: string, name = path.basename(file)): Promise<Reply<{ object_key: string; kind: string; detail?: string }>> {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(file)]), name);
+    return this.call('POST', '/uploads/file', form);
+  }
+
+  async waitForStatus(
+    jobId: string,
+    done: (s: { status: string }) => boolean,
+    timeoutMs = 180_000,
+  ): Promise<{ status: string; message: string; progress: number; download_url: string | null }> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.call<{ status: string; message: string; progress: number; download_url: string | null }>(
+        'GET',
+        `/jobs/${jobId}/status`,
+      );
+      if (r.status === 200 && done(r.body)) return r.body;
+      if (Date.now() > end) throw new Error(`job ${jobId} still ${JSON.stringify(r.body)}`);
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  }
+}
