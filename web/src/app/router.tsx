@@ -1,7 +1,7 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { CrashScreen } from '../components/CrashScreen';
 import { Layout } from '../components/Layout';
-import { HomePage } from '../pages/HomePage';
+import { HomePage } from '../features/assembly/HomePage';
 import {
   AboutPage,
   AdminPage,

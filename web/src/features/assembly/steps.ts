@@ -1,0 +1,27 @@
+/** The job progress card's steps (spec section 4): a label for the real percentage. */
+export const PROGRESS_STEPS = [
+  { label: 'Queued', at: 0 },
+  { label: 'Initializing', at: 20 },
+  { label: 'Processing', at: 60 },
+  { label: 'Finalizing', at: 85 },
+  { label: 'Complete', at: 100 },
+] as const;
+
+export function stepFor(progress: number, status: string): string {
+  if (status === 'queued') return 'Queued';
+  if (status === 'completed') return 'Complete';
+  let label: string = PROGRESS_STEPS[0].label;
+  for (const s of PROGRESS_STEPS) if (progress >= s.at) label = s.label;
+  return status === 'processing' && label === 'Queued' ? 'Initializing' : label;
+}
+
+/** Drag and drop keeps only video and audio files, and only the first audio file. */
+export function acceptDropped<T extends { type: string }>(files: T[], haveAudio: boolean): { videos: T[]; audio?: T } {
+  const videos = files.filter((f) => f.type.startsWith('video/'));
+  const audio = haveAudio ? undefined : files.find((f) => f.type.startsWith('audio/'));
+  return { videos, audio };
+}
+
+export const MB = 1024 * 1024;
+export const FREE_CAP = 629_145_600;
+export const PAID_CAP = 3_221_225_472;
