@@ -80,8 +80,14 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
         ),
       );
     }
+    // Media and jobs are not used here; their channels connect lazily, so never.
     peers = dialPeers(
-      { identity: `127.0.0.1:${services[0]!.grpcPort}`, billing: `127.0.0.1:${services[1]!.grpcPort}` },
+      {
+        identity: `127.0.0.1:${services[0]!.grpcPort}`,
+        billing: `127.0.0.1:${services[1]!.grpcPort}`,
+        'media-library': '127.0.0.1:1',
+        'assembly-orchestrator': '127.0.0.1:1',
+      },
       10_000,
       createMetrics('gw'),
     );
