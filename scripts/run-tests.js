@@ -29,5 +29,6 @@ step('type-check sources and tests', [
   path.join(root, 'tsconfig.test.json'),
 ]);
 step('generated contracts are up to date', [path.join(root, 'proto', 'gen.js'), '--check']);
-step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...passthrough]);
-step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough]);
+// --forceExit: a handle a test forgot must not hang CI after every test has passed (or failed).
+step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', '--forceExit', ...passthrough]);
+step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', '--forceExit', ...passthrough]);

@@ -74,6 +74,19 @@ describe('npm start: the whole product on embedded defaults', () => {
       const state = sys.state();
       expect(Object.keys(state.processes)).toEqual(expect.arrayContaining([...EIGHT, 'nats-server']));
 
+      // Every service serves Prometheus metrics and its probes on its ops port.
+      const ports = (state as unknown as { ports: Record<string, { ops: number }> }).ports;
+      for (const name of EIGHT) {
+        const metrics = await (await fetch(`http://127.0.0.1:${ports[name]!.ops}/metrics`)).text();
+        expect([name, metrics.includes('process_cpu_seconds_total'), metrics.includes('grpc_server_handling_seconds')]).toEqual([
+          name,
+          true,
+          true,
+        ]);
+        expect((await fetch(`http://127.0.0.1:${ports[name]!.ops}/readyz`)).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${ports[name]!.ops}/livez`)).status).toBe(200);
+      }
+
       // Kill one service: health turns 503 naming it, and the supervisor brings it back.
       const victim = state.processes.billing!.pid!;
       process.kill(victim, 'SIGKILL');

@@ -1,0 +1,29 @@
+import { acceptDropped, stepFor } from '../../src/features/assembly/steps';
+
+const f = (name: string, type: string) => ({ name, type });
+
+describe('dropped files', () => {
+  it('keeps only video and audio files, and only the first audio file', () => {
+    const r = acceptDropped([f('a.mp4', 'video/mp4'), f('notes.txt', 'text/plain'), f('x.mp3', 'audio/mpeg'), f('b.mkv', 'video/x-matroska'), f('y.wav', 'audio/wav'), f('p.png', 'image/png')], false);
+    expect(r.videos.map((v) => v.name)).toEqual(['a.mp4', 'b.mkv']);
+    expect(r.audio?.name).toBe('x.mp3');
+  });
+
+  it('keeps the audio already chosen', () => {
+    expect(acceptDropped([f('x.mp3', 'audio/mpeg')], true).audio).toBeUndefined();
+  });
+});
+
+describe('progress card steps', () => {
+  it.each([
+    ['queued', 0, 'Queued'],
+    ['processing', 5, 'Initializing'],
+    ['processing', 20, 'Initializing'],
+    ['processing', 59, 'Initializing'],
+    ['processing', 60, 'Processing'],
+    ['processing', 85, 'Finalizing'],
+    ['completed', 100, 'Complete'],
+  ])('%s at %i%% reads %s', (status, progress, label) => {
+    expect(stepFor(progress, status)).toBe(label);
+  });
+});
