@@ -4,7 +4,17 @@ const f = (name: string, type: string) => ({ name, type });
 
 describe('dropped files', () => {
   it('keeps only video and audio files, and only the first audio file', () => {
-    const r = acceptDropped([f('a.mp4', 'video/mp4'), f('notes.txt', 'text/plain'), f('x.mp3', 'audio/mpeg'), f('b.mkv', 'video/x-matroska'), f('y.wav', 'audio/wav'), f('p.png', 'image/png')], false);
+    const r = acceptDropped(
+      [
+        f('a.mp4', 'video/mp4'),
+        f('notes.txt', 'text/plain'),
+        f('x.mp3', 'audio/mpeg'),
+        f('b.mkv', 'video/x-matroska'),
+        f('y.wav', 'audio/wav'),
+        f('p.png', 'image/png'),
+      ],
+      false,
+    );
     expect(r.videos.map((v) => v.name)).toEqual(['a.mp4', 'b.mkv']);
     expect(r.audio?.name).toBe('x.mp3');
   });
