@@ -80,7 +80,8 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     // extra duration keeps the last frame available for the trim.
     args.push('-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`);
     filters.push(
-      `[${i}:v]setpts=PTS-STARTPTS,${frameFilter(clip.video!, out, settings.enable_letterbox)},fps=${fps},format=yuv420p,` +
+      // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
+      `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, settings.enable_letterbox)},format=yuv420p,` +
         `tpad=stop_mode=clone:stop_duration=${num(seg.hold + 2 / fps)},trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
     );
     if (!withMusic) {
