@@ -78,7 +78,9 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     const available = seg.out - seg.in;
     // Input seeking: ffmpeg jumps to the keyframe before `in` and decodes from there; a little
     // extra duration keeps the last frame available for the trim.
-    args.push('-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`);
+    // Two decoder threads per input: fifteen inputs with a frame-thread pool each would
+    // oversubscribe the cores and hold a frame pool each in memory.
+    args.push('-threads', '2', '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`);
     filters.push(
       // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
       `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, settings.enable_letterbox)},format=yuv420p,` +
