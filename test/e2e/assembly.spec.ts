@@ -219,6 +219,26 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     expect((await api.call('POST', '/jobs/assemble', request(clips))).status).toBe(402);
   }, 420_000);
 
+  it('hands the job back when its render worker is stopped with SIGTERM, and another finishes it', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`drain.${Date.now()}@example.com`);
+    const clips = [];
+    for (const f of ['car-detection.mp4', 'testvideo.mp4']) clips.push((await api.upload(path.join(MEDIA, f))).body.object_key);
+    const song = (await api.upload(music)).body.object_key;
+    const { body } = await api.call<{ job_id: string }>('POST', '/jobs/assemble', {
+      ...request(clips, song),
+      pacing_preset: 'high-energy',
+    });
+    await api.waitForStatus(body.job_id, (s) => s.status === 'processing', 60_000);
+    const before = sys.state().processes['render-worker']!;
+    process.kill(before.pid!, 'SIGTERM');
+    const done = await api.waitForStatus(body.job_id, (s) => s.status === 'completed' || s.status === 'failed', 300_000);
+    expect(done.status).toBe('completed');
+    expect(sys.state().processes['render-worker']!.pid).not.toBe(before.pid);
+    const lib = await api.call<{ videos: Array<{ id: string }> }>('GET', '/library');
+    expect(lib.body.videos.map((v) => v.id)).toEqual([body.job_id]);
+  }, 420_000);
+
   it('fails and refunds a job whose input ffmpeg cannot read, with the failure in its status', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`broken.${Date.now()}@example.com`);

@@ -1,0 +1,185 @@
+import { DomainError, ErrorCode, createLogger } from '@reelsmith/kit';
+import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
+import {
+  JobsService,
+  type Entitlements,
+  type JobRecord,
+  type JobsRepository,
+  type MediaInfo,
+  type Peers,
+} from '../../src/domain/jobs.service';
+
+describe('job state machine', () => {
+  it('allows only the legal moves', () => {
+    expect(canMove('queued', 'processing')).toBe(true);
+    expect(canMove('processing', 'completed')).toBe(true);
+    expect(canMove('processing', 'failed')).toBe(true);
+    expect(canMove('queued', 'completed')).toBe(false);
+    for (const end of ['completed', 'failed'] as const) {
+      expect(isTerminal(end)).toBe(true);
+      for (const to of ['queued', 'processing', 'completed', 'failed'] as const) expect(canMove(end, to)).toBe(false);
+    }
+    expect(sourcesOf('completed')).toEqual(['processing']);
+  });
+});
+
+/** The repository as the SQL does it: a transition happens only from a legal source state. */
+class MemoryJobs implements JobsRepository {
+  jobs = new Map<string, JobRecord>();
+  queued: string[] = [];
+  async byId(id: string) {
+    return this.jobs.get(id) ?? null;
+  }
+  async byIdempotencyKey(ownerId: string, key: string) {
+    return [...this.jobs.values()].find((j) => j.ownerId === ownerId && j.idempotencyKey === key) ?? null;
+  }
+  async insertQueued(job: JobRecord) {
+    if (job.idempotencyKey && (await this.byIdempotencyKey(job.ownerId, job.idempotencyKey))) return false;
+    this.jobs.set(job.id, job);
+    this.queued.push(job.id);
+    return true;
+  }
+  async transition(id: string, to: JobRecord['status'], fields: Partial<JobRecord>) {
+    const j = this.jobs.get(id);
+    if (!j || !sourcesOf(to).includes(j.status)) return null;
+    const next = { ...j, ...fields, status: to };
+    this.jobs.set(id, next);
+    return next;
+  }
+}
+
+const ent: Entitlements = {
+  uploadCapBytes: 629_145_600,
+  musicCapSeconds: 180,
+  librarySelectionCap: 20,
+  messages: {
+    upload: 'Total upload size exceeds 600MB limit.',
+    music: 'Audio file is too long. Maximum duration for free users is 3 minutes.',
+    selection: 'Free plan allows up to 20 video selections.',
+  },
+};
+
+function peers(media: MediaInfo[], opts: { broke?: boolean } = {}) {
+  const calls: string[] = [];
+  const p: Peers = {
+    media: async (_owner, keys) =>
+      keys.map((k) => {
+        const m = media.find((x) => x.objectKey === k);
+        if (!m) throw new DomainError(ErrorCode.NOT_FOUND, 'One of the selected files was not found. Please upload it again.');
+        return m;
+      }),
+    entitlements: async () => ent,
+    estimate: async () => 30,
+    reserve: async (id) => {
+      calls.push(`reserve ${id}`);
+      if (opts.broke)
+        throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'Insufficient credits or daily limit reached', 'insufficient_credits');
+    },
+    capture: async (id) => void calls.push(`capture ${id}`),
+    release: async (id) => void calls.push(`release ${id}`),
+    addReel: async (j) => void calls.push(`reel ${j.id}`),
+  };
+  return { p, calls };
+}
+
+const clip = (k: string, size = 1000): MediaInfo => ({ objectKey: k, kind: 'video', sizeBytes: size, durationSec: 10 });
+const song = (k: string, seconds = 60): MediaInfo => ({ objectKey: k, kind: 'audio', sizeBytes: 1000, durationSec: seconds });
+const log = createLogger({ service: 'test', level: 'silent' });
+
+describe('jobs service', () => {
+  it('queues a job once per Idempotency-Key and reserves once', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a'), song('m')]);
+    const svc = new JobsService(repo, p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'], music_file: 'm' }, 'key-1');
+    expect(await svc.create('u1', false, { media_files: ['a'], music_file: 'm' }, 'key-1')).toBe(id);
+    expect(calls.filter((c) => c.startsWith('reserve'))).toHaveLength(1);
+    expect(repo.queued).toEqual([id]);
+    expect(repo.jobs.get(id)).toMatchObject({ status: 'queued', estimateCredits: 30 });
+  });
+
+  it('turns beat mapping off without music, and applies the limits with the spec messages', async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a'), clip('big', 700 * 1024 * 1024), song('long', 600), clip('b')]).p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'], enable_beat_mapping: true }, '');
+    expect(repo.jobs.get(id)!.request.enable_beat_mapping).toBe(false);
+    await expect(svc.create('u1', false, { media_files: [] }, '')).rejects.toMatchObject({
+      message: 'Please add at least one video file or select from library.',
+    });
+    await expect(svc.create('u1', false, { media_files: ['big'] }, '')).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Total upload size exceeds 600MB limit.',
+    });
+    await expect(svc.create('u1', false, { media_files: ['a'], music_file: 'long' }, '')).rejects.toMatchObject({
+      message: 'Audio file is too long. Maximum duration for free users is 3 minutes.',
+    });
+    await expect(svc.create('u1', false, { media_files: ['long'] }, '')).rejects.toMatchObject({
+      message: 'Only video files can be used as clips.',
+    });
+    await expect(svc.create('u1', false, { media_files: ['nope'] }, '')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(svc.create('u1', false, { media_files: ['a'], pacing_preset: 'frantic' }, '')).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  it('queues nothing when the reservation is refused', async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a')], { broke: true }).p, log);
+    await expect(svc.create('u1', false, { media_files: ['a'] }, 'k')).rejects.toMatchObject({
+      message: 'Insufficient credits or daily limit reached',
+    });
+    expect(repo.queued).toEqual([]);
+  });
+
+  it('completes once; a repeated completion only re-asks for the idempotent capture and reel', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    expect((await svc.start(id)).started).toBe(true);
+    const done = { jobId: id, outputKey: 'reels/u1/x.mp4', thumbnailKey: 'reels/u1/x.jpg', durationSec: 12, sizeBytes: 99 };
+    await svc.completed(done);
+    await svc.completed(done);
+    expect(repo.jobs.get(id)).toMatchObject({ status: 'completed', progress: 100, outputKey: 'reels/u1/x.mp4' });
+    // Capture and reel are idempotent downstream; the second completion may repeat them harmlessly.
+    expect(new Set(calls.filter((c) => !c.startsWith('reserve')))).toEqual(new Set([`capture ${id}`, `reel ${id}`]));
+  });
+
+  it('does not let a stale worker overwrite a finished job', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.start(id);
+    await svc.completed({ jobId: id, outputKey: 'k', thumbnailKey: '', durationSec: 1, sizeBytes: 1 });
+    // A worker that missed the news takes the job again, reports progress, then fails.
+    expect((await svc.start(id)).started).toBe(false);
+    expect(await svc.progress(id, 40, 'Processing')).toBe(false);
+    await svc.failed({ jobId: id, reason: 'late failure' });
+    expect(repo.jobs.get(id)!.status).toBe('completed');
+    expect(calls).not.toContain(`release ${id}`);
+  });
+
+  it('fails once with a refund, and ignores a completion that comes after', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.start(id);
+    await svc.failed({ jobId: id, reason: 'clip.mp4: not a video or audio file we can read' });
+    await svc.completed({ jobId: id, outputKey: 'k', thumbnailKey: '', durationSec: 1, sizeBytes: 1 });
+    expect(repo.jobs.get(id)).toMatchObject({ status: 'failed', message: 'clip.mp4: not a video or audio file we can read' });
+    expect(calls).toContain(`release ${id}`);
+    expect(calls).not.toContain(`capture ${id}`);
+  });
+
+  it('keeps progress monotone for the user', async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a')]).p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.start(id);
+    await svc.progress(id, 50, 'Processing');
+    await svc.progress(id, 20, 'Processing'); // a redelivered render starting over
+    expect(repo.jobs.get(id)!.progress).toBe(50);
+  });
+});
