@@ -9,6 +9,8 @@ export interface ExecOptions {
   /** Raw stdout (when not used for progress), e.g. decoded samples. */
   onStdout?: (chunk: Buffer) => void;
   signal?: AbortSignal;
+  /** Extra environment for the child (e.g. FONTCONFIG_FILE). */
+  env?: Record<string, string>;
 }
 
 export interface ExecResult {
@@ -21,7 +23,10 @@ export interface ExecResult {
  */
 export function execMedia(command: 'ffmpeg' | 'ffprobe', args: string[], opts: ExecOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: opts.env ? { ...process.env, ...opts.env } : process.env,
+    });
     let stderr = '';
     let pending = '';
     let fields: Record<string, string> = {};

@@ -26,13 +26,27 @@ export function fontFile(key: keyof typeof FILES): string {
   return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
 }
 
-/** Copies (links) the title fonts into `dir`, which libass gets as its fonts folder. */
-export function prepareFontsDir(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
+/**
+ * Links the title fonts into `dir/fonts` and writes a fontconfig file that adds them to the
+ * system's fonts. libass, given FONTCONFIG_FILE, then finds the chosen font by family and falls
+ * back through fontconfig for glyphs it lacks (emoji, Arabic, Hebrew). (libass's own fontsdir
+ * loading does not fall back to those fonts for characters beyond the BMP, such as most emoji.)
+ * Returns the environment for the ffmpeg process.
+ */
+export function prepareFonts(dir: string): { FONTCONFIG_FILE: string } {
+  const fonts = path.join(dir, 'fonts');
+  fs.mkdirSync(fonts, { recursive: true });
+  fs.mkdirSync(path.join(dir, 'fc-cache'), { recursive: true });
   for (const key of Object.keys(FILES) as Array<keyof typeof FILES>) {
     const src = fontFile(key);
-    const dst = path.join(dir, path.basename(src));
+    const dst = path.join(fonts, path.basename(src));
     if (!fs.existsSync(dst)) fs.symlinkSync(src, dst);
   }
-  return dir;
+  const conf = path.join(dir, 'fonts.conf');
+  const esc = (p: string) => p.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  fs.writeFileSync(
+    conf,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n  <dir>${esc(fonts)}</dir>\n  <cachedir>${esc(path.join(dir, 'fc-cache'))}</cachedir>\n</fontconfig>\n`,
+  );
+  return { FONTCONFIG_FILE: conf };
 }

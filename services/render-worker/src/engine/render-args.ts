@@ -22,8 +22,8 @@ export interface RenderArgsInput {
   plan: EditPlan;
   settings: RenderSettings;
   output: string;
-  /** ASS title script and the fonts folder libass reads, when the title is on. */
-  title?: { assFile: string; fontsDir: string };
+  /** ASS title script, when the title is on (fonts come through FONTCONFIG_FILE). */
+  title?: { assFile: string };
   /** x264 preset: speed against size. */
   preset?: string;
 }
@@ -105,7 +105,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   // Title, then fades on top of everything (so the title fades out with the picture).
   let v = '[vc]';
   if (input.title) {
-    filters.push(`${v}subtitles=filename=${filterValue(input.title.assFile)}:fontsdir=${filterValue(input.title.fontsDir)}[vt]`);
+    filters.push(`${v}subtitles=filename=${filterValue(input.title.assFile)}[vt]`);
     v = '[vt]';
   }
   const fades = fadeTimes(settings, total);

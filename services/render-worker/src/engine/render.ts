@@ -5,7 +5,7 @@ import type { MusicAnalysis } from './beat-fit.js';
 import { analyseClip, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
-import { prepareFontsDir } from './fonts.js';
+import { prepareFonts } from './fonts.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { probe, type MediaInfo } from './probe.js';
@@ -98,11 +98,13 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     const prepared = await prepare(req, report);
     const { plan, settings, clips, music } = prepared;
     const out = ASPECTS[settings.aspect];
-    let title: { assFile: string; fontsDir: string } | undefined;
+    let title: { assFile: string } | undefined;
+    let fontEnv: Record<string, string> | undefined;
     if (settings.title_config.enabled && settings.title_config.text.trim()) {
       const assFile = path.join(tmp, 'title.ass');
       fs.writeFileSync(assFile, titleScript(settings.title_config, out.width, out.height, plan.totalSec));
-      title = { assFile, fontsDir: prepareFontsDir(path.join(tmp, 'fonts')) };
+      title = { assFile };
+      fontEnv = prepareFonts(tmp);
     }
     const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title });
     fs.mkdirSync(path.dirname(output), { recursive: true });
@@ -111,6 +113,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     await execMedia('ffmpeg', cmd.args, {
       timeoutMs,
       signal: req.signal,
+      env: fontEnv,
       onProgress: (f) => {
         const us = Number(f.out_time_us ?? f.out_time_ms ?? 0);
         if (Number.isFinite(us) && us > 0) report(10 + (88 * us) / 1e6 / cmd.durationSec, 'rendering');

@@ -17,19 +17,6 @@ export function assLiteral(text: string): string {
     .replace(/\}/g, '\\}');
 }
 
-/** Emoji (and their joiners and variation selectors) render with Noto Emoji. */
-const EMOJI_RUN =
-  /((?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:\u200d|\ufe0f|\u20e3|\p{Extended_Pictographic}|\p{Emoji_Modifier})*)/gu;
-export const EMOJI_FAMILY = 'Noto Emoji';
-
-/** Literal text with font switches around emoji runs (libass does not fall back to our emoji font). */
-export function titleText(text: string, family: string): string {
-  return text
-    .split(EMOJI_RUN)
-    .map((part, i) => (i % 2 === 1 ? `{\\fn${EMOJI_FAMILY}}${assLiteral(part)}{\\fn${family}}` : assLiteral(part)))
-    .join('');
-}
-
 const ALIGN = { top: 8, center: 5, bottom: 2 } as const;
 
 const time = (s: number) => {
@@ -61,7 +48,7 @@ export function titleScript(t: RenderSettings['title_config'], width: number, he
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
-    `Dialogue: 0,${time(0)},${time(end)},Title,,0,0,0,,{\\fad(250,400)}${titleText(t.text, family)}`,
+    `Dialogue: 0,${time(0)},${time(end)},Title,,0,0,0,,{\\fad(250,400)}${assLiteral(t.text)}`,
     '',
   ].join('\n');
 }

@@ -4,7 +4,7 @@ import { planEdit, type PlanInput } from '../../src/engine/plan';
 import type { MediaInfo } from '../../src/engine/probe';
 import { buildRenderArgs, frameFilter } from '../../src/engine/render-args';
 import { parseSettings } from '../../src/engine/settings';
-import { assLiteral, titleScript, titleText } from '../../src/engine/title';
+import { assLiteral, titleScript } from '../../src/engine/title';
 
 const FRAME = 1 / 30;
 
@@ -168,11 +168,6 @@ describe('titles render literally', () => {
     expect(assLiteral('a{\\b1}b')).toBe('a\\{\\\u2060b1\\}b');
     expect(assLiteral('50% "q": c:\\N\\h')).toBe('50% "q": c:\\\u2060N\\\u2060h');
     expect(assLiteral('two\nlines')).toBe('two lines');
-  });
-
-  it('switches to the emoji font for emoji runs and back', () => {
-    expect(titleText('Go 🎉!', 'Roboto')).toBe('Go {\\fnNoto Emoji}🎉{\\fnRoboto}!');
-    expect(titleText('שלום', 'Arimo')).toBe('שלום');
   });
 
   it('places the title and maps Arial and Helvetica to Arimo', () => {
