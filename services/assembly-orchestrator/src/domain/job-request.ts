@@ -24,9 +24,3 @@ export const jobRequestSchema = z.object({
   get_footage_offers: z.boolean().default(false),
 });
 export type JobRequest = z.infer<typeof jobRequestSchema>;
-
-/** A safe output file name for the download (the user's choice, cleaned). */
-export function outputName(name: string): string {
-  const base = name.replace(/[/\\\r\n"]/g, '_').trim() || 'reel_output.mp4';
-  return base.toLowerCase().endsWith('.mp4') ? base : `${base}.mp4`;
-}

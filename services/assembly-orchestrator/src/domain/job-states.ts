@@ -20,5 +20,5 @@ export const isTerminal = (s: JobState) => LEGAL[s].length === 0;
 /** States a transition to `to` may start from (for conditional updates in SQL). */
 export const sourcesOf = (to: JobState) => (Object.keys(LEGAL) as JobState[]).filter((f) => LEGAL[f].includes(to));
 
-/** The spec's progress steps, as labels for the real percentage. */
+/** A failed job's message when the cause is ours, not the user's input (spec section 8). */
 export const FAILED_CARD_TEXT = 'Something went wrong. Please try again or contact support.';

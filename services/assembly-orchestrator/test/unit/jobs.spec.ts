@@ -173,6 +173,15 @@ describe('jobs service', () => {
     expect(calls).not.toContain(`capture ${id}`);
   });
 
+  it("words a failure without a reason (a dead-lettered job) with the spec's failure text", async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a')]).p, log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.start(id);
+    await svc.failed({ jobId: id, reason: '' });
+    expect(repo.jobs.get(id)!.message).toBe('Something went wrong. Please try again or contact support.');
+  });
+
   it('keeps progress monotone for the user', async () => {
     const repo = new MemoryJobs();
     const svc = new JobsService(repo, peers([clip('a')]).p, log);

@@ -1,9 +1,6 @@
 import type { RenderSettingsInput } from '../engine/settings.js';
 import type { EngineErrorCode } from '../engine/errors.js';
 
-/** The text of a failed job when the cause is ours, not the user's input (spec section 8). */
-export const FAILED_TEXT = 'Something went wrong. Please try again or contact support.';
-
 /** Engine failures that will fail the same way on every try: the job fails at once. */
 const PERMANENT: ReadonlySet<EngineErrorCode> = new Set([
   'INPUT_NOT_FOUND',

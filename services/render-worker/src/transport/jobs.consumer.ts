@@ -13,7 +13,7 @@ import {
   type RunningConsumer,
 } from '@reelsmith/kit';
 import { streams, type assemblyEvents } from '@reelsmith/proto';
-import { FAILED_TEXT, engineSettings, isPermanent, throttle } from '../domain/render-job.js';
+import { engineSettings, isPermanent, throttle } from '../domain/render-job.js';
 import type { ClipAnalysis } from '../engine/clip-analysis.js';
 import type { MusicAnalysis } from '../engine/beat-fit.js';
 import { isEngineError } from '../engine/errors.js';
@@ -53,10 +53,11 @@ export class RenderWorker {
         ackWaitMs: this.d.ackWaitMs,
         maxDeliver: this.d.maxDeliver,
         concurrency: this.d.concurrency,
-        // Failed on its last allowed delivery: the job ends failed (and is refunded).
+        // Failed on its last allowed delivery: the job ends failed (and is refunded). No reason is
+        // given: the cause is ours, and the orchestrator words that for the user.
         onDeadLetter: async (del, err) => {
           this.d.log.error({ job_id: del.data.jobId, err }, 'job failed on every delivery');
-          await this.fail(del.data.jobId, del.data.userId, FAILED_TEXT);
+          await this.fail(del.data.jobId, del.data.userId, '');
         },
       },
       (del) => this.handle(del),
