@@ -79,7 +79,7 @@ export class Api {
 
   async waitForStatus(
     jobId: string,
-    done: (s: { status: string }) => boolean,
+    done: (s: { status: string; progress: number }) => boolean,
     timeoutMs = 180_000,
   ): Promise<{ status: string; message: string; progress: number; download_url: string | null }> {
     const end = Date.now() + timeoutMs;

@@ -163,7 +163,11 @@ export class JobsService {
     );
   }
 
-  /** The worker's completion fact: final state, then charge and reel; safe to run twice. */
+  /**
+   * The worker's completion fact. The charge is made and the reel listed before the job reads
+   * "completed", so a user who sees it complete finds it in the library. Safe to run twice: a
+   * crash between the steps redelivers the fact, and every step is idempotent.
+   */
   async completed(e: { jobId: string; outputKey: string; thumbnailKey: string; durationSec: number; sizeBytes: number }): Promise<void> {
     const job = await this.repo.byId(e.jobId);
     if (!job) return;
@@ -171,20 +175,10 @@ export class JobsService {
       this.log.warn({ job_id: e.jobId }, 'completion of a job that had failed ignored');
       return;
     }
-    const done =
-      job.status === 'completed'
-        ? job
-        : await this.repo.transition(e.jobId, 'completed', {
-            progress: 100,
-            message: 'Complete',
-            outputKey: e.outputKey,
-            thumbnailKey: e.thumbnailKey,
-            durationSec: e.durationSec,
-            sizeBytes: e.sizeBytes,
-          });
-    if (!done) return;
-    await this.peers.capture(done.id);
-    await this.peers.addReel(done);
+    const result = { outputKey: e.outputKey, thumbnailKey: e.thumbnailKey, durationSec: e.durationSec, sizeBytes: e.sizeBytes };
+    await this.peers.capture(job.id);
+    await this.peers.addReel({ ...job, ...result });
+    if (job.status !== 'completed') await this.repo.transition(e.jobId, 'completed', { progress: 100, message: 'Complete', ...result });
   }
 
   /** The worker's (or the dead letter's) failure fact: final state, then refund; safe to run twice. */

@@ -124,7 +124,7 @@ export function scoreFrames(frames: Uint8Array[], interval: number, durationSec:
  * Decodes only what the analysis needs: reference frames (non-reference B frames skipped, no
  * deblocking), sampled to SAMPLES_PER_SEC and scaled to 160x90 grey on the way out.
  */
-export async function analyseClip(file: string, durationSec: number, timeoutMs = 300_000): Promise<ClipAnalysis> {
+export async function analyseClip(file: string, durationSec: number, timeoutMs = 300_000, signal?: AbortSignal): Promise<ClipAnalysis> {
   const frameSize = ANALYSIS_W * ANALYSIS_H;
   const frames: Uint8Array[] = [];
   let pending: Buffer = Buffer.alloc(0);
@@ -156,6 +156,7 @@ export async function analyseClip(file: string, durationSec: number, timeoutMs =
     ],
     {
       timeoutMs,
+      signal,
       onStdout: (c) => {
         pending = pending.length ? Buffer.concat([pending, c]) : c;
         while (pending.length >= frameSize) {

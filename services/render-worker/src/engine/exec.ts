@@ -23,6 +23,8 @@ export interface ExecResult {
  */
 export function execMedia(command: 'ffmpeg' | 'ffprobe', args: string[], opts: ExecOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
+    // An abort that came before the start counts too (a listener alone would never fire).
+    if (opts.signal?.aborted) return reject(new EngineError('CANCELLED', 'render cancelled'));
     // The child inherits this process' environment plus any extra variables; nothing is read here.
     // eslint-disable-next-line no-restricted-properties
     const env = opts.env ? { ...process.env, ...opts.env } : undefined;

@@ -6,7 +6,12 @@ import { FORMAT_WHITELIST, PROTOCOL_ARGS } from './probe.js';
 export const ANALYSIS_SAMPLE_RATE = 22050;
 
 /** Decodes a local audio (or video) file to mono float samples at `sampleRate`. */
-export async function decodeAudio(file: string, sampleRate = ANALYSIS_SAMPLE_RATE, timeoutMs = 120_000): Promise<Float32Array> {
+export async function decodeAudio(
+  file: string,
+  sampleRate = ANALYSIS_SAMPLE_RATE,
+  timeoutMs = 120_000,
+  signal?: AbortSignal,
+): Promise<Float32Array> {
   const chunks: Buffer[] = [];
   let size = 0;
   await execMedia(
@@ -31,6 +36,7 @@ export async function decodeAudio(file: string, sampleRate = ANALYSIS_SAMPLE_RAT
     ],
     {
       timeoutMs,
+      signal,
       onStdout: (c) => {
         chunks.push(c);
         size += c.length;
@@ -77,8 +83,13 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
 }
 
 /** Tempo, beats and bars of a music file: aubio for the tempo, then the phase-locked fit. */
-export async function analyseMusic(file: string, durationSec: number, timeoutMs?: number): Promise<MusicAnalysis & { rawBeats: number[] }> {
-  const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs);
+export async function analyseMusic(
+  file: string,
+  durationSec: number,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+): Promise<MusicAnalysis & { rawBeats: number[] }> {
+  const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs, signal);
   const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
   const raw = await aubioBeats(samples, ANALYSIS_SAMPLE_RATE);
   const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats, (t) =>

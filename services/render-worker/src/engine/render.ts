@@ -65,11 +65,15 @@ export async function prepare(
   const clipAnalyses: Array<ClipAnalysis | undefined> = [];
   for (let i = 0; i < clips.length; i++) {
     const cached = req.analyses?.clips?.[i];
-    clipAnalyses.push(cached ?? (settings.enable_intelligence ? await analyseClip(clips[i]!.path, clips[i]!.durationSec) : undefined));
+    clipAnalyses.push(
+      cached ??
+        (settings.enable_intelligence ? await analyseClip(clips[i]!.path, clips[i]!.durationSec, undefined, req.signal) : undefined),
+    );
     report(2 + Math.round((6 * (i + 1)) / clips.length), 'analysing');
   }
   let musicAnalysis = req.analyses?.music;
-  if (music && !musicAnalysis && settings.enable_beat_mapping) musicAnalysis = await analyseMusic(music.path, music.durationSec);
+  if (music && !musicAnalysis && settings.enable_beat_mapping)
+    musicAnalysis = await analyseMusic(music.path, music.durationSec, undefined, req.signal);
   report(9, 'planning');
   const plan = planEdit({
     clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
@@ -85,11 +89,25 @@ export async function prepare(
 /** Probe -> analyse -> plan -> one ffmpeg render -> thumbnail. Temporary files never outlive it. */
 export async function renderReel(req: RenderRequest): Promise<RenderResult> {
   let last = -1;
+  let lastStage: Stage = 'probing';
+  let lastAt = 0;
   const report = (p: number, stage: Stage) => {
     const v = Math.max(last, Math.min(100, Math.floor(p)));
-    if (v !== last || stage === 'done') req.onProgress?.(v, stage);
+    if (v !== last || stage !== lastStage || stage === 'done') {
+      req.onProgress?.(v, stage);
+      lastAt = Date.now();
+    }
     last = v;
+    lastStage = stage;
   };
+  // Stages without progress of their own (faststart rewrite, thumbnail) still show life:
+  // the last value is repeated at least twice a second.
+  const heartbeat = setInterval(() => {
+    if (last >= 0 && lastStage !== 'done' && Date.now() - lastAt >= 500) {
+      req.onProgress?.(last, lastStage);
+      lastAt = Date.now();
+    }
+  }, 250);
   const output = path.resolve(req.output);
   const thumbnail = path.resolve(req.thumbnail ?? output.replace(/\.[^.]+$/, '') + '.jpg');
   const tmp = fs.mkdtempSync(path.join(req.tmpRoot ?? os.tmpdir(), 'reelsmith-render-'));
@@ -131,6 +149,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     fs.rmSync(partial, { force: true });
     throw e;
   } finally {
+    clearInterval(heartbeat);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

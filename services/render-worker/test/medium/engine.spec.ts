@@ -198,6 +198,16 @@ describe('render engine on generated media', () => {
     expect(fs.readdirSync(tmpRoot)).toEqual([]);
   }, 60_000);
 
+  it('refuses a render whose stop signal came before it started (a worker shutting down)', async () => {
+    const out = path.join(root, 'cancelled.mp4');
+    const controller = new AbortController();
+    controller.abort();
+    const err = await renderReel({ clips: [c.landscape], output: out, tmpRoot, signal: controller.signal }).catch((e: unknown) => e);
+    expect((err as EngineError).code).toBe('CANCELLED');
+    expect(fs.existsSync(out)).toBe(false);
+    expect(fs.readdirSync(tmpRoot)).toEqual([]);
+  });
+
   it('stops a render that runs over its time limit and cleans up', async () => {
     const out = path.join(root, 'slow.mp4');
     const err = await renderReel({
