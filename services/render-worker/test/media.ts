@@ -164,6 +164,24 @@ export function grayFrame(file: string, t: number, w: number, h: number): Uint8A
   return new Uint8Array(out);
 }
 
+/** A still image (JPEG, PNG) as grey 1-byte pixels, scaled to w x h. */
+export function grayImage(file: string, w: number, h: number): Uint8Array {
+  const out = execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-i',
+    file,
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=${w}:${h},format=gray`,
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ]);
+  return new Uint8Array(out);
+}
+
 export function regionMean(f: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number): number {
   let s = 0;
   let n = 0;

@@ -3,7 +3,8 @@
  * One process does everything: it seeks into each input at its segment, normalises every
  * segment to the output frame (rotation applied by ffmpeg's autorotate, square pixels, constant
  * frame rate, yuv420p, letterbox or fill), concatenates, draws the title, fades, mixes the audio
- * and encodes H.264 + AAC with fast start. No intermediate files.
+ * and encodes H.264 + AAC with fast start, and writes the JPEG thumbnail as a second output.
+ * No intermediate files.
  *
  * Audio: with music, the reel's sound is the music and the clips' own sound is dropped (ducking
  * under music tends to muddy a highlight reel, and it keeps the mix predictable). Without music,
@@ -26,6 +27,11 @@ export interface RenderArgsInput {
   title?: { assFile: string };
   /** x264 preset: speed against size. */
   preset?: string;
+  /**
+   * A JPEG thumbnail of the finished picture (title and fades included) at about `atSec`,
+   * written by the same process as a second output, so the reel is not decoded again.
+   */
+  thumbnail?: { path: string; atSec: number };
 }
 
 const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-format_whitelist', FORMAT_WHITELIST.join(',')];
@@ -110,7 +116,14 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   }
   const fades = fadeTimes(settings, total);
   const vf = fades ? `fade=t=in:st=0:d=${num(fades.in)},fade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : 'null';
-  filters.push(`${v}${vf}[vout]`);
+  const thumbFrame = input.thumbnail ? Math.min(totalFrames - 1, Math.max(0, Math.round(input.thumbnail.atSec * fps))) : -1;
+  if (input.thumbnail) {
+    // One frame goes to the thumbnail branch; trim drops the rest, so nothing waits on it.
+    filters.push(`${v}${vf},split=2[vout][vth]`);
+    filters.push(`[vth]trim=start_frame=${thumbFrame}:end_frame=${thumbFrame + 1},scale=640:-2[thumb]`);
+  } else {
+    filters.push(`${v}${vf}[vout]`);
+  }
 
   let a = '[ac]';
   if (withMusic) {
@@ -163,6 +176,9 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     'mp4',
     input.output,
   );
+  if (input.thumbnail) {
+    args.push('-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', '-f', 'image2', `file:${input.thumbnail.path}`);
+  }
   return { args, frames: totalFrames, durationSec: total };
 }
 
@@ -174,7 +190,12 @@ export function fadeTimes(settings: RenderSettings, total: number): { in: number
   return fi > 0 || fo > 0 ? { in: Math.max(fi, 0.001), out: Math.max(fo, 0.001) } : null;
 }
 
-/** A JPEG thumbnail from the finished reel, after the fade-in. */
+/** Where the thumbnail is taken: after the fade-in, between a quarter and half of the reel. */
+export function thumbnailTime(settings: RenderSettings, total: number): number {
+  const fades = fadeTimes(settings, total);
+  return Math.min(total * 0.5, Math.max(total * 0.25, (fades?.in ?? 0) + 0.5));
+}
+/** A JPEG thumbnail of a stored file at `at` seconds (uploads; reels get theirs from the render). */
 export function buildThumbnailArgs(reel: string, at: number, output: string): string[] {
   return [
     '-hide_banner',

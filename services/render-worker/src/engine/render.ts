@@ -9,7 +9,7 @@ import { prepareFonts } from './fonts.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { probe, type MediaInfo } from './probe.js';
-import { buildRenderArgs, buildThumbnailArgs, fadeTimes } from './render-args.js';
+import { buildRenderArgs, thumbnailTime } from './render-args.js';
 import { ASPECTS, parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
 import { titleScript } from './title.js';
 
@@ -50,6 +50,28 @@ export interface PlanResult {
   analyses: { clips: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
 }
 
+const PROBE_CONCURRENCY = Math.max(2, Math.min(4, os.availableParallelism()));
+
+/** Maps with at most `limit` calls in flight; rejects with the first failure in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const settled: Array<PromiseSettledResult<R>> = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      settled[i] = await fn(items[i]!).then(
+        (value) => ({ status: 'fulfilled', value }) as const,
+        (reason: unknown) => ({ status: 'rejected', reason }) as const,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return settled.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
+}
+
 /** Probes and analyses the inputs and plans the edit, without rendering. */
 export async function prepare(
   req: Omit<RenderRequest, 'output'>,
@@ -58,9 +80,12 @@ export async function prepare(
   if (!req.clips.length) throw new EngineError('INVALID_SETTINGS', 'Please add at least one video file.');
   const settings = parseSettings(req.settings);
   report(0, 'probing');
-  const clips: MediaInfo[] = [];
-  for (const c of req.clips) clips.push(await probe(c, 'clip'));
-  const music = req.music ? await probe(req.music, 'music') : undefined;
+  // Probes run a few at a time (each is a short ffprobe process); a bad input is reported in
+  // clip order whatever finishes first.
+  const musicProbe = req.music ? probe(req.music, 'music') : Promise.resolve(undefined);
+  musicProbe.catch(() => undefined); // its failure is reported below, after the clips'
+  const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
+  const music = await musicProbe;
   report(2, 'analysing');
   const clipAnalyses: Array<ClipAnalysis | undefined> = [];
   for (let i = 0; i < clips.length; i++) {
@@ -86,7 +111,7 @@ export async function prepare(
   return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis } };
 }
 
-/** Probe -> analyse -> plan -> one ffmpeg render -> thumbnail. Temporary files never outlive it. */
+/** Probe -> analyse -> plan -> one ffmpeg render (reel and thumbnail). Temporary files never outlive it. */
 export async function renderReel(req: RenderRequest): Promise<RenderResult> {
   let last = -1;
   let lastStage: Stage = 'probing';
@@ -100,7 +125,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     last = v;
     lastStage = stage;
   };
-  // Stages without progress of their own (faststart rewrite, thumbnail) still show life:
+  // Stages without progress of their own (the faststart rewrite) still show life:
   // the last value is repeated at least twice a second.
   const heartbeat = setInterval(() => {
     if (last >= 0 && lastStage !== 'done' && Date.now() - lastAt >= 500) {
@@ -124,7 +149,16 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       title = { assFile };
       fontEnv = prepareFonts(tmp);
     }
-    const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title });
+    const thumbTmp = path.join(tmp, 'thumb.jpg');
+    const cmd = buildRenderArgs({
+      clips,
+      music,
+      plan,
+      settings,
+      output: partial,
+      title,
+      thumbnail: { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) },
+    });
     fs.mkdirSync(path.dirname(output), { recursive: true });
     report(10, 'rendering');
     const timeoutMs = req.timeoutMs ?? 120_000 + plan.totalSec * 4000;
@@ -134,15 +168,15 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       env: fontEnv,
       onProgress: (f) => {
         const us = Number(f.out_time_us ?? f.out_time_ms ?? 0);
-        if (Number.isFinite(us) && us > 0) report(10 + (88 * us) / 1e6 / cmd.durationSec, 'rendering');
+        if (!Number.isFinite(us) || us <= 0) return;
+        // At the end of the picture ffmpeg still writes the trailer and moves the index to the front.
+        const p = Math.min(98, 10 + (88 * us) / 1e6 / cmd.durationSec);
+        report(p, p >= 98 ? 'finalizing' : 'rendering');
       },
     });
-    report(98, 'finalizing');
-    const fades = fadeTimes(settings, cmd.durationSec);
-    const at = Math.min(cmd.durationSec * 0.5, Math.max(cmd.durationSec * 0.25, (fades?.in ?? 0) + 0.5));
-    await execMedia('ffmpeg', buildThumbnailArgs(partial, at, path.join(tmp, 'thumb.jpg')), { timeoutMs: 30_000, signal: req.signal });
+    if (!fs.existsSync(thumbTmp)) throw new EngineError('RENDER_FAILED', 'ffmpeg wrote no thumbnail');
     fs.renameSync(partial, output);
-    fs.copyFileSync(path.join(tmp, 'thumb.jpg'), thumbnail);
+    fs.copyFileSync(thumbTmp, thumbnail);
     report(100, 'done');
     return { plan, output, thumbnail, durationSec: cmd.durationSec, clips, music };
   } catch (e) {

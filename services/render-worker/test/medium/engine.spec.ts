@@ -7,7 +7,9 @@ import { analyseClip } from '../../src/engine/clip-analysis';
 import { EngineError } from '../../src/engine/errors';
 import { analyseMusic } from '../../src/engine/music-analysis';
 import { prepare, renderReel, type RenderResult } from '../../src/engine/render';
-import { decodedAudioSeconds, ffprobe, grayFrame, makeCorpus, regionMean, type Corpus } from '../media';
+import { thumbnailTime } from '../../src/engine/render-args';
+import { parseSettings } from '../../src/engine/settings';
+import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus } from '../media';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'media');
 const FRAME = 1 / 30;
@@ -112,6 +114,19 @@ describe('render engine on generated media', () => {
     expect(fs.readdirSync(tmpRoot)).toEqual([]); // temporary files removed
     expect(fs.existsSync(beatReel.thumbnail)).toBe(true);
     expect(fs.readFileSync(beatReel.thumbnail).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+
+  it('writes a 640x360 JPEG thumbnail of the finished picture after the fade-in', () => {
+    const dims = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', beatReel.thumbnail])
+      .toString()
+      .trim();
+    expect(dims).toBe('640,360');
+    const at = thumbnailTime(parseSettings({}), beatReel.plan.totalSec);
+    const thumb = grayImage(beatReel.thumbnail, 64, 36);
+    const diff = (f: Uint8Array) => f.reduce((s, v, i) => s + Math.abs(v - thumb[i]!), 0) / f.length;
+    // The same picture as the reel at that moment (JPEG and H.264 losses aside), not a faded one.
+    expect(diff(grayFrame(beatReel.output, at, 64, 36))).toBeLessThan(12);
+    expect(regionMean(thumb, 64, 0, 0, 64, 36)).toBeGreaterThan(40);
   });
 
   it('gives the same plan for the same inputs and settings', async () => {
