@@ -164,6 +164,52 @@ describe('render engine on generated media', () => {
     expect([...ins].sort((x, y) => x - y)).toEqual(ins);
   }, 120_000);
 
+  it('reads HEVC in MOV, VP9 in MKV, VP8 in WebM and MPEG-4 part 2 in AVI, with AAC or WAV music, into a square reel', async () => {
+    const dir = path.join(root, 'codecs');
+    fs.mkdirSync(dir);
+    const src = (rate: number) => ['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${rate}:duration=3`];
+    const tone = ['-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=44100:duration=3', '-shortest'];
+    const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: 'pipe' });
+    const clips = {
+      hevc: path.join(dir, 'hevc.mov'),
+      vp9: path.join(dir, 'vp9.mkv'),
+      vp8: path.join(dir, 'vp8.webm'),
+      mpeg4: path.join(dir, 'mpeg4.avi'),
+    };
+    ff([...src(30), ...tone, '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-c:a', 'aac', clips.hevc]);
+    ff([...src(25), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', clips.vp9]);
+    ff([...src(24), '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', clips.vp8]);
+    ff([...src(30), ...tone, '-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'libmp3lame', clips.mpeg4]);
+    const m4a = path.join(dir, 'music.m4a');
+    const wav = path.join(dir, 'music.wav');
+    ff(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100:duration=8', '-c:a', 'aac', m4a]);
+    ff(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100:duration=8', '-c:a', 'pcm_s16le', wav]);
+
+    const order = [clips.hevc, clips.vp9, clips.vp8, clips.mpeg4];
+    const r = await renderReel({
+      clips: order,
+      music: m4a,
+      output: path.join(dir, 'square.mp4'),
+      settings: { aspect: '1:1', enable_fades: false, title_config: { enabled: false } },
+      tmpRoot,
+    });
+    const p = ffprobe(r.output);
+    expect(p.video).toMatchObject({ codec: 'h264', width: 1080, height: 1080, fps: 30 });
+    expect(Math.abs(p.video.duration - 8)).toBeLessThanOrEqual(FRAME);
+    expect(r.clips.map((i) => i.video?.codec)).toEqual(['hevc', 'vp9', 'vp8', 'mpeg4']);
+    // Every clip is used and its picture arrives: the middle of each segment shows the test
+    // pattern (bright) inside the 4:3 picture area, with bars above and below.
+    expect(new Set(r.plan.segments.map((s) => s.clip))).toEqual(new Set([0, 1, 2, 3]));
+    for (const seg of r.plan.segments) {
+      const f = grayFrame(r.output, (seg.start + seg.end) / 2, 108, 108);
+      expect([order[seg.clip], regionMean(f, 108, 10, 30, 98, 78) > 40]).toEqual([order[seg.clip], true]);
+      expect(regionMean(f, 108, 0, 0, 108, 10)).toBeLessThan(12);
+    }
+    // WAV music plans the same length.
+    const planned = await prepare({ clips: order, music: wav, settings: { aspect: '1:1' } });
+    expect(Math.abs(planned.plan.totalSec - 8)).toBeLessThanOrEqual(FRAME);
+  }, 120_000);
+
   it('finds black and frozen stretches, and Intelligence avoids them', async () => {
     const a = await analyseClip(c.blackFrozen, 8);
     const at = (t: number) => a.times.findIndex((x) => x >= t);
