@@ -7,7 +7,9 @@ import { analyseClip } from '../../src/engine/clip-analysis';
 import { EngineError } from '../../src/engine/errors';
 import { analyseMusic } from '../../src/engine/music-analysis';
 import { prepare, renderReel, type RenderResult } from '../../src/engine/render';
-import { thumbnailTime } from '../../src/engine/render-args';
+import { prepareFonts } from '../../src/engine/fonts';
+import { filterValue, thumbnailTime } from '../../src/engine/render-args';
+import { titleScript } from '../../src/engine/title';
 import { parseSettings } from '../../src/engine/settings';
 import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus } from '../media';
 
@@ -282,6 +284,43 @@ describe('render engine on generated media', () => {
     expect(fs.existsSync(out)).toBe(false);
     expect(fs.readdirSync(root).filter((f) => f.includes('partial'))).toEqual([]);
     expect(fs.readdirSync(tmpRoot)).toEqual([]);
+  });
+});
+
+describe('title glyphs', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-glyphs-'));
+  const fontEnv = prepareFonts(dir);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Bright pixels of the title drawn alone on black, as the render draws it (same script and fonts). */
+  const titlePixels = (text: string) => {
+    const ass = path.join(dir, 'title.ass');
+    fs.writeFileSync(ass, titleScript(parseSettings({ title_config: { text, position: 'center' } }).title_config, 640, 360, 3));
+    const frame = execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=black:s=640x360:d=2',
+        '-vf',
+        `trim=start=1.5,subtitles=filename=${filterValue(ass)},format=gray`,
+      ].concat(['-frames:v', '1', '-f', 'rawvideo', 'pipe:1']),
+      // eslint-disable-next-line no-restricted-properties
+      { env: { ...process.env, ...fontEnv } },
+    );
+    return frame.filter((v) => v > 128).length;
+  };
+
+  it('draws emoji, Hebrew and Arabic with the bundled fonts, not as missing-glyph boxes', () => {
+    // Private-use characters have no glyph in any font: what a missing glyph looks like.
+    const missing = (n: number) => titlePixels(String.fromCharCode(...Array.from({ length: n }, (_, i) => 0xe000 + i)));
+    for (const text of ['🎉🎉🎉', 'שלום', 'مرحبا']) {
+      const chars = [...text].length;
+      expect([text, titlePixels(text) > 2 * missing(chars)]).toEqual([text, true]);
+    }
   });
 });
 
