@@ -308,7 +308,6 @@ describe('title glyphs', () => {
         '-vf',
         `trim=start=1.5,subtitles=filename=${filterValue(ass)},format=gray`,
       ].concat(['-frames:v', '1', '-f', 'rawvideo', 'pipe:1']),
-      // eslint-disable-next-line no-restricted-properties
       { env: { ...process.env, ...fontEnv } },
     );
     return frame.filter((v) => v > 128).length;
