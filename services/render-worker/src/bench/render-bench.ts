@@ -325,7 +325,7 @@ async function main(): Promise<void> {
           '-i',
           info.path,
           '-vf',
-          `fps=30,${frameFilter(info.video!, { width: 1920, height: 1080 }, true)},format=yuv420p,tpad=stop_mode=clone:stop_duration=${s.hold + 0.07},trim=end_frame=${frames}`,
+          `fps=30,${frameFilter(info.video!, { width: 1920, height: 1080 }, true)},format=yuv420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames}`,
           '-an',
           '-c:v',
           'libx264',

@@ -85,6 +85,35 @@ const ratio = (s?: string) => {
 };
 
 export type ProbeKind = 'clip' | 'music' | 'any';
+/** End time (s) of the last packet of a stream, reading packets without decoding. */
+async function lastPacketEnd(abs: string, stream: string, timeoutMs: number): Promise<number> {
+  let tail = '';
+  await execMedia(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      ...PROTOCOL_ARGS,
+      '-format_whitelist',
+      FORMAT_WHITELIST.join(','),
+      '-select_streams',
+      stream,
+      '-show_entries',
+      'packet=pts_time,duration_time',
+      '-of',
+      'csv=p=0',
+      `file:${abs}`,
+    ],
+    // Only the last lines matter; a long track prints one line per packet.
+    { timeoutMs, onStdout: (c) => (tail = (tail + c.toString()).slice(-512)) },
+  );
+  let end = 0;
+  for (const line of tail.split('\n').slice(1)) {
+    const [pts, dur] = line.split(',').map(Number);
+    if (Number.isFinite(pts) && Number.isFinite(dur)) end = Math.max(end, pts! + dur!);
+  }
+  return end;
+}
 
 /** Probes a local file; every unsuitable input fails here with a typed error and a clear message. */
 export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): Promise<MediaInfo> {
@@ -98,12 +127,13 @@ export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): 
   if (st.size === 0) throw new EngineError('INPUT_EMPTY', `${name}: the file is empty`, file);
 
   let out = '';
+  let estimated = false;
   try {
-    await execMedia(
+    const { stderrTail } = await execMedia(
       'ffprobe',
       [
         '-v',
-        'error',
+        'warning',
         ...PROTOCOL_ARGS,
         '-format_whitelist',
         FORMAT_WHITELIST.join(','),
@@ -115,6 +145,7 @@ export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): 
       ],
       { timeoutMs, onStdout: (c) => (out += c.toString()) },
     );
+    estimated = stderrTail.includes('Estimating duration from bitrate');
   } catch (e) {
     if (e instanceof EngineError && e.code === 'TIMEOUT') throw new EngineError('NOT_MEDIA', `${name}: could not be read in time`, file);
     throw new EngineError('NOT_MEDIA', `${name}: not a video or audio file we can read`, file);
@@ -164,6 +195,13 @@ export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): 
     };
   }
   if (a) info.audio = { codec: a.codec_name ?? '', channels: a.channels ?? 0, sampleRate: Number(a.sample_rate ?? 0) };
+  // Files without an index (raw ADTS AAC, MP3 without a Xing header, some streams) get a length
+  // ffprobe only estimates from the bitrate (8.03 s of ADTS reads as 7.93 s). A reel as long as
+  // its music needs the real end: the last packet's, read by demuxing without decoding.
+  if (estimated) {
+    const end = await lastPacketEnd(abs, v ? 'v:0' : 'a:0', timeoutMs);
+    if (end >= LIMITS.minDurationSec && end <= LIMITS.maxDurationSec) info.durationSec = end;
+  }
 
   if (kind === 'clip' && !info.video)
     throw new EngineError('NO_VIDEO', `${name}: has no video (an audio file cannot be used as a clip)`, file);

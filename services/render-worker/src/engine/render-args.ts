@@ -90,7 +90,10 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     filters.push(
       // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
       `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, settings.enable_letterbox)},format=yuv420p,` +
-        `tpad=stop_mode=clone:stop_duration=${num(seg.hold + 2 / fps)},trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
+        // Exactly `frames` frames per segment, whatever the source delivers: the last frame is
+        // held for the plan's hold, and for any frames a variable-rate or short source lacks at
+        // its end, so later cuts stay on their beats.
+        `tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
     );
     if (!withMusic) {
       const samples = Math.round((frames / fps) * AUDIO_RATE);

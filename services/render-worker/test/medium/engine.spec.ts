@@ -166,7 +166,7 @@ describe('render engine on generated media', () => {
     expect([...ins].sort((x, y) => x - y)).toEqual(ins);
   }, 120_000);
 
-  it('reads HEVC in MOV, VP9 in MKV, VP8 in WebM and MPEG-4 part 2 in AVI, with AAC or WAV music, into a square reel', async () => {
+  it('reads HEVC in MOV, VP9 in MKV, VP8 in WebM and MPEG-4 part 2 in AVI, with AAC, M4A or WAV music, into a square reel of constant frame rate', async () => {
     const dir = path.join(root, 'codecs');
     fs.mkdirSync(dir);
     const src = (rate: number) => ['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${rate}:duration=3`];
@@ -180,12 +180,30 @@ describe('render engine on generated media', () => {
     };
     ff([...src(30), ...tone, '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-c:a', 'aac', clips.hevc]);
     ff([...src(25), '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', clips.vp9]);
-    ff([...src(24), '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', clips.vp8]);
+    // The WebM clip has a variable frame rate (frames dropped at random, timestamps kept).
+    ff([
+      ...src(24),
+      '-vf',
+      "select='gt(random(0),0.4)'",
+      '-fps_mode',
+      'vfr',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '500k',
+      clips.vp8,
+    ]);
     ff([...src(30), ...tone, '-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'libmp3lame', clips.mpeg4]);
     const m4a = path.join(dir, 'music.m4a');
     const wav = path.join(dir, 'music.wav');
     ff(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100:duration=8', '-c:a', 'aac', m4a]);
     ff(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100:duration=8', '-c:a', 'pcm_s16le', wav]);
+    const adts = path.join(dir, 'music.aac');
+    ff(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100:duration=8', '-c:a', 'aac', '-f', 'adts', adts]);
 
     const order = [clips.hevc, clips.vp9, clips.vp8, clips.mpeg4];
     const r = await renderReel({
@@ -198,6 +216,12 @@ describe('render engine on generated media', () => {
     const p = ffprobe(r.output);
     expect(p.video).toMatchObject({ codec: 'h264', width: 1080, height: 1080, fps: 30 });
     expect(Math.abs(p.video.duration - 8)).toBeLessThanOrEqual(FRAME);
+    // Constant frame rate out of a variable one: exactly 30 frames a second.
+    const sourceFrames = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', clips.vp8]),
+    );
+    expect(sourceFrames).toBeLessThan(60); // 3 s at 24 fps would be 72 frames
+    expect(Math.abs(p.video.frames - 240)).toBeLessThanOrEqual(1);
     expect(r.clips.map((i) => i.video?.codec)).toEqual(['hevc', 'vp9', 'vp8', 'mpeg4']);
     // Every clip is used and its picture arrives: the middle of each segment shows the test
     // pattern (bright) inside the 4:3 picture area, with bars above and below.
@@ -207,9 +231,11 @@ describe('render engine on generated media', () => {
       expect([order[seg.clip], regionMean(f, 108, 10, 30, 98, 78) > 40]).toEqual([order[seg.clip], true]);
       expect(regionMean(f, 108, 0, 0, 108, 10)).toBeLessThan(12);
     }
-    // WAV music plans the same length.
-    const planned = await prepare({ clips: order, music: wav, settings: { aspect: '1:1' } });
-    expect(Math.abs(planned.plan.totalSec - 8)).toBeLessThanOrEqual(FRAME);
+    // WAV and raw AAC (no index: ffprobe only estimates its length) plan as long as they play.
+    for (const music of [wav, adts]) {
+      const planned = await prepare({ clips: order, music, settings: { aspect: '1:1' } });
+      expect([music, Math.abs(planned.plan.totalSec - decodedAudioSeconds(music)) <= FRAME]).toEqual([music, true]);
+    }
   }, 120_000);
 
   it('finds black and frozen stretches, and Intelligence avoids them', async () => {
