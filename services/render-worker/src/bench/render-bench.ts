@@ -72,31 +72,15 @@ async function peakChildMemory<T>(fn: () => Promise<T>): Promise<{ value: T; pea
   }
 }
 
+/** The engine's output codecs, for the floor's encode and the naive pipeline's final pass. */
+const OUTPUT_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '21', '-c:a', 'aac', '-b:a', '192k'];
+
+/** The reel's raw frames (1080p30 yuv420p) as an ffmpeg input. */
+const rawInput = (file: string) => ['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', '1920x1080', '-r', '30', '-i', file];
+
 /** Average PSNR (dB) of a video's frames against raw 1080p30 yuv420p frames. */
 function psnr(file: string, raw: string): number {
-  const r = spawnSync(
-    'ffmpeg',
-    [
-      '-i',
-      file,
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      '-s',
-      '1920x1080',
-      '-r',
-      '30',
-      '-i',
-      raw,
-      '-lavfi',
-      '[0:v][1:v]psnr',
-      '-f',
-      'null',
-      '-',
-    ],
-    { encoding: 'utf8' },
-  );
+  const r = spawnSync('ffmpeg', ['-i', file, ...rawInput(raw), '-lavfi', '[0:v][1:v]psnr', '-f', 'null', '-'], { encoding: 'utf8' });
   const m = / average:([\d.]+|inf)/.exec(r.stderr);
   if (!m) throw new Error(`psnr failed: ${r.stderr.slice(-500)}`);
   return m[1] === 'inf' ? Infinity : Number(m[1]);
@@ -272,28 +256,10 @@ async function main(): Promise<void> {
         '-v',
         'error',
         '-y',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        '-s',
-        '1920x1080',
-        '-r',
-        '30',
-        '-i',
-        raw,
+        ...rawInput(raw),
         '-i',
         path.join(dir, 'reel.wav'),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '21',
-        '-c:a',
-        'aac',
-        '-b:a',
-        '192k',
+        ...OUTPUT_CODECS,
         '-movflags',
         '+faststart',
         path.join(dir, 'floor.mp4'),
@@ -368,14 +334,7 @@ async function main(): Promise<void> {
           '0:v',
           '-map',
           '1:a',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'veryfast',
-          '-crf',
-          '21',
-          '-c:a',
-          'aac',
+          ...OUTPUT_CODECS,
           '-shortest',
           '-movflags',
           '+faststart',
