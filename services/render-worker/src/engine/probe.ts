@@ -85,6 +85,7 @@ const ratio = (s?: string) => {
 };
 
 export type ProbeKind = 'clip' | 'music' | 'any';
+
 /** End time (s) of the last packet of a stream, reading packets without decoding. */
 async function lastPacketEnd(abs: string, stream: string, timeoutMs: number): Promise<number> {
   let tail = '';

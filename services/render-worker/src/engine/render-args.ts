@@ -198,6 +198,7 @@ export function thumbnailTime(settings: RenderSettings, total: number): number {
   const fades = fadeTimes(settings, total);
   return Math.min(total * 0.5, Math.max(total * 0.25, (fades?.in ?? 0) + 0.5));
 }
+
 /** A JPEG thumbnail of a stored file at `at` seconds (uploads; reels get theirs from the render). */
 export function buildThumbnailArgs(reel: string, at: number, output: string): string[] {
   return [

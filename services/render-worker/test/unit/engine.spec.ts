@@ -2,6 +2,7 @@ import { beatAccuracy, fitBeats, onsetEnvelope, type MusicAnalysis } from '../..
 import type { ClipAnalysis } from '../../src/engine/clip-analysis';
 import { planEdit, type PlanInput } from '../../src/engine/plan';
 import type { MediaInfo } from '../../src/engine/probe';
+import { mapLimit } from '../../src/engine/render';
 import { buildRenderArgs, frameFilter } from '../../src/engine/render-args';
 import { parseSettings } from '../../src/engine/settings';
 import { assLiteral, titleScript } from '../../src/engine/title';
@@ -226,5 +227,40 @@ describe('ffmpeg arguments', () => {
     expect(joined).toContain('anullsrc'); // the silent clip gets silence
     expect(joined).toContain(`concat=n=${plan.segments.length}:v=1:a=1`);
     expect(frames).toBe(600);
+    // The thumbnail is a second output of the same process: one frame of the finished picture.
+    const withThumb = buildRenderArgs({
+      clips: [info(1280, 720), info(640, 480, false)],
+      plan,
+      settings: parseSettings({}),
+      output: '/o/out.mp4',
+      thumbnail: { path: '/t/thumb.jpg', atSec: 2 },
+    }).args.join(' ');
+    expect(withThumb).toContain('split=2[vout][vth]');
+    expect(withThumb).toContain('[vth]trim=start_frame=60:end_frame=61,scale=640:-2[thumb]');
+    expect(withThumb).toMatch(/-map \[thumb\] -frames:v 1 .* file:\/t\/thumb\.jpg$/);
+  });
+});
+
+describe('bounded concurrency', () => {
+  it('runs at most `limit` calls at once, keeps input order, and reports the first failure in input order', async () => {
+    let running = 0;
+    let peak = 0;
+    const delays = [30, 5, 20, 1, 10, 2];
+    const out = await mapLimit(delays, 2, async (d) => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, d));
+      running--;
+      return d * 2;
+    });
+    expect(out).toEqual(delays.map((d) => d * 2));
+    expect(peak).toBe(2);
+    // Item 1 fails late, item 3 early: the error of item 1 wins, as a sequential loop would give.
+    const failing = mapLimit([0, 1, 2, 3], 4, async (i) => {
+      await new Promise((r) => setTimeout(r, i === 1 ? 30 : 1));
+      if (i === 1 || i === 3) throw new Error(`bad ${i}`);
+      return i;
+    });
+    await expect(failing).rejects.toThrow('bad 1');
   });
 });
