@@ -9,21 +9,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVICE_NAMES, grpcAddrVar, type ServiceName } from '@reelsmith/kit';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const SERVICES = [
-  'identity',
-  'billing',
-  'media-library',
-  'assembly-orchestrator',
-  'render-worker',
-  'marketplace',
-  'telemetry',
-  'gateway',
-] as const;
-type Name = (typeof SERVICES)[number];
-const addrVar = (n: Name) => `${n.toUpperCase().replace(/-/g, '_')}_GRPC_ADDR`;
-const dbVar = (n: Name) => `${n.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
+// The kit's list of services, the gateway started last (its peers are on their way when it
+// starts answering).
+const SERVICES: readonly ServiceName[] = [...SERVICE_NAMES.filter((n) => n !== 'gateway'), 'gateway'];
+const dbVar = (n: ServiceName) => `${n.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 
 interface Settings {
   port: number;
@@ -216,9 +208,9 @@ async function main(): Promise<void> {
     say(`nats-server with JetStream at ${natsUrl}, data in ${storeDir}`);
   }
 
-  const ports = new Map<Name, { grpc: number; ops: number }>();
+  const ports = new Map<ServiceName, { grpc: number; ops: number }>();
   for (const n of SERVICES) ports.set(n, { grpc: await freePort(), ops: await freePort() });
-  const addrs = Object.fromEntries(SERVICES.map((n) => [addrVar(n), `127.0.0.1:${ports.get(n)!.grpc}`]));
+  const addrs = Object.fromEntries(SERVICES.map((n) => [grpcAddrVar(n), `127.0.0.1:${ports.get(n)!.grpc}`]));
   const common: NodeJS.ProcessEnv = {
     ...process.env,
     ...secrets(s.dataDir),

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { execMedia } from './exec.js';
-import { FORMAT_WHITELIST, PROTOCOL_ARGS } from './probe.js';
+import { INPUT_GUARD } from './probe.js';
 
 export const CLIP_ANALYSIS_VERSION = 1;
 export const ANALYSIS_W = 160;
@@ -134,9 +134,7 @@ export async function analyseClip(file: string, durationSec: number, timeoutMs =
       '-v',
       'error',
       '-nostdin',
-      ...PROTOCOL_ARGS,
-      '-format_whitelist',
-      FORMAT_WHITELIST.join(','),
+      ...INPUT_GUARD,
       // Cheaper decoding: analysis does not need deblocked or every frame.
       '-skip_loop_filter',
       'all',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-fit.js';
 import { execMedia } from './exec.js';
-import { FORMAT_WHITELIST, PROTOCOL_ARGS } from './probe.js';
+import { INPUT_GUARD } from './probe.js';
 
 export const ANALYSIS_SAMPLE_RATE = 22050;
 
@@ -20,9 +20,7 @@ export async function decodeAudio(
       '-v',
       'error',
       '-nostdin',
-      ...PROTOCOL_ARGS,
-      '-format_whitelist',
-      FORMAT_WHITELIST.join(','),
+      ...INPUT_GUARD,
       '-i',
       `file:${path.resolve(file)}`,
       '-vn',

@@ -58,7 +58,11 @@ export const FORMAT_WHITELIST = [
   'flv',
 ];
 
-export const PROTOCOL_ARGS = ['-protocol_whitelist', 'file,pipe'];
+/**
+ * Given before every `-i`: local files (and pipes) only, and only the whitelisted demuxers, so
+ * a crafted file cannot open URLs or other files (HLS, concat, image sequences...).
+ */
+export const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-format_whitelist', FORMAT_WHITELIST.join(',')];
 
 interface Raw {
   format?: { format_name?: string; duration?: string; nb_streams?: number };
@@ -94,9 +98,7 @@ async function lastPacketEnd(abs: string, stream: string, timeoutMs: number): Pr
     [
       '-v',
       'error',
-      ...PROTOCOL_ARGS,
-      '-format_whitelist',
-      FORMAT_WHITELIST.join(','),
+      ...INPUT_GUARD,
       '-select_streams',
       stream,
       '-show_entries',
@@ -132,18 +134,7 @@ export async function probe(file: string, kind: ProbeKind, timeoutMs = 20_000): 
   try {
     const { stderrTail } = await execMedia(
       'ffprobe',
-      [
-        '-v',
-        'warning',
-        ...PROTOCOL_ARGS,
-        '-format_whitelist',
-        FORMAT_WHITELIST.join(','),
-        '-show_format',
-        '-show_streams',
-        '-of',
-        'json',
-        `file:${abs}`,
-      ],
+      ['-v', 'warning', ...INPUT_GUARD, '-show_format', '-show_streams', '-of', 'json', `file:${abs}`],
       { timeoutMs, onStdout: (c) => (out += c.toString()) },
     );
     estimated = stderrTail.includes('Estimating duration from bitrate');

@@ -12,7 +12,7 @@
  */
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
-import { FORMAT_WHITELIST } from './probe.js';
+import { INPUT_GUARD } from './probe.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
 
 export const AUDIO_RATE = 48_000;
@@ -34,7 +34,6 @@ export interface RenderArgsInput {
   thumbnail?: { path: string; atSec: number };
 }
 
-const INPUT_GUARD = ['-protocol_whitelist', 'file,pipe', '-format_whitelist', FORMAT_WHITELIST.join(',')];
 const num = (x: number) => String(Math.round(x * 1e6) / 1e6);
 const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
 
