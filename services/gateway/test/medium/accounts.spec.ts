@@ -282,8 +282,12 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     }
   });
 
+  /** Identity's decision, as the gateway passes it on to billing with each call about the user. */
+  const unlimited = async (token: string) => (await peers.identity.authenticate({ sessionToken: token })).user!.unlimited;
+
   it('refuses every admin route to a non-admin (403) and an anonymous caller (401)', async () => {
     const token = await registerAndVerifyByCode(uniqueEmail('henry'));
+    expect(await unlimited(token)).toBe(false);
     expect(app.adminRoutes.length).toBeGreaterThan(0);
     for (const r of app.adminRoutes) {
       const url = r.url.replace('/api/v1', '').replace(/:(\w+)/g, 'x');
@@ -296,6 +300,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
   it('lets the privileged account toggle the guest pass; the guest logs in without admin rights until disabled', async () => {
     const admin = await registerAndVerifyByCode(ADMIN);
     expect(((await call('GET', '/auth/me', undefined, admin)).body.user as { is_admin: boolean }).is_admin).toBe(true);
+    expect(await unlimited(admin)).toBe(true);
     expect((await call('GET', '/admin/guest-pass', undefined, admin)).body).toMatchObject({ enabled: false });
 
     const on = await call('POST', '/admin/guest-pass', { enabled: true }, admin);
@@ -308,6 +313,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     expect(guest.status).toBe(200);
     expect(guest.body.user).toMatchObject({ is_admin: false, is_guest: true, subscription: { plan: 'corporate', status: 'active' } });
     const guestToken = guest.body.session_token as string;
+    expect(await unlimited(guestToken)).toBe(true); // enterprise access: no credit limit
     expect((await call('GET', '/admin/guest-pass', undefined, guestToken)).status).toBe(403);
 
     // Rotating gives a new password and ends the old sessions.

@@ -16,6 +16,8 @@ export interface UserView {
   email: string;
   isAdmin: boolean;
   isGuest: boolean;
+  /** Admins and the guest pass (enterprise access) are never charged or limited by billing. */
+  unlimited: boolean;
   emailVerified: boolean;
   createdAt: Date;
 }
@@ -103,11 +105,13 @@ export class IdentityService {
   }
 
   view(u: UserRecord): UserView {
+    const isAdmin = u.isAdmin || this.opts.privilegedEmails.has(u.email.toLowerCase());
     return {
       id: u.id,
       email: u.email,
-      isAdmin: u.isAdmin || this.opts.privilegedEmails.has(u.email.toLowerCase()),
+      isAdmin,
       isGuest: u.isGuest,
+      unlimited: isAdmin || u.isGuest,
       emailVerified: u.emailVerifiedAt !== null,
       createdAt: u.createdAt,
     };

@@ -8,6 +8,7 @@ const user = (u: UserView) => ({
   isAdmin: u.isAdmin,
   emailVerified: u.emailVerified,
   isGuest: u.isGuest,
+  unlimited: u.unlimited,
   createdAtUnixMs: BigInt(u.createdAt.getTime()),
 });
 const session = (s: Session) => ({ sessionToken: s.token, user: user(s.user), expiresAtUnixMs: BigInt(s.expiresAt.getTime()) });

@@ -4,7 +4,6 @@ import { DomainError, ErrorCode, newObjectKey, type ObjectStore } from '@reelsmi
 import type { FastifyPluginAsync } from 'fastify';
 import type { Peers } from '../../repositories/clients.js';
 import { callerOf } from './auth.js';
-import { isUnlimited } from './user.view.js';
 
 export interface AssemblyDeps {
   peers: Peers;
@@ -24,7 +23,7 @@ export const assemblyRoutes: FastifyPluginAsync<AssemblyDeps> = async (app, { pe
 
   app.post('/uploads/file', { config: { access: 'user' } }, async (req, reply) => {
     const caller = callerOf(req);
-    const { account } = await peers.billing.getAccount({ userId: caller.id, unlimited: isUnlimited(caller) }, { requestId: req.id });
+    const { account } = await peers.billing.getAccount({ userId: caller.id, unlimited: caller.unlimited }, { requestId: req.id });
     const ent = account!.entitlements!;
     const cap = Number(ent.uploadCapBytes);
     if (!req.isMultipart())
@@ -69,7 +68,7 @@ export const assemblyRoutes: FastifyPluginAsync<AssemblyDeps> = async (app, { pe
       const r = await peers.jobs.createJob(
         {
           ownerId: caller.id,
-          unlimited: isUnlimited(caller),
+          unlimited: caller.unlimited,
           requestJson: JSON.stringify(req.body),
           idempotencyKey: req.headers['idempotency-key'] ?? '',
         },

@@ -9,6 +9,8 @@ export interface Caller {
   email: string;
   isAdmin: boolean;
   isGuest: boolean;
+  /** Never charged or limited by billing (identity decides: admins and the guest pass). */
+  unlimited: boolean;
 }
 
 /** Route option: who may call it. Default: anyone. */
@@ -53,7 +55,7 @@ export const authPlugin = fp<{ peers: Peers }>(async (app: FastifyInstance, { pe
     if (token) {
       try {
         const { user } = await peers.identity.authenticate({ sessionToken: token }, { requestId: req.id });
-        if (user) req.caller = { id: user.id, email: user.email, isAdmin: user.isAdmin, isGuest: user.isGuest };
+        if (user) req.caller = { id: user.id, email: user.email, isAdmin: user.isAdmin, isGuest: user.isGuest, unlimited: user.unlimited };
       } catch (e) {
         if (!isDomainError(e) || e.code !== ErrorCode.UNAUTHENTICATED) throw e;
         if (access !== 'public') throw e;

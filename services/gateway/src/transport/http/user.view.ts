@@ -37,11 +37,8 @@ export const userSchema = {
   },
 } as const;
 
-/** Admins and the guest pass (enterprise access) are never charged or limited by billing. */
-export const isUnlimited = (u: { isAdmin: boolean; isGuest: boolean }) => u.isAdmin || u.isGuest;
-
 export async function userBody(peers: Peers, u: identity.User, requestId: string): Promise<UserBody> {
-  const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: isUnlimited(u) }, { requestId });
+  const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: u.unlimited }, { requestId });
   const sub = account?.subscription;
   const guest = u.isGuest;
   return {
