@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The spec's assembly job request (section 3) with its defaults (section 9). */
+/**
+ * The spec's assembly job request (section 3) with its defaults (section 9). The engine checks the
+ * same settings again (render-worker `settings.ts`); test/unit/job-request.spec.ts keeps the two in step.
+ */
 export const jobRequestSchema = z.object({
   media_files: z.array(z.string().min(1).max(600)).max(1000).default([]),
   music_file: z.string().min(1).max(600).nullish(),
