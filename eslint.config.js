@@ -3,6 +3,24 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
+// Services never reach into each other: no import of another service's package or folder. The
+// engine (packages/engine), the kit and the contracts (proto) are the shared packages.
+const SERVICES = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
+const serviceBoundary = (own) => ({
+  files: own ? [`services/${own}/**/*.ts`] : ['packages/**/*.ts', 'proto/**/*.ts', 'services/kit/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: SERVICES.filter((s) => s !== own).flatMap((s) => [
+          { group: [`@reelsmith/${s}`, `@reelsmith/${s}/*`], message: 'Call another service over gRPC or NATS; never import it.' },
+          { regex: `(^|/)(services/)?${s}/(src|test)(/|$)`, message: "Never import another service's files." },
+        ]),
+      },
+    ],
+  },
+});
+
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'proto/src/gen/**', 'web/dist/**', 'test-artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -26,6 +44,8 @@ module.exports = tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in config.ts only.' }],
     },
   },
+  ...SERVICES.map(serviceBoundary),
+  serviceBoundary(null),
   {
     // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
     files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],

@@ -19,7 +19,7 @@ const common = {
     '^@reelsmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@reelsmith/kit/testing$': '<rootDir>/services/kit/src/testing.ts',
     '^@reelsmith/proto$': '<rootDir>/proto/src/index.ts',
-    '^@reelsmith/render-worker/engine$': '<rootDir>/services/render-worker/src/engine/index.ts',
+    '^@reelsmith/engine$': '<rootDir>/packages/engine/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
@@ -29,8 +29,13 @@ const common = {
 module.exports = {
   testTimeout: 30_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{services,scripts,proto,web}/**/test/unit/**/*.spec.ts?(x)'] },
-    { ...common, displayName: 'medium', testMatch: ['<rootDir>/{services,scripts,proto}/**/test/medium/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{packages,services,scripts,proto,web}/**/test/unit/**/*.spec.ts?(x)'] },
+    {
+      ...common,
+      displayName: 'medium',
+      // Service tests, and in test/medium the ones that compose several services in one process.
+      testMatch: ['<rootDir>/{packages,services,scripts,proto}/**/test/medium/**/*.spec.ts', '<rootDir>/test/medium/**/*.spec.ts'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'] },
   ],

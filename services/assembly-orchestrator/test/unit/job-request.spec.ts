@@ -1,4 +1,4 @@
-import { parseSettings } from '../../../render-worker/src/engine/settings';
+import { parseSettings } from '@reelsmith/engine';
 import { jobRequestSchema } from '../../src/domain/job-request';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { analyseClip, analyseMusic, buildThumbnailArgs, execMedia, isEngineError, probe } from '@reelsmith/render-worker/engine';
+import { analyseClip, analyseMusic, buildThumbnailArgs, execMedia, isEngineError, probe } from '@reelsmith/engine';
 import type { MediaTools } from '../domain/media.service.js';
 
 /** ffprobe, thumbnails and analyses through the render engine's own code. */

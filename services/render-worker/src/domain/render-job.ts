@@ -1,5 +1,5 @@
-import type { RenderSettingsInput } from '../engine/settings.js';
-import type { EngineErrorCode } from '../engine/errors.js';
+import type { RenderSettingsInput } from '@reelsmith/engine';
+import type { EngineErrorCode } from '@reelsmith/engine';
 
 /** Engine failures that will fail the same way on every try: the job fails at once. */
 const PERMANENT: ReadonlySet<EngineErrorCode> = new Set([

@@ -14,10 +14,10 @@ import {
 } from '@reelsmith/kit';
 import { streams, type assemblyEvents } from '@reelsmith/proto';
 import { engineSettings, isPermanent, throttle } from '../domain/render-job.js';
-import type { ClipAnalysis } from '../engine/clip-analysis.js';
-import type { MusicAnalysis } from '../engine/beat-fit.js';
-import { isEngineError } from '../engine/errors.js';
-import { renderReel } from '../engine/render.js';
+import type { ClipAnalysis } from '@reelsmith/engine';
+import type { MusicAnalysis } from '@reelsmith/engine';
+import { isEngineError } from '@reelsmith/engine';
+import { renderReel } from '@reelsmith/engine';
 import type { WorkerPeers } from '../repositories/peers.js';
 
 export interface WorkerDeps {

@@ -8,9 +8,9 @@
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
 import { parseArgs } from 'node:util';
-import { isEngineError } from './engine/errors.js';
-import { prepare, renderReel } from './engine/render.js';
-import type { RenderSettingsInput } from './engine/settings.js';
+import { isEngineError } from './errors.js';
+import { prepare, renderReel } from './render.js';
+import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
   'usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing relaxed|standard|high-energy] [--no-beat-mapping] [--no-intelligence] ' +

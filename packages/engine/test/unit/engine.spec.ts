@@ -1,11 +1,11 @@
-import { beatAccuracy, fitBeats, onsetEnvelope, type MusicAnalysis } from '../../src/engine/beat-fit';
-import type { ClipAnalysis } from '../../src/engine/clip-analysis';
-import { planEdit, type PlanInput } from '../../src/engine/plan';
-import type { MediaInfo } from '../../src/engine/probe';
-import { mapLimit } from '../../src/engine/render';
-import { buildRenderArgs, frameFilter } from '../../src/engine/render-args';
-import { parseSettings } from '../../src/engine/settings';
-import { assLiteral, titleScript } from '../../src/engine/title';
+import { beatAccuracy, fitBeats, onsetEnvelope, type MusicAnalysis } from '../../src/beat-fit';
+import type { ClipAnalysis } from '../../src/clip-analysis';
+import { planEdit, type PlanInput } from '../../src/plan';
+import type { MediaInfo } from '../../src/probe';
+import { mapLimit } from '../../src/render';
+import { buildRenderArgs, frameFilter } from '../../src/render-args';
+import { parseSettings } from '../../src/settings';
+import { assLiteral, titleScript } from '../../src/title';
 
 const FRAME = 1 / 30;
 

@@ -5,12 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
-import { wire as wireIdentity } from '../../../identity/src/app';
-import { configSchema as identitySchema } from '../../../identity/src/config';
-import { wire as wireBilling } from '../../../billing/src/app';
-import { configSchema as billingSchema } from '../../../billing/src/config';
-import { dialPeers, type Peers } from '../../src/repositories/clients';
-import { buildHttpApp } from '../../src/transport/http/server';
+import { wire as wireIdentity } from '../../services/identity/src/app';
+import { configSchema as identitySchema } from '../../services/identity/src/config';
+import { wire as wireBilling } from '../../services/billing/src/app';
+import { configSchema as billingSchema } from '../../services/billing/src/config';
+import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 
 const ADMIN = 'boss@reelsmith.test';
 const TOKEN_SECRET = 'test-token-secret-0123456789abcdef';
@@ -75,7 +75,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: db.url });
       services.push(
         await runService(
-          { name, config, migrationsDir: path.join(__dirname, '..', '..', '..', name, 'migrations'), wire: wire as never },
+          { name, config, migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'), wire: wire as never },
           { handleSignals: false, log },
         ),
       );
