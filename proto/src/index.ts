@@ -13,3 +13,4 @@ export * as marketplace from './gen/reelsmith/marketplace/v1/marketplace_pb.js';
 export * as telemetry from './gen/reelsmith/telemetry/v1/telemetry_pb.js';
 export * as gateway from './gen/reelsmith/gateway/v1/gateway_pb.js';
 export * as testing from './gen/reelsmith/testing/v1/echo_pb.js';
+export * from './job-request.js';

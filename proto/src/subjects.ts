@@ -4,7 +4,7 @@
  * payload type without the compiler noticing.
  */
 import type { DescMessage } from '@bufbuild/protobuf';
-import { JobCompletedSchema, JobFailedSchema, JobProgressSchema, RenderJobSchema } from './gen/reelsmith/assembly/v1/events_pb.js';
+import { JobCompletedSchema, JobFailedSchema, JobStatusSchema, RenderJobSchema } from './gen/reelsmith/assembly/v1/events_pb.js';
 import {
   CreditsGrantedSchema,
   CreditsReservedSchema,
@@ -29,9 +29,12 @@ export const subjects = {
 export type Subject = keyof typeof subjects;
 export type SubjectSchema<S extends Subject> = (typeof subjects)[S];
 
-/** Core NATS (not persisted): live progress per job, `jobs.<id>.progress`. */
+/**
+ * Core NATS (not persisted): the authoritative status of a job each time the orchestrator records
+ * a change, `jobs.<id>.status`; every gateway replica forwards it to the job's sockets.
+ */
 export const coreSubjects = {
-  jobProgress: { pattern: 'jobs.*.progress', schema: JobProgressSchema, subject: (jobId: string) => `jobs.${jobId}.progress` },
+  jobStatus: { pattern: 'jobs.*.status', schema: JobStatusSchema, subject: (jobId: string) => `jobs.${jobId}.status` },
 } as const;
 
 export type StreamRetention = 'limits' | 'workqueue';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MusicAnalysis } from './beat-fit.js';
-import { analyseClip, type ClipAnalysis } from './clip-analysis.js';
+import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-fit.js';
+import { CLIP_ANALYSIS_VERSION, analyseClip, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
 import { prepareFonts } from './fonts.js';
@@ -89,14 +89,16 @@ export async function prepare(
   report(2, 'analysing');
   const clipAnalyses: Array<ClipAnalysis | undefined> = [];
   for (let i = 0; i < clips.length; i++) {
-    const cached = req.analyses?.clips?.[i];
+    // A cached analysis counts only if this engine's analysis would be the same (same version).
+    const given = req.analyses?.clips?.[i];
+    const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
     clipAnalyses.push(
       cached ??
         (settings.enable_intelligence ? await analyseClip(clips[i]!.path, clips[i]!.durationSec, undefined, req.signal) : undefined),
     );
     report(2 + Math.round((6 * (i + 1)) / clips.length), 'analysing');
   }
-  let musicAnalysis = req.analyses?.music;
+  let musicAnalysis = req.analyses?.music?.version === MUSIC_ANALYSIS_VERSION ? req.analyses.music : undefined;
   if (music && !musicAnalysis && settings.enable_beat_mapping)
     musicAnalysis = await analyseMusic(music.path, music.durationSec, undefined, req.signal);
   report(9, 'planning');

@@ -1,3 +1,4 @@
+import { TITLE_FONTS, renderOptionsShape } from '@reelsmith/proto';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 
@@ -9,28 +10,14 @@ export const ASPECTS = {
 } as const;
 export type Aspect = keyof typeof ASPECTS;
 
-export const FONTS = ['Roboto-Bold.ttf', 'Arial-Bold.ttf', 'Helvetica-Bold.ttf'] as const;
+export const FONTS = TITLE_FONTS;
 
-/** The spec's assembly job settings (section 3) with its defaults (section 9), plus the output frame. */
+/**
+ * The render settings: the rendering part of the job request contract (`@reelsmith/proto`
+ * job-request.ts, with the spec's defaults and limits), plus the output frame rate.
+ */
 export const renderSettingsSchema = z.object({
-  pacing_preset: z.enum(['relaxed', 'standard', 'high-energy']).default('standard'),
-  enable_beat_mapping: z.boolean().default(true),
-  enable_intelligence: z.boolean().default(true),
-  title_config: z
-    .object({
-      enabled: z.boolean().default(true),
-      text: z.string().max(200).default('My Awesome Video'),
-      font: z.enum(FONTS).default('Roboto-Bold.ttf'),
-      font_size: z.number().int().min(8).max(400).default(72),
-      position: z.enum(['top', 'center', 'bottom']).default('center'),
-    })
-    .default({ enabled: true, text: 'My Awesome Video', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' }),
-  enable_fades: z.boolean().default(true),
-  fade_in_duration_sec: z.number().min(0).max(10).default(2),
-  fade_out_duration_sec: z.number().min(0).max(10).default(2),
-  enable_letterbox: z.boolean().default(true),
-  output_filename: z.string().max(200).default('reel_output.mp4'),
-  aspect: z.enum(['16:9', '9:16', '1:1']).default('16:9'),
+  ...renderOptionsShape,
   /** Output frame rate (constant). */
   fps: z.number().int().min(12).max(60).default(30),
 });

@@ -14,9 +14,9 @@ describe('contracts', () => {
     for (const s of Object.keys(subjects)) expect([s, covered(s)]).toEqual([s, true]);
   });
 
-  it('keeps live progress off the streams (core NATS only)', () => {
-    const sample = coreSubjects.jobProgress.subject('abc');
-    expect(sample).toBe('jobs.abc.progress');
+  it('keeps live job status off the streams (core NATS only)', () => {
+    const sample = coreSubjects.jobStatus.subject('abc');
+    expect(sample).toBe('jobs.abc.status');
     const captured = Object.values(streams).some((st) =>
       st.subjects.some((p) => (p.endsWith('.>') ? sample.startsWith(p.slice(0, -1)) : p === sample)),
     );

@@ -2,8 +2,8 @@
 // @generated from file reelsmith/assembly/v1/assembly.proto (package reelsmith.assembly.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ServiceInfo } from "../../common/v1/common_pb.js";
 import { file_reelsmith_common_v1_common } from "../../common/v1/common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/assembly.proto.
  */
 export const file_reelsmith_assembly_v1_assembly: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyLlAQoDSm9iEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhQKDHJlcXVlc3RfanNvbhgGIAEoCRISCgpvdXRwdXRfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAkgASgDEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgKIAEoAxIUCgxkdXJhdGlvbl9zZWMYCyABKAEiZgoQQ3JlYXRlSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSFAoMcmVxdWVzdF9qc29uGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCSIjChFDcmVhdGVKb2JSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiMQoNR2V0Sm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkiGAoGSm9iUmVmEg4KBmpvYl9pZBgBIAEoCSJMChBTdGFydEpvYlJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSJwoDam9iGAIgASgLMhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYiJKChVVcGRhdGVQcm9ncmVzc1JlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCHByb2dyZXNzGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiKgoWVXBkYXRlUHJvZ3Jlc3NSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCDLpAwobQXNzZW1ibHlPcmNoZXN0cmF0b3JTZXJ2aWNlElsKCERlc2NyaWJlEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlc3BvbnNlEl4KCUNyZWF0ZUpvYhInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXF1ZXN0GigucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlc3BvbnNlEkoKBkdldEpvYhIkLnJlZWxzbWl0aC5hc3NlbWJseS52MS5HZXRKb2JSZXF1ZXN0GhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYhJSCghTdGFydEpvYhIdLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZWYaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuU3RhcnRKb2JSZXNwb25zZRJtCg5VcGRhdGVQcm9ncmVzcxIsLnJlZWxzbWl0aC5hc3NlbWJseS52MS5VcGRhdGVQcm9ncmVzc1JlcXVlc3QaLS5yZWVsc21pdGguYXNzZW1ibHkudjEuVXBkYXRlUHJvZ3Jlc3NSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAki8gIKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJIrECCgNKb2ISCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhAKCHByb2dyZXNzGAQgASgFEg8KB21lc3NhZ2UYBSABKAkSMgoHcmVxdWVzdBgGIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0EhIKCm91dHB1dF9rZXkYByABKAkSFQoNdGh1bWJuYWlsX2tleRgIIAEoCRIaChJjcmVhdGVkX2F0X3VuaXhfbXMYCSABKAMSGgoSdXBkYXRlZF9hdF91bml4X21zGAogASgDEhQKDGR1cmF0aW9uX3NlYxgLIAEoARISCgpzaXplX2J5dGVzGAwgASgDEhgKEGVzdGltYXRlX2NyZWRpdHMYDSABKAMihAEKEENyZWF0ZUpvYlJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEjIKB3JlcXVlc3QYAyABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkiIwoRQ3JlYXRlSm9iUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIjEKDUdldEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIoQECglKb2JSZXBvcnQSDgoGam9iX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSOwoHc3RhcnRlZBgDIAEoCzIoLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuU3RhcnRlZEgAEj0KCHByb2dyZXNzGAQgASgLMikucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5Qcm9ncmVzc0gAEj8KCWNvbXBsZXRlZBgFIAEoCzIqLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuQ29tcGxldGVkSAASOQoGZmFpbGVkGAYgASgLMicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5GYWlsZWRIABoJCgdTdGFydGVkGk4KCFByb2dyZXNzEjEKBXN0YWdlGAEgASgOMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlclN0YWdlEg8KB3BlcmNlbnQYAiABKAUaYAoJQ29tcGxldGVkEhIKCm91dHB1dF9rZXkYASABKAkSFQoNdGh1bWJuYWlsX2tleRgCIAEoCRIUCgxkdXJhdGlvbl9zZWMYAyABKAESEgoKc2l6ZV9ieXRlcxgEIAEoAxoYCgZGYWlsZWQSDgoGcmVhc29uGAEgASgJQgcKBWV2ZW50Ik4KEUpvYlJlcG9ydFJlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgIEicKA2pvYhgCIAEoCzIaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2IqnAEKC1JlbmRlclN0YWdlEhwKGFJFTkRFUl9TVEFHRV9VTlNQRUNJRklFRBAAEhoKFlJFTkRFUl9TVEFHRV9QUkVQQVJJTkcQARIaChZSRU5ERVJfU1RBR0VfQU5BTFlTSU5HEAISGgoWUkVOREVSX1NUQUdFX1JFTkRFUklORxADEhsKF1JFTkRFUl9TVEFHRV9GSU5BTElaSU5HEAQy/wIKG0Fzc2VtYmx5T3JjaGVzdHJhdG9yU2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXNwb25zZRJeCglDcmVhdGVKb2ISJy5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVxdWVzdBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXNwb25zZRJKCgZHZXRKb2ISJC5yZWVsc21pdGguYXNzZW1ibHkudjEuR2V0Sm9iUmVxdWVzdBoaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2ISVwoJUmVwb3J0Sm9iEiAucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnRSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.assembly.v1.DescribeRequest
@@ -45,6 +45,134 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_assembly_v1_assembly, 1);
 
 /**
+ * @generated from message reelsmith.assembly.v1.TitleConfig
+ */
+export type TitleConfig = Message<"reelsmith.assembly.v1.TitleConfig"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * Roboto-Bold.ttf, Arial-Bold.ttf or Helvetica-Bold.ttf
+   *
+   * @generated from field: string font = 3;
+   */
+  font: string;
+
+  /**
+   * @generated from field: int32 font_size = 4;
+   */
+  fontSize: number;
+
+  /**
+   * top, center or bottom
+   *
+   * @generated from field: string position = 5;
+   */
+  position: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.TitleConfig.
+ * Use `create(TitleConfigSchema)` to create a new message.
+ */
+export const TitleConfigSchema: GenMessage<TitleConfig> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 2);
+
+/**
+ * The spec's assembly job request (section 3). Its rules and defaults are defined once, in
+ * proto/src/job-request.ts (zod), which also gives the gateway's OpenAPI schema; every field here
+ * is always set from a request that passed that schema.
+ *
+ * @generated from message reelsmith.assembly.v1.JobRequest
+ */
+export type JobRequest = Message<"reelsmith.assembly.v1.JobRequest"> & {
+  /**
+   * @generated from field: repeated string media_files = 1;
+   */
+  mediaFiles: string[];
+
+  /**
+   * Empty when the reel has no music.
+   *
+   * @generated from field: string music_file = 2;
+   */
+  musicFile: string;
+
+  /**
+   * @generated from field: string output_filename = 3;
+   */
+  outputFilename: string;
+
+  /**
+   * relaxed, standard or high-energy
+   *
+   * @generated from field: string pacing_preset = 4;
+   */
+  pacingPreset: string;
+
+  /**
+   * @generated from field: bool enable_beat_mapping = 5;
+   */
+  enableBeatMapping: boolean;
+
+  /**
+   * @generated from field: bool enable_intelligence = 6;
+   */
+  enableIntelligence: boolean;
+
+  /**
+   * @generated from field: reelsmith.assembly.v1.TitleConfig title_config = 7;
+   */
+  titleConfig?: TitleConfig | undefined;
+
+  /**
+   * @generated from field: bool enable_fades = 8;
+   */
+  enableFades: boolean;
+
+  /**
+   * @generated from field: double fade_in_duration_sec = 9;
+   */
+  fadeInDurationSec: number;
+
+  /**
+   * @generated from field: double fade_out_duration_sec = 10;
+   */
+  fadeOutDurationSec: number;
+
+  /**
+   * @generated from field: bool enable_letterbox = 11;
+   */
+  enableLetterbox: boolean;
+
+  /**
+   * @generated from field: bool get_footage_offers = 12;
+   */
+  getFootageOffers: boolean;
+
+  /**
+   * 16:9, 9:16 or 1:1
+   *
+   * @generated from field: string aspect = 13;
+   */
+  aspect: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobRequest.
+ * Use `create(JobRequestSchema)` to create a new message.
+ */
+export const JobRequestSchema: GenMessage<JobRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 3);
+
+/**
  * @generated from message reelsmith.assembly.v1.Job
  */
 export type Job = Message<"reelsmith.assembly.v1.Job"> & {
@@ -71,16 +199,17 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
   progress: number;
 
   /**
+   * What the user reads on the progress card (Queued, Initializing, Processing, Finalizing,
+   * Complete, or why it failed).
+   *
    * @generated from field: string message = 5;
    */
   message: string;
 
   /**
-   * The spec's assembly job request, as JSON (validated by the orchestrator).
-   *
-   * @generated from field: string request_json = 6;
+   * @generated from field: reelsmith.assembly.v1.JobRequest request = 6;
    */
-  requestJson: string;
+  request?: JobRequest | undefined;
 
   /**
    * @generated from field: string output_key = 7;
@@ -106,6 +235,16 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
    * @generated from field: double duration_sec = 11;
    */
   durationSec: number;
+
+  /**
+   * @generated from field: int64 size_bytes = 12;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: int64 estimate_credits = 13;
+   */
+  estimateCredits: bigint;
 };
 
 /**
@@ -113,7 +252,7 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
  * Use `create(JobSchema)` to create a new message.
  */
 export const JobSchema: GenMessage<Job> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 2);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 4);
 
 /**
  * @generated from message reelsmith.assembly.v1.CreateJobRequest
@@ -132,9 +271,9 @@ export type CreateJobRequest = Message<"reelsmith.assembly.v1.CreateJobRequest">
   unlimited: boolean;
 
   /**
-   * @generated from field: string request_json = 3;
+   * @generated from field: reelsmith.assembly.v1.JobRequest request = 3;
    */
-  requestJson: string;
+  request?: JobRequest | undefined;
 
   /**
    * Optional: the same key from the same user gives the same job.
@@ -149,7 +288,7 @@ export type CreateJobRequest = Message<"reelsmith.assembly.v1.CreateJobRequest">
  * Use `create(CreateJobRequestSchema)` to create a new message.
  */
 export const CreateJobRequestSchema: GenMessage<CreateJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 3);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 5);
 
 /**
  * @generated from message reelsmith.assembly.v1.CreateJobResponse
@@ -166,7 +305,7 @@ export type CreateJobResponse = Message<"reelsmith.assembly.v1.CreateJobResponse
  * Use `create(CreateJobResponseSchema)` to create a new message.
  */
 export const CreateJobResponseSchema: GenMessage<CreateJobResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 4);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 6);
 
 /**
  * @generated from message reelsmith.assembly.v1.GetJobRequest
@@ -190,35 +329,166 @@ export type GetJobRequest = Message<"reelsmith.assembly.v1.GetJobRequest"> & {
  * Use `create(GetJobRequestSchema)` to create a new message.
  */
 export const GetJobRequestSchema: GenMessage<GetJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 5);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 7);
 
 /**
- * @generated from message reelsmith.assembly.v1.JobRef
+ * The one channel on which a render worker reports a job's life to the orchestrator.
+ *
+ * @generated from message reelsmith.assembly.v1.JobReport
  */
-export type JobRef = Message<"reelsmith.assembly.v1.JobRef"> & {
+export type JobReport = Message<"reelsmith.assembly.v1.JobReport"> & {
   /**
    * @generated from field: string job_id = 1;
    */
   jobId: string;
+
+  /**
+   * The JetStream delivery of the work message that this worker is running (1, 2, ...).
+   *
+   * @generated from field: int32 attempt = 2;
+   */
+  attempt: number;
+
+  /**
+   * @generated from oneof reelsmith.assembly.v1.JobReport.event
+   */
+  event: {
+    /**
+     * @generated from field: reelsmith.assembly.v1.JobReport.Started started = 3;
+     */
+    value: JobReport_Started;
+    case: "started";
+  } | {
+    /**
+     * @generated from field: reelsmith.assembly.v1.JobReport.Progress progress = 4;
+     */
+    value: JobReport_Progress;
+    case: "progress";
+  } | {
+    /**
+     * @generated from field: reelsmith.assembly.v1.JobReport.Completed completed = 5;
+     */
+    value: JobReport_Completed;
+    case: "completed";
+  } | {
+    /**
+     * @generated from field: reelsmith.assembly.v1.JobReport.Failed failed = 6;
+     */
+    value: JobReport_Failed;
+    case: "failed";
+  } | { case: undefined; value?: undefined };
 };
 
 /**
- * Describes the message reelsmith.assembly.v1.JobRef.
- * Use `create(JobRefSchema)` to create a new message.
+ * Describes the message reelsmith.assembly.v1.JobReport.
+ * Use `create(JobReportSchema)` to create a new message.
  */
-export const JobRefSchema: GenMessage<JobRef> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 6);
+export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8);
 
 /**
- * @generated from message reelsmith.assembly.v1.StartJobResponse
+ * The worker takes the job: queued -> processing (refused when it finished already).
+ *
+ * @generated from message reelsmith.assembly.v1.JobReport.Started
  */
-export type StartJobResponse = Message<"reelsmith.assembly.v1.StartJobResponse"> & {
+export type JobReport_Started = Message<"reelsmith.assembly.v1.JobReport.Started"> & {
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobReport.Started.
+ * Use `create(JobReport_StartedSchema)` to create a new message.
+ */
+export const JobReport_StartedSchema: GenMessage<JobReport_Started> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 0);
+
+/**
+ * @generated from message reelsmith.assembly.v1.JobReport.Progress
+ */
+export type JobReport_Progress = Message<"reelsmith.assembly.v1.JobReport.Progress"> & {
   /**
-   * False when the job has finished already (a redelivered or stale message).
-   *
-   * @generated from field: bool started = 1;
+   * @generated from field: reelsmith.assembly.v1.RenderStage stage = 1;
    */
-  started: boolean;
+  stage: RenderStage;
+
+  /**
+   * 0..100 of the whole render.
+   *
+   * @generated from field: int32 percent = 2;
+   */
+  percent: number;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobReport.Progress.
+ * Use `create(JobReport_ProgressSchema)` to create a new message.
+ */
+export const JobReport_ProgressSchema: GenMessage<JobReport_Progress> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 1);
+
+/**
+ * The reel and its thumbnail are stored; charge it and list it.
+ *
+ * @generated from message reelsmith.assembly.v1.JobReport.Completed
+ */
+export type JobReport_Completed = Message<"reelsmith.assembly.v1.JobReport.Completed"> & {
+  /**
+   * @generated from field: string output_key = 1;
+   */
+  outputKey: string;
+
+  /**
+   * @generated from field: string thumbnail_key = 2;
+   */
+  thumbnailKey: string;
+
+  /**
+   * @generated from field: double duration_sec = 3;
+   */
+  durationSec: number;
+
+  /**
+   * @generated from field: int64 size_bytes = 4;
+   */
+  sizeBytes: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobReport.Completed.
+ * Use `create(JobReport_CompletedSchema)` to create a new message.
+ */
+export const JobReport_CompletedSchema: GenMessage<JobReport_Completed> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 2);
+
+/**
+ * @generated from message reelsmith.assembly.v1.JobReport.Failed
+ */
+export type JobReport_Failed = Message<"reelsmith.assembly.v1.JobReport.Failed"> & {
+  /**
+   * A message for the user when the cause is their input; empty when it is ours.
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobReport.Failed.
+ * Use `create(JobReport_FailedSchema)` to create a new message.
+ */
+export const JobReport_FailedSchema: GenMessage<JobReport_Failed> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 3);
+
+/**
+ * @generated from message reelsmith.assembly.v1.JobReportResponse
+ */
+export type JobReportResponse = Message<"reelsmith.assembly.v1.JobReportResponse"> & {
+  /**
+   * False when the report came too late to count (the job finished already, or it is a stale
+   * worker's): the worker stops and acks.
+   *
+   * @generated from field: bool accepted = 1;
+   */
+  accepted: boolean;
 
   /**
    * @generated from field: reelsmith.assembly.v1.Job job = 2;
@@ -227,55 +497,49 @@ export type StartJobResponse = Message<"reelsmith.assembly.v1.StartJobResponse">
 };
 
 /**
- * Describes the message reelsmith.assembly.v1.StartJobResponse.
- * Use `create(StartJobResponseSchema)` to create a new message.
+ * Describes the message reelsmith.assembly.v1.JobReportResponse.
+ * Use `create(JobReportResponseSchema)` to create a new message.
  */
-export const StartJobResponseSchema: GenMessage<StartJobResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 7);
-
-/**
- * @generated from message reelsmith.assembly.v1.UpdateProgressRequest
- */
-export type UpdateProgressRequest = Message<"reelsmith.assembly.v1.UpdateProgressRequest"> & {
-  /**
-   * @generated from field: string job_id = 1;
-   */
-  jobId: string;
-
-  /**
-   * @generated from field: int32 progress = 2;
-   */
-  progress: number;
-
-  /**
-   * @generated from field: string message = 3;
-   */
-  message: string;
-};
-
-/**
- * Describes the message reelsmith.assembly.v1.UpdateProgressRequest.
- * Use `create(UpdateProgressRequestSchema)` to create a new message.
- */
-export const UpdateProgressRequestSchema: GenMessage<UpdateProgressRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8);
-
-/**
- * @generated from message reelsmith.assembly.v1.UpdateProgressResponse
- */
-export type UpdateProgressResponse = Message<"reelsmith.assembly.v1.UpdateProgressResponse"> & {
-  /**
-   * @generated from field: bool accepted = 1;
-   */
-  accepted: boolean;
-};
-
-/**
- * Describes the message reelsmith.assembly.v1.UpdateProgressResponse.
- * Use `create(UpdateProgressResponseSchema)` to create a new message.
- */
-export const UpdateProgressResponseSchema: GenMessage<UpdateProgressResponse> = /*@__PURE__*/
+export const JobReportResponseSchema: GenMessage<JobReportResponse> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_assembly, 9);
+
+/**
+ * How far a worker's render has come; the orchestrator words it for the user.
+ *
+ * @generated from enum reelsmith.assembly.v1.RenderStage
+ */
+export enum RenderStage {
+  /**
+   * @generated from enum value: RENDER_STAGE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: RENDER_STAGE_PREPARING = 1;
+   */
+  PREPARING = 1,
+
+  /**
+   * @generated from enum value: RENDER_STAGE_ANALYSING = 2;
+   */
+  ANALYSING = 2,
+
+  /**
+   * @generated from enum value: RENDER_STAGE_RENDERING = 3;
+   */
+  RENDERING = 3,
+
+  /**
+   * @generated from enum value: RENDER_STAGE_FINALIZING = 4;
+   */
+  FINALIZING = 4,
+}
+
+/**
+ * Describes the enum reelsmith.assembly.v1.RenderStage.
+ */
+export const RenderStageSchema: GenEnum<RenderStage> = /*@__PURE__*/
+  enumDesc(file_reelsmith_assembly_v1_assembly, 0);
 
 /**
  * Jobs: validate, reserve credits, queue, track, finish or refund.
@@ -308,24 +572,14 @@ export const AssemblyOrchestratorService: GenService<{
     output: typeof JobSchema;
   },
   /**
-   * A worker takes the job: queued -> processing.
+   * Start, progress, completion and failure of a job, from the worker running it.
    *
-   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.StartJob
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.ReportJob
    */
-  startJob: {
+  reportJob: {
     methodKind: "unary";
-    input: typeof JobRefSchema;
-    output: typeof StartJobResponseSchema;
-  },
-  /**
-   * Progress of a processing job; refused once the job has finished.
-   *
-   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.UpdateProgress
-   */
-  updateProgress: {
-    methodKind: "unary";
-    input: typeof UpdateProgressRequestSchema;
-    output: typeof UpdateProgressResponseSchema;
+    input: typeof JobReportSchema;
+    output: typeof JobReportResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_assembly_v1_assembly, 0);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiRwoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDIlAKC0pvYlByb2dyZXNzEg4KBmpvYl9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSEAoIcHJvZ3Jlc3MYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSK3AQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBSJXCglKb2JGYWlsZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhkKEWZhaWxlZF9hdF91bml4X21zGAQgASgDYgZwcm90bzM");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiRwoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDIqkBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEiVwoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoA2IGcHJvdG8z");
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -44,43 +44,71 @@ export const RenderJobSchema: GenMessage<RenderJob> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 0);
 
 /**
- * Live progress of a job, published on core NATS (subject jobs.<id>.progress), throttled.
+ * The authoritative status of a job, published by the orchestrator on core NATS
+ * (subject jobs.<id>.status) each time it records a change. Every gateway replica forwards it to
+ * the job's sockets, through the same view as GET /jobs/{id}/status.
  *
- * @generated from message reelsmith.assembly.v1.JobProgress
+ * @generated from message reelsmith.assembly.v1.JobStatus
  */
-export type JobProgress = Message<"reelsmith.assembly.v1.JobProgress"> & {
+export type JobStatus = Message<"reelsmith.assembly.v1.JobStatus"> & {
   /**
    * @generated from field: string job_id = 1;
    */
   jobId: string;
 
   /**
-   * @generated from field: string status = 2;
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+
+  /**
+   * queued, processing, completed or failed
+   *
+   * @generated from field: string status = 3;
    */
   status: string;
 
   /**
    * 0..100, monotone for one job.
    *
-   * @generated from field: int32 progress = 3;
+   * @generated from field: int32 progress = 4;
    */
   progress: number;
 
   /**
-   * @generated from field: string message = 4;
+   * @generated from field: string message = 5;
    */
   message: string;
+
+  /**
+   * Set once completed.
+   *
+   * @generated from field: string output_key = 6;
+   */
+  outputKey: string;
+
+  /**
+   * The name the download is saved under.
+   *
+   * @generated from field: string output_filename = 7;
+   */
+  outputFilename: string;
+
+  /**
+   * @generated from field: int64 updated_at_unix_ms = 8;
+   */
+  updatedAtUnixMs: bigint;
 };
 
 /**
- * Describes the message reelsmith.assembly.v1.JobProgress.
- * Use `create(JobProgressSchema)` to create a new message.
+ * Describes the message reelsmith.assembly.v1.JobStatus.
+ * Use `create(JobStatusSchema)` to create a new message.
  */
-export const JobProgressSchema: GenMessage<JobProgress> = /*@__PURE__*/
+export const JobStatusSchema: GenMessage<JobStatus> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 1);
 
 /**
- * events.job.completed
+ * events.job.completed (published by the orchestrator once the job is charged and listed)
  *
  * @generated from message reelsmith.assembly.v1.JobCompleted
  */
@@ -126,6 +154,13 @@ export type JobCompleted = Message<"reelsmith.assembly.v1.JobCompleted"> & {
    * @generated from field: int32 attempt = 8;
    */
   attempt: number;
+
+  /**
+   * From submission to completion.
+   *
+   * @generated from field: double wall_seconds = 9;
+   */
+  wallSeconds: number;
 };
 
 /**
@@ -136,7 +171,7 @@ export const JobCompletedSchema: GenMessage<JobCompleted> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 2);
 
 /**
- * events.job.failed
+ * events.job.failed (published by the orchestrator once the job is failed and refunded)
  *
  * @generated from message reelsmith.assembly.v1.JobFailed
  */

@@ -1,0 +1,155 @@
+/**
+ * The assembly job request (spec section 3), defined once: its fields, rules and defaults (spec
+ * section 9). The gateway validates request bodies with it (and derives the OpenAPI schema the web
+ * client's types are generated from), the orchestrator checks it again before pricing a job, and
+ * the engine's render settings are its rendering part. On gRPC it travels as the typed
+ * `assembly.v1.JobRequest` message; `toJobRequestMessage` / `fromJobRequestMessage` convert.
+ */
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { z } from 'zod';
+import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
+
+export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
+export type PacingPreset = (typeof PACING_PRESETS)[number];
+export const TITLE_FONTS = ['Roboto-Bold.ttf', 'Arial-Bold.ttf', 'Helvetica-Bold.ttf'] as const;
+export const TITLE_POSITIONS = ['top', 'center', 'bottom'] as const;
+export const ASPECTS = ['16:9', '9:16', '1:1'] as const;
+export type AspectName = (typeof ASPECTS)[number];
+
+/** The spec's defaults (section 9), in one place. */
+export const JOB_DEFAULTS = {
+  output_filename: 'reel_output.mp4',
+  pacing_preset: 'standard',
+  enable_beat_mapping: true,
+  enable_intelligence: true,
+  title_config: { enabled: true, text: 'My Awesome Video', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
+  enable_fades: true,
+  fade_in_duration_sec: 2,
+  fade_out_duration_sec: 2,
+  enable_letterbox: true,
+  get_footage_offers: false,
+  aspect: '16:9',
+} as const;
+
+/** Limits of the fields, shown to users by the web form as well. */
+export const JOB_LIMITS = {
+  maxClips: 1000,
+  keyLength: 600,
+  titleLength: 200,
+  filenameLength: 200,
+  fontSize: { min: 8, max: 400 },
+  fadeSeconds: { min: 0, max: 10 },
+} as const;
+
+// C0 and C1 control characters (NUL, line breaks, escapes...): never part of a title, a file
+// name or a key. Refused up front, before anything is reserved or stored.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const text = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} must be at most ${max} characters`)
+    .refine((s) => !CONTROL.test(s), `${what} must not contain control characters`);
+const objectKey = text(JOB_LIMITS.keyLength, 'A file key').pipe(z.string().min(1, 'A file key must not be empty'));
+
+export const titleConfigSchema = z
+  .object({
+    enabled: z.boolean().default(JOB_DEFAULTS.title_config.enabled),
+    text: text(JOB_LIMITS.titleLength, 'The title').default(JOB_DEFAULTS.title_config.text),
+    font: z.enum(TITLE_FONTS).default(JOB_DEFAULTS.title_config.font),
+    font_size: z
+      .number()
+      .int()
+      .min(JOB_LIMITS.fontSize.min, `The font size must be at least ${JOB_LIMITS.fontSize.min}`)
+      .max(JOB_LIMITS.fontSize.max, `The font size must be at most ${JOB_LIMITS.fontSize.max}`)
+      .default(JOB_DEFAULTS.title_config.font_size),
+    position: z.enum(TITLE_POSITIONS).default(JOB_DEFAULTS.title_config.position),
+  })
+  .meta({ id: 'TitleConfig' });
+
+const fade = (what: string) =>
+  z
+    .number()
+    .min(JOB_LIMITS.fadeSeconds.min, `${what} must be at least ${JOB_LIMITS.fadeSeconds.min} seconds`)
+    .max(JOB_LIMITS.fadeSeconds.max, `${what} must be at most ${JOB_LIMITS.fadeSeconds.max} seconds`);
+
+/** The rendering part of a job request: what the engine needs besides the files. */
+export const renderOptionsShape = {
+  output_filename: text(JOB_LIMITS.filenameLength, 'The output filename')
+    .refine((s) => !/[/\\]/.test(s), 'The output filename must not contain / or \\')
+    .default(JOB_DEFAULTS.output_filename),
+  pacing_preset: z.enum(PACING_PRESETS).default(JOB_DEFAULTS.pacing_preset),
+  enable_beat_mapping: z.boolean().default(JOB_DEFAULTS.enable_beat_mapping),
+  enable_intelligence: z.boolean().default(JOB_DEFAULTS.enable_intelligence),
+  title_config: titleConfigSchema.prefault({}),
+  enable_fades: z.boolean().default(JOB_DEFAULTS.enable_fades),
+  fade_in_duration_sec: fade('The fade-in').default(JOB_DEFAULTS.fade_in_duration_sec),
+  fade_out_duration_sec: fade('The fade-out').default(JOB_DEFAULTS.fade_out_duration_sec),
+  enable_letterbox: z.boolean().default(JOB_DEFAULTS.enable_letterbox),
+  aspect: z.enum(ASPECTS).default(JOB_DEFAULTS.aspect),
+};
+
+export const jobRequestSchema = z
+  .object({
+    media_files: z.array(objectKey).max(JOB_LIMITS.maxClips, `At most ${JOB_LIMITS.maxClips} clips`).default([]),
+    music_file: objectKey.nullish(),
+    ...renderOptionsShape,
+    get_footage_offers: z.boolean().default(JOB_DEFAULTS.get_footage_offers),
+  })
+  .meta({ id: 'JobRequest' });
+
+/** A valid request with every default applied. */
+export type JobRequest = z.output<typeof jobRequestSchema>;
+/** What a caller may send (defaults optional). */
+export type JobRequestInput = z.input<typeof jobRequestSchema>;
+
+/** Validates a request; the message names every problem ("title_config.text: ..."). */
+export function parseJobRequest(input: unknown): { ok: true; value: JobRequest } | { ok: false; problems: string } {
+  const r = jobRequestSchema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, problems: r.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ') };
+}
+
+export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobRequestSchema> {
+  return {
+    mediaFiles: r.media_files,
+    musicFile: r.music_file ?? '',
+    outputFilename: r.output_filename,
+    pacingPreset: r.pacing_preset,
+    enableBeatMapping: r.enable_beat_mapping,
+    enableIntelligence: r.enable_intelligence,
+    titleConfig: {
+      enabled: r.title_config.enabled,
+      text: r.title_config.text,
+      font: r.title_config.font,
+      fontSize: r.title_config.font_size,
+      position: r.title_config.position,
+    },
+    enableFades: r.enable_fades,
+    fadeInDurationSec: r.fade_in_duration_sec,
+    fadeOutDurationSec: r.fade_out_duration_sec,
+    enableLetterbox: r.enable_letterbox,
+    getFootageOffers: r.get_footage_offers,
+    aspect: r.aspect,
+  };
+}
+
+/** The message back to a request as it was sent; check it with `parseJobRequest`. */
+export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
+  const t = m.titleConfig;
+  return {
+    media_files: m.mediaFiles,
+    music_file: m.musicFile || null,
+    output_filename: m.outputFilename,
+    pacing_preset: m.pacingPreset,
+    enable_beat_mapping: m.enableBeatMapping,
+    enable_intelligence: m.enableIntelligence,
+    title_config: t && { enabled: t.enabled, text: t.text, font: t.font, font_size: t.fontSize, position: t.position },
+    enable_fades: m.enableFades,
+    fade_in_duration_sec: m.fadeInDurationSec,
+    fade_out_duration_sec: m.fadeOutDurationSec,
+    enable_letterbox: m.enableLetterbox,
+    get_footage_offers: m.getFootageOffers,
+    aspect: m.aspect as AspectName,
+  } as JobRequestInput;
+}
