@@ -243,22 +243,23 @@ export class Bus {
     };
   }
 
-  /** Core NATS (fire and forget): live progress of a job. */
-  publishProgress(jobId: string, message: MessageInitShape<typeof coreSubjects.jobProgress.schema>): void {
-    const schema = coreSubjects.jobProgress.schema;
-    this.nc.publish(this.subject(coreSubjects.jobProgress.subject(jobId)), toBinary(schema, create(schema, message)));
+  /** Core NATS (fire and forget): the status of a job the orchestrator has just recorded. */
+  publishJobStatus(message: MessageInitShape<typeof coreSubjects.jobStatus.schema>): void {
+    const schema = coreSubjects.jobStatus.schema;
+    const m = create(schema, message);
+    this.nc.publish(this.subject(coreSubjects.jobStatus.subject(m.jobId)), toBinary(schema, m));
   }
 
-  /** Every job's progress; each gateway replica subscribes for its own sockets. */
-  subscribeProgress(onProgress: (m: MessageShape<typeof coreSubjects.jobProgress.schema>) => void): Subscription {
-    const schema = coreSubjects.jobProgress.schema;
-    return this.nc.subscribe(this.subject(coreSubjects.jobProgress.pattern), {
+  /** Every job's status changes; each gateway replica subscribes for its own sockets. */
+  subscribeJobStatus(onStatus: (m: MessageShape<typeof coreSubjects.jobStatus.schema>) => void): Subscription {
+    const schema = coreSubjects.jobStatus.schema;
+    return this.nc.subscribe(this.subject(coreSubjects.jobStatus.pattern), {
       callback: (err, msg) => {
         if (err) return;
         try {
-          onProgress(fromBinary(schema, msg.data));
+          onStatus(fromBinary(schema, msg.data));
         } catch (e) {
-          this.log.warn({ err: e }, 'bad progress message');
+          this.log.warn({ err: e }, 'bad job status message');
         }
       },
     });

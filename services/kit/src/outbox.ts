@@ -1,19 +1,20 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { create, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import { subjects, type Subject, type SubjectSchema } from '@reelsmith/proto';
 import { sql } from 'drizzle-orm';
 import { bigserial, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Bus } from './bus.js';
+import type { Migration } from './db.js';
 import type { Orm } from './db.js';
 
 /**
  * Transactional outbox: an event is written in the same transaction as the change it reports, and
  * a relay publishes it afterwards with its message id (so a re-publish after a crash is dropped
  * by JetStream). A fact is never lost between commit and publish, and never published for a
- * change that rolled back. Services using it create this table in their migrations:
- *
- *   create table outbox (id bigserial primary key, subject text not null, msg_id text not null unique,
- *     payload text not null, created_at timestamptz not null default now(), published_at timestamptz);
+ * change that rolled back. A service that uses it says `outbox: true` in its ServiceSpec, and the
+ * kit's migration (services/kit/migrations/outbox.sql, `outboxMigration()`) creates the table.
  */
 export const outboxTable = pgTable('outbox', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -23,6 +24,11 @@ export const outboxTable = pgTable('outbox', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   publishedAt: timestamp('published_at', { withTimezone: true }),
 });
+
+/** The outbox table's migration, applied before a service's own migrations when it uses the outbox. */
+export function outboxMigration(): Migration {
+  return { name: 'kit_outbox.sql', sql: fs.readFileSync(path.join(__dirname, '..', 'migrations', 'outbox.sql'), 'utf8') };
+}
 
 type Executor = Pick<Orm, 'insert'>;
 

@@ -8,6 +8,7 @@ import { serveGrpc, type RunningGrpcServer, type ServiceBinding } from './grpc.j
 import { HealthMonitor, type DependencyCheck } from './health.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { outboxMigration } from './outbox.js';
 import { startTracing } from './tracing.js';
 
 /** What a service gets to wire its app with. */
@@ -39,6 +40,8 @@ export interface ServiceSpec<C extends BaseConfig> {
   config: C;
   /** Folder of NNNN_name.sql files; every service owns its database. */
   migrationsDir: string;
+  /** The service records events with the transactional outbox: the kit creates its table. */
+  outbox?: boolean;
   wire: (p: Platform<C>) => Promise<App> | App;
 }
 
@@ -87,7 +90,7 @@ export async function runService<C extends BaseConfig>(
   const metrics = createMetrics(spec.name);
 
   const db = await openDatabase({ url: config.DATABASE_URL, pgliteDir: path.join(config.DATA_DIR, 'db', spec.name) });
-  const applied = await migrate(db, readMigrations(spec.migrationsDir));
+  const applied = await migrate(db, [...(spec.outbox ? [outboxMigration()] : []), ...readMigrations(spec.migrationsDir)]);
   if (applied.length) log.info({ applied }, 'migrations applied');
 
   const bus = await Bus.connect({ url: config.NATS_URL, name: spec.name, log, prefix: config.NATS_PREFIX });
