@@ -9,12 +9,4 @@ alter table jobs add column finished_at timestamptz;
 -- One job per (user, Idempotency-Key): the same request sent twice makes one job.
 create unique index jobs_idempotency on jobs (owner_id, idempotency_key) where idempotency_key is not null;
 
-create table outbox (
-  id bigserial primary key,
-  subject text not null,
-  msg_id text not null unique,
-  payload text not null,
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
+-- The outbox table comes from the kit (services/kit/migrations/outbox.sql).

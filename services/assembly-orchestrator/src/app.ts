@@ -1,9 +1,9 @@
-import { OutboxRelay, type App, type Platform, type RunningConsumer } from '@reelsmith/kit';
+import { OutboxRelay, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
 import { JobsService } from './domain/jobs.service.js';
 import { DrizzleJobsRepository } from './repositories/jobs.repository.js';
 import { grpcPeers } from './repositories/peers.js';
-import { consumeJobEvents } from './transport/events.js';
+import { busStatusPublisher } from './repositories/status.publisher.js';
 import { grpcBinding } from './transport/grpc.js';
 
 /** Wires repositories and services together; no logic lives here. */
@@ -14,17 +14,11 @@ export function wire(p: Platform<Config>): App {
     p.config.GRPC_DEADLINE_MS,
     p.metrics,
   );
-  const service = new JobsService(new DrizzleJobsRepository(p.db.orm, () => void relay.flush()), peers, p.log);
-  let consumers: RunningConsumer[] = [];
+  const repo = new DrizzleJobsRepository(p.db.orm, () => void relay.flush());
+  const service = new JobsService(repo, peers, busStatusPublisher(p.bus), p.log);
   return {
     grpc: [grpcBinding(service)],
-    start: async () => {
-      relay.start();
-      consumers = await consumeJobEvents(p.bus, service);
-    },
-    drain: async () => {
-      await Promise.all(consumers.map((c) => c.stop()));
-    },
+    start: async () => relay.start(),
     close: async () => {
       await relay.stop();
       peers.close();

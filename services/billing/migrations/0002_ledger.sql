@@ -39,12 +39,4 @@ create table daily_free_uses (
   primary key (user_id, use_date)
 );
 
-create table outbox (
-  id bigserial primary key,
-  subject text not null,
-  msg_id text not null unique,
-  payload text not null,
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
+-- The outbox table comes from the kit (services/kit/migrations/outbox.sql).

@@ -1,8 +1,12 @@
 import { createObjectStore, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
+import { RenderJobService } from './domain/render-job.service.js';
+import { engineRenderer } from './repositories/engine.renderer.js';
+import { jobInputs, reelStore, scratchDirs } from './repositories/job-files.js';
+import { orchestratorReporter } from './repositories/orchestrator.reporter.js';
 import { dialWorkerPeers } from './repositories/peers.js';
 import { grpcBinding } from './transport/grpc.js';
-import { RenderWorker } from './transport/jobs.consumer.js';
+import { RenderJobsConsumer } from './transport/jobs.consumer.js';
 
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
@@ -13,12 +17,16 @@ export function wire(p: Platform<Config>): App {
     config.GRPC_DEADLINE_MS,
     p.metrics,
   );
-  const worker = new RenderWorker({
-    bus: p.bus,
-    store,
-    peers,
+  const scratch = scratchDirs(config.WORK_DIR);
+  const jobs = new RenderJobService({
+    reporter: orchestratorReporter(peers.orchestrator, p.log),
+    inputs: jobInputs(store, peers.media),
+    store: reelStore(store),
+    scratch,
+    renderer: engineRenderer,
     log: p.log,
-    workDir: config.WORK_DIR,
+  });
+  const consumer = new RenderJobsConsumer(p.bus, jobs, {
     ackWaitMs: config.RENDER_ACK_WAIT_MS,
     maxDeliver: config.RENDER_MAX_DELIVER,
     concurrency: config.RENDER_CONCURRENCY,
@@ -26,8 +34,13 @@ export function wire(p: Platform<Config>): App {
   return {
     grpc: [grpcBinding()],
     checks: [{ name: 'storage', check: () => store.ping() }],
-    start: () => worker.start(),
-    drain: () => worker.stop(),
+    start: async () => {
+      // Folders of jobs a killed worker was running (their jobs are redelivered and start afresh).
+      const swept = await scratch.sweep();
+      if (swept) p.log.info({ swept }, 'stale scratch folders removed');
+      await consumer.start();
+    },
+    drain: () => consumer.stop(),
     close: async () => peers.close(),
   };
 }

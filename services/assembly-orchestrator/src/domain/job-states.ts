@@ -22,3 +22,14 @@ export const sourcesOf = (to: JobState) => (Object.keys(LEGAL) as JobState[]).fi
 
 /** A failed job's message when the cause is ours, not the user's input (spec section 8). */
 export const FAILED_CARD_TEXT = 'Something went wrong. Please try again or contact support.';
+
+/** Where a worker's render is; the one place that words it for the user (spec's progress steps). */
+export type Stage = 'preparing' | 'analysing' | 'rendering' | 'finalizing';
+export const STAGE_MESSAGE: Record<Stage, string> = {
+  preparing: 'Initializing',
+  analysing: 'Initializing',
+  rendering: 'Processing',
+  finalizing: 'Finalizing',
+};
+export const QUEUED_MESSAGE = 'Queued';
+export const COMPLETE_MESSAGE = 'Complete';

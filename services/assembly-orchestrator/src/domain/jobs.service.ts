@@ -1,8 +1,24 @@
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import { jobRequestSchema, type JobRequest } from './job-request.js';
-import { FAILED_CARD_TEXT, canMove, isTerminal, type JobState } from './job-states.js';
+import { parseJobRequest, type JobRequest, type PacingPreset } from '@reelsmith/proto';
+import {
+  COMPLETE_MESSAGE,
+  FAILED_CARD_TEXT,
+  QUEUED_MESSAGE,
+  STAGE_MESSAGE,
+  canMove,
+  isTerminal,
+  type JobState,
+  type Stage,
+} from './job-states.js';
 
-export interface JobRecord {
+export interface JobResult {
+  outputKey: string;
+  thumbnailKey: string;
+  durationSec: number;
+  sizeBytes: number;
+}
+
+export interface JobRecord extends JobResult {
   id: string;
   ownerId: string;
   status: JobState;
@@ -11,13 +27,16 @@ export interface JobRecord {
   request: JobRequest;
   idempotencyKey: string | null;
   estimateCredits: number;
-  outputKey: string;
-  thumbnailKey: string;
-  durationSec: number;
-  sizeBytes: number;
+  /** The latest delivery of the work message that a worker started (0 before any). */
+  attempt: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A durable fact recorded with a transition (through the outbox, so it is never lost). */
+export type JobFact = { kind: 'completed'; attempt: number; wallSeconds: number } | { kind: 'failed'; reason: string };
+
+export type JobFields = Partial<Pick<JobRecord, 'progress' | 'message' | 'attempt' | keyof JobResult>>;
 
 export interface JobsRepository {
   byId(id: string): Promise<JobRecord | null>;
@@ -26,13 +45,15 @@ export interface JobsRepository {
   insertQueued(job: JobRecord): Promise<boolean>;
   /**
    * Moves a job to `to` only if its current state may go there (checked in the same statement),
-   * setting the given fields; returns the job after, or null when the move was not legal.
+   * setting the given fields and recording the fact in the same transaction; returns the job
+   * after, or null when the move was not legal.
    */
-  transition(
-    id: string,
-    to: JobState,
-    fields: Partial<Pick<JobRecord, 'progress' | 'message' | 'outputKey' | 'thumbnailKey' | 'durationSec' | 'sizeBytes'>>,
-  ): Promise<JobRecord | null>;
+  transition(id: string, to: JobState, fields: JobFields, fact?: JobFact): Promise<JobRecord | null>;
+}
+
+/** Tells everyone following a job what the orchestrator just recorded (the authoritative status). */
+export interface StatusPublisher {
+  publish(job: JobRecord): void;
 }
 
 export interface MediaInfo {
@@ -54,7 +75,7 @@ export interface Entitlements {
 export interface Peers {
   media(ownerId: string, keys: string[]): Promise<MediaInfo[]>;
   entitlements(ownerId: string, unlimited: boolean): Promise<Entitlements>;
-  estimate(pacing: JobRequest['pacing_preset'], hasMusic: boolean, totalBytes: number): Promise<number>;
+  estimate(pacing: PacingPreset, hasMusic: boolean, totalBytes: number): Promise<number>;
   /** RESOURCE_EXHAUSTED with the spec's message when the user cannot pay. */
   reserve(jobId: string, ownerId: string, credits: number, unlimited: boolean): Promise<void>;
   capture(jobId: string): Promise<void>;
@@ -62,27 +83,39 @@ export interface Peers {
   addReel(job: JobRecord): Promise<void>;
 }
 
+/** What a worker reports about the job it runs (one vocabulary for the whole life of a job). */
+export type WorkerReport =
+  | { kind: 'started' }
+  | { kind: 'progress'; stage: Stage; percent: number }
+  | ({ kind: 'completed' } & JobResult)
+  | { kind: 'failed'; reason: string };
+
+export interface ReportAnswer {
+  /** False when the report came too late to count: the worker stops and acks. */
+  accepted: boolean;
+  job: JobRecord;
+}
+
 /**
  * Jobs from request to finished reel. Creating a job validates the request against the user's
  * own uploads and plan, prices it with billing's one formula, reserves, and queues it, once per
- * Idempotency-Key. Completion captures the reservation and adds the reel; failure refunds it.
+ * Idempotency-Key. The worker running a job reports its start, progress, completion and failure
+ * here; each report is recorded (completion charges the reservation and lists the reel, failure
+ * refunds it) and the resulting status is published to everyone following the job.
  */
 export class JobsService {
   constructor(
     private readonly repo: JobsRepository,
     private readonly peers: Peers,
+    private readonly status: StatusPublisher,
     private readonly log: Logger,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async create(ownerId: string, unlimited: boolean, rawRequest: unknown, idempotencyKey: string): Promise<string> {
-    const parsed = jobRequestSchema.safeParse(rawRequest);
-    if (!parsed.success)
-      throw new DomainError(
-        ErrorCode.INVALID_ARGUMENT,
-        `Invalid job request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        'invalid_request',
-      );
-    const request = parsed.data;
+    const parsed = parseJobRequest(rawRequest);
+    if (!parsed.ok) throw new DomainError(ErrorCode.INVALID_ARGUMENT, `Invalid job request: ${parsed.problems}`, 'invalid_request');
+    const request = parsed.value;
     const key = idempotencyKey.trim() || null;
     if (key) {
       const existing = await this.repo.byIdempotencyKey(ownerId, key);
@@ -112,16 +145,17 @@ export class JobsService {
     const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes);
     const id = crypto.randomUUID();
     await this.peers.reserve(id, ownerId, estimate, unlimited);
-    const now = new Date();
+    const now = this.clock();
     const job: JobRecord = {
       id,
       ownerId,
       status: 'queued',
       progress: 0,
-      message: 'Queued',
+      message: QUEUED_MESSAGE,
       request: normalised,
       idempotencyKey: key,
       estimateCredits: estimate,
+      attempt: 0,
       outputKey: '',
       thumbnailKey: '',
       durationSec: 0,
@@ -136,6 +170,7 @@ export class JobsService {
       if (!winner) throw new DomainError(ErrorCode.INTERNAL, 'job could not be stored');
       return winner.id;
     }
+    this.status.publish(job);
     this.log.info({ job_id: id, user_id: ownerId, estimate, clips: clips.length, music: Boolean(music) }, 'job queued');
     return id;
   }
@@ -146,46 +181,81 @@ export class JobsService {
     return job;
   }
 
-  /** A worker takes the job; false when it has finished already (stale or duplicate message). */
-  async start(id: string): Promise<{ started: boolean; job: JobRecord }> {
-    const job = await this.get(id);
-    if (isTerminal(job.status)) return { started: false, job };
-    const moved = await this.repo.transition(id, 'processing', { message: 'Initializing' });
-    return moved ? { started: true, job: moved } : { started: false, job: await this.get(id) };
+  /** A report from the worker running delivery `attempt` of the job. */
+  async report(jobId: string, attempt: number, r: WorkerReport): Promise<ReportAnswer> {
+    const job = await this.get(jobId);
+    switch (r.kind) {
+      case 'started':
+        return this.started(job, attempt);
+      case 'progress':
+        return this.progressed(job, attempt, r.stage, r.percent);
+      case 'completed':
+        return this.completed(job, attempt, r);
+      case 'failed':
+        return this.failed(job, r.reason);
+    }
   }
 
-  async progress(id: string, progress: number, message: string): Promise<boolean> {
-    const job = await this.get(id);
-    if (!canMove(job.status, 'processing')) return false;
-    // Progress never goes backwards for the user (a redelivered job starts again quietly).
-    return Boolean(
-      await this.repo.transition(id, 'processing', { progress: Math.max(job.progress, Math.min(99, Math.round(progress))), message }),
-    );
+  /** A worker takes the job; refused when it has finished, or a later delivery took it already. */
+  private async started(job: JobRecord, attempt: number): Promise<ReportAnswer> {
+    if (isTerminal(job.status) || attempt < job.attempt) return { accepted: false, job };
+    const moved = await this.repo.transition(job.id, 'processing', { message: STAGE_MESSAGE.preparing, attempt });
+    if (!moved) return { accepted: false, job: await this.get(job.id) };
+    this.status.publish(moved);
+    return { accepted: true, job: moved };
+  }
+
+  private async progressed(job: JobRecord, attempt: number, stage: Stage, percent: number): Promise<ReportAnswer> {
+    if (!canMove(job.status, 'processing') || attempt < job.attempt) return { accepted: false, job };
+    // Progress never goes backwards for the user (a redelivered job starts again quietly), and
+    // 100 is for "complete" only.
+    const progress = Math.max(job.progress, Math.min(99, Math.round(percent)));
+    const moved = await this.repo.transition(job.id, 'processing', { progress, message: STAGE_MESSAGE[stage] });
+    if (!moved) return { accepted: false, job: await this.get(job.id) };
+    this.status.publish(moved);
+    return { accepted: true, job: moved };
   }
 
   /**
-   * The worker's completion fact. The charge is made and the reel listed before the job reads
-   * "completed", so a user who sees it complete finds it in the library. Safe to run twice: a
-   * crash between the steps redelivers the fact, and every step is idempotent.
+   * The reel is stored. The charge is made and the reel listed before the job reads "completed",
+   * so a user who sees it complete finds it in the library. Safe to repeat: every step is
+   * idempotent, so a worker that retries its report (or a redelivered job) changes nothing.
    */
-  async completed(e: { jobId: string; outputKey: string; thumbnailKey: string; durationSec: number; sizeBytes: number }): Promise<void> {
-    const job = await this.repo.byId(e.jobId);
-    if (!job) return;
+  private async completed(job: JobRecord, attempt: number, result: JobResult): Promise<ReportAnswer> {
     if (job.status === 'failed') {
-      this.log.warn({ job_id: e.jobId }, 'completion of a job that had failed ignored');
-      return;
+      this.log.warn({ job_id: job.id }, 'completion of a job that had failed ignored');
+      return { accepted: false, job };
     }
-    const result = { outputKey: e.outputKey, thumbnailKey: e.thumbnailKey, durationSec: e.durationSec, sizeBytes: e.sizeBytes };
+    const done = job.status === 'completed' ? job : { ...job, ...result };
     await this.peers.capture(job.id);
-    await this.peers.addReel({ ...job, ...result });
-    if (job.status !== 'completed') await this.repo.transition(e.jobId, 'completed', { progress: 100, message: 'Complete', ...result });
+    await this.peers.addReel(done);
+    if (job.status === 'completed') return { accepted: true, job };
+    const wallSeconds = (this.clock().getTime() - job.createdAt.getTime()) / 1000;
+    const moved = await this.repo.transition(
+      job.id,
+      'completed',
+      { progress: 100, message: COMPLETE_MESSAGE, ...result },
+      { kind: 'completed', attempt, wallSeconds },
+    );
+    const final = moved ?? (await this.get(job.id));
+    this.status.publish(final);
+    this.log.info({ job_id: job.id, seconds: result.durationSec, bytes: result.sizeBytes, attempt }, 'job completed');
+    return { accepted: final.status === 'completed', job: final };
   }
 
-  /** The worker's (or the dead letter's) failure fact: final state, then refund; safe to run twice. */
-  async failed(e: { jobId: string; reason: string }): Promise<void> {
-    const job = await this.repo.byId(e.jobId);
-    if (!job || job.status === 'completed') return;
-    if (job.status !== 'failed') await this.repo.transition(e.jobId, 'failed', { message: e.reason || FAILED_CARD_TEXT });
-    await this.peers.release(e.jobId);
+  /** Final state, then the refund; safe to repeat (a failed job is refunded again, idempotently). */
+  private async failed(job: JobRecord, reason: string): Promise<ReportAnswer> {
+    if (job.status === 'completed') return { accepted: false, job };
+    let current = job;
+    if (job.status !== 'failed') {
+      const message = reason || FAILED_CARD_TEXT;
+      current =
+        (await this.repo.transition(job.id, 'failed', { message }, { kind: 'failed', reason: message })) ?? (await this.get(job.id));
+      if (current.status !== 'failed') return { accepted: false, job: current };
+      this.status.publish(current);
+      this.log.warn({ job_id: job.id, reason: message }, 'job failed');
+    }
+    await this.peers.release(job.id);
+    return { accepted: true, job: current };
   }
 }

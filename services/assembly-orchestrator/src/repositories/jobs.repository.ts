@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
-import type { JobRequest } from '../domain/job-request.js';
+import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
-import type { JobRecord, JobsRepository } from '../domain/jobs.service.js';
+import type { JobFact, JobFields, JobRecord, JobsRepository } from '../domain/jobs.service.js';
 import { jobs } from './schema.js';
 
 const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
@@ -14,6 +14,7 @@ const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
   request: r.request as JobRequest,
   idempotencyKey: r.idempotencyKey,
   estimateCredits: r.estimateCredits,
+  attempt: r.attempt,
   outputKey: r.outputKey,
   thumbnailKey: r.thumbnailKey,
   durationSec: r.durationSec,
@@ -22,9 +23,12 @@ const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
   updatedAt: r.updatedAt,
 });
 
+type Tx = Parameters<Parameters<Orm['transaction']>[0]>[0];
+
 export class DrizzleJobsRepository implements JobsRepository {
   constructor(
     private readonly orm: Orm,
+    /** Called after a transaction that recorded events has committed (kicks the outbox relay). */
     private readonly committed: () => void = () => undefined,
   ) {}
 
@@ -53,12 +57,14 @@ export class DrizzleJobsRepository implements JobsRepository {
           message: job.message,
           idempotencyKey: job.idempotencyKey,
           estimateCredits: job.estimateCredits,
+          createdAt: job.createdAt,
+          updatedAt: job.updatedAt,
         });
         // The work message is queued with the job or not at all; its id de-duplicates re-sends.
         await enqueueEvent(
           tx,
           'render.jobs',
-          { jobId: job.id, userId: job.ownerId, queuedAtUnixMs: BigInt(Date.now()) },
+          { jobId: job.id, userId: job.ownerId, queuedAtUnixMs: BigInt(job.createdAt.getTime()) },
           `render.${job.id}`,
         );
       });
@@ -70,12 +76,47 @@ export class DrizzleJobsRepository implements JobsRepository {
     return true;
   }
 
-  async transition(id: string, to: JobState, fields: Parameters<JobsRepository['transition']>[2]) {
-    const rows = await this.orm
-      .update(jobs)
-      .set({ ...fields, status: to, updatedAt: new Date(), ...(isTerminal(to) ? { finishedAt: new Date() } : {}) })
-      .where(and(eq(jobs.id, id), inArray(jobs.status, sourcesOf(to))))
-      .returning();
-    return rows[0] ? toJob(rows[0]) : null;
+  async transition(id: string, to: JobState, fields: JobFields, fact?: JobFact) {
+    const moved = await this.orm.transaction(async (tx) => {
+      const now = new Date();
+      const rows = await tx
+        .update(jobs)
+        .set({ ...fields, status: to, updatedAt: now, ...(isTerminal(to) ? { finishedAt: now } : {}) })
+        .where(and(eq(jobs.id, id), inArray(jobs.status, sourcesOf(to))))
+        .returning();
+      const job = rows[0] ? toJob(rows[0]) : null;
+      if (job && fact) await this.record(tx, job, fact, now);
+      return job;
+    });
+    if (moved && fact) this.committed();
+    return moved;
+  }
+
+  /** The durable fact others react to (telemetry, marketplace), in the transaction of the move. */
+  private async record(tx: Tx, job: JobRecord, fact: JobFact, at: Date) {
+    if (fact.kind === 'completed')
+      await enqueueEvent(
+        tx,
+        'events.job.completed',
+        {
+          jobId: job.id,
+          userId: job.ownerId,
+          outputKey: job.outputKey,
+          thumbnailKey: job.thumbnailKey,
+          durationSeconds: job.durationSec,
+          sizeBytes: BigInt(job.sizeBytes),
+          completedAtUnixMs: BigInt(at.getTime()),
+          attempt: fact.attempt,
+          wallSeconds: fact.wallSeconds,
+        },
+        `job.completed.${job.id}`,
+      );
+    else
+      await enqueueEvent(
+        tx,
+        'events.job.failed',
+        { jobId: job.id, userId: job.ownerId, reason: fact.reason, failedAtUnixMs: BigInt(at.getTime()) },
+        `job.failed.${job.id}`,
+      );
   }
 }

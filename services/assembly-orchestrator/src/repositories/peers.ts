@@ -2,8 +2,6 @@ import { DomainError, ErrorCode, dial, isDomainError, type Metrics } from '@reel
 import { billing, media } from '@reelsmith/proto';
 import type { Peers } from '../domain/jobs.service.js';
 
-const PACING = { relaxed: billing.Pacing.RELAXED, standard: billing.Pacing.STANDARD, 'high-energy': billing.Pacing.HIGH_ENERGY } as const;
-
 /** Billing and media-library over gRPC, shaped as the jobs service needs them. */
 export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: number, metrics: Metrics): Peers & { close(): void } {
   const b = dial(billing.BillingService, addr.billing, { deadlineMs, metrics });
@@ -26,7 +24,7 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
       };
     },
     estimate: async (pacing, hasMusic, totalBytes) =>
-      Number((await b.estimate({ pacing: PACING[pacing], hasMusic, totalSourceBytes: BigInt(totalBytes) })).credits),
+      Number((await b.estimate({ pacingPreset: pacing, hasMusic, totalSourceBytes: BigInt(totalBytes) })).credits),
     reserve: async (jobId, userId, credits, unlimited) => {
       await b.reserve({ jobId, userId, estimateCredits: BigInt(credits), unlimited });
     },

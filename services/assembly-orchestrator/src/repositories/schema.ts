@@ -9,6 +9,7 @@ export const jobs = pgTable('jobs', {
   message: text('message').notNull().default(''),
   idempotencyKey: text('idempotency_key'),
   estimateCredits: integer('estimate_credits').notNull().default(0),
+  attempt: integer('attempt').notNull().default(0),
   outputKey: text('output_key').notNull().default(''),
   thumbnailKey: text('thumbnail_key').notNull().default(''),
   durationSec: doublePrecision('duration_sec').notNull().default(0),

@@ -1,6 +1,7 @@
-import { bind, describeHandler } from '@reelsmith/kit';
-import { assembly } from '@reelsmith/proto';
-import type { JobRecord, JobsService } from '../domain/jobs.service.js';
+import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
+import { assembly, fromJobRequestMessage, toJobRequestMessage } from '@reelsmith/proto';
+import type { Stage } from '../domain/job-states.js';
+import type { JobRecord, JobsService, WorkerReport } from '../domain/jobs.service.js';
 
 const job = (j: JobRecord) => ({
   id: j.id,
@@ -8,31 +9,49 @@ const job = (j: JobRecord) => ({
   status: j.status,
   progress: j.progress,
   message: j.message,
-  requestJson: JSON.stringify(j.request),
+  request: toJobRequestMessage(j.request),
   outputKey: j.outputKey,
   thumbnailKey: j.thumbnailKey,
   durationSec: j.durationSec,
+  sizeBytes: BigInt(j.sizeBytes),
+  estimateCredits: BigInt(j.estimateCredits),
   createdAtUnixMs: BigInt(j.createdAt.getTime()),
   updatedAtUnixMs: BigInt(j.updatedAt.getTime()),
 });
+
+const STAGES: Record<assembly.RenderStage, Stage | undefined> = {
+  [assembly.RenderStage.UNSPECIFIED]: undefined,
+  [assembly.RenderStage.PREPARING]: 'preparing',
+  [assembly.RenderStage.ANALYSING]: 'analysing',
+  [assembly.RenderStage.RENDERING]: 'rendering',
+  [assembly.RenderStage.FINALIZING]: 'finalizing',
+};
+
+function workerReport(e: assembly.JobReport['event']): WorkerReport {
+  switch (e.case) {
+    case 'started':
+      return { kind: 'started' };
+    case 'progress':
+      return { kind: 'progress', stage: STAGES[e.value.stage] ?? 'rendering', percent: e.value.percent };
+    case 'completed':
+      return { kind: 'completed', ...e.value, sizeBytes: Number(e.value.sizeBytes) };
+    case 'failed':
+      return { kind: 'failed', reason: e.value.reason };
+    default:
+      throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'a job report needs an event');
+  }
+}
 
 /** gRPC handlers of the orchestrator: thin, one call into the domain per handler. */
 export const grpcBinding = (svc: JobsService) =>
   bind(assembly.AssemblyOrchestratorService, {
     describe: describeHandler('assembly-orchestrator'),
-    createJob: async (req) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(req.requestJson || '{}');
-      } catch {
-        body = null;
-      }
-      return { jobId: await svc.create(req.ownerId, req.unlimited, body, req.idempotencyKey) };
-    },
+    createJob: async (req) => ({
+      jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
+    }),
     getJob: async (req) => job(await svc.get(req.jobId, req.ownerId || undefined)),
-    startJob: async (req) => {
-      const r = await svc.start(req.jobId);
-      return { started: r.started, job: job(r.job) };
+    reportJob: async (req) => {
+      const r = await svc.report(req.jobId, req.attempt, workerReport(req.event));
+      return { accepted: r.accepted, job: job(r.job) };
     },
-    updateProgress: async (req) => ({ accepted: await svc.progress(req.jobId, req.progress, req.message) }),
   });

@@ -3,10 +3,12 @@ import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
 import {
   JobsService,
   type Entitlements,
+  type JobFact,
   type JobRecord,
   type JobsRepository,
   type MediaInfo,
   type Peers,
+  type StatusPublisher,
 } from '../../src/domain/jobs.service';
 
 describe('job state machine', () => {
@@ -27,6 +29,7 @@ describe('job state machine', () => {
 class MemoryJobs implements JobsRepository {
   jobs = new Map<string, JobRecord>();
   queued: string[] = [];
+  facts: Array<JobFact & { jobId: string }> = [];
   async byId(id: string) {
     return this.jobs.get(id) ?? null;
   }
@@ -39,12 +42,21 @@ class MemoryJobs implements JobsRepository {
     this.queued.push(job.id);
     return true;
   }
-  async transition(id: string, to: JobRecord['status'], fields: Partial<JobRecord>) {
+  async transition(id: string, to: JobRecord['status'], fields: Partial<JobRecord>, fact?: JobFact) {
     const j = this.jobs.get(id);
     if (!j || !sourcesOf(to).includes(j.status)) return null;
     const next = { ...j, ...fields, status: to };
     this.jobs.set(id, next);
+    if (fact) this.facts.push({ ...fact, jobId: id });
     return next;
+  }
+}
+
+/** What everyone following the job was told, in order. */
+class Published implements StatusPublisher {
+  seen: Array<Pick<JobRecord, 'status' | 'progress' | 'message'>> = [];
+  publish(j: JobRecord) {
+    this.seen.push({ status: j.status, progress: j.progress, message: j.message });
   }
 }
 
@@ -90,7 +102,7 @@ describe('jobs service', () => {
   it('queues a job once per Idempotency-Key and reserves once', async () => {
     const repo = new MemoryJobs();
     const { p, calls } = peers([clip('a'), song('m')]);
-    const svc = new JobsService(repo, p, log);
+    const svc = new JobsService(repo, p, new Published(), log);
     const id = await svc.create('u1', false, { media_files: ['a'], music_file: 'm' }, 'key-1');
     expect(await svc.create('u1', false, { media_files: ['a'], music_file: 'm' }, 'key-1')).toBe(id);
     expect(calls.filter((c) => c.startsWith('reserve'))).toHaveLength(1);
@@ -100,7 +112,12 @@ describe('jobs service', () => {
 
   it('turns beat mapping off without music, and applies the limits with the spec messages', async () => {
     const repo = new MemoryJobs();
-    const svc = new JobsService(repo, peers([clip('a'), clip('big', 700 * 1024 * 1024), song('long', 600), clip('b')]).p, log);
+    const svc = new JobsService(
+      repo,
+      peers([clip('a'), clip('big', 700 * 1024 * 1024), song('long', 600), clip('b')]).p,
+      new Published(),
+      log,
+    );
     const id = await svc.create('u1', false, { media_files: ['a'], enable_beat_mapping: true }, '');
     expect(repo.jobs.get(id)!.request.enable_beat_mapping).toBe(false);
     await expect(svc.create('u1', false, { media_files: [] }, '')).rejects.toMatchObject({
@@ -124,71 +141,98 @@ describe('jobs service', () => {
 
   it('queues nothing when the reservation is refused', async () => {
     const repo = new MemoryJobs();
-    const svc = new JobsService(repo, peers([clip('a')], { broke: true }).p, log);
+    const svc = new JobsService(repo, peers([clip('a')], { broke: true }).p, new Published(), log);
     await expect(svc.create('u1', false, { media_files: ['a'] }, 'k')).rejects.toMatchObject({
       message: 'Insufficient credits or daily limit reached',
     });
     expect(repo.queued).toEqual([]);
   });
 
-  it('completes once; a repeated completion only re-asks for the idempotent capture and reel', async () => {
+  const done = { kind: 'completed' as const, outputKey: 'reels/u1/x.mp4', thumbnailKey: 'reels/u1/x.jpg', durationSec: 12, sizeBytes: 99 };
+
+  it('completes once: the fact is recorded once, and a repeated report only repeats the idempotent capture and listing', async () => {
     const repo = new MemoryJobs();
     const { p, calls } = peers([clip('a')]);
-    const svc = new JobsService(repo, p, log);
+    const svc = new JobsService(repo, p, new Published(), log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
-    expect((await svc.start(id)).started).toBe(true);
-    const done = { jobId: id, outputKey: 'reels/u1/x.mp4', thumbnailKey: 'reels/u1/x.jpg', durationSec: 12, sizeBytes: 99 };
-    await svc.completed(done);
-    await svc.completed(done);
-    expect(repo.jobs.get(id)).toMatchObject({ status: 'completed', progress: 100, outputKey: 'reels/u1/x.mp4' });
-    // Capture and reel are idempotent downstream; the second completion may repeat them harmlessly.
-    expect(new Set(calls.filter((c) => !c.startsWith('reserve')))).toEqual(new Set([`capture ${id}`, `reel ${id}`]));
+    expect((await svc.report(id, 1, { kind: 'started' })).accepted).toBe(true);
+    expect((await svc.report(id, 1, done)).accepted).toBe(true);
+    expect((await svc.report(id, 1, done)).accepted).toBe(true);
+    expect(repo.jobs.get(id)).toMatchObject({ status: 'completed', progress: 100, message: 'Complete', outputKey: 'reels/u1/x.mp4' });
+    expect(repo.facts).toEqual([expect.objectContaining({ kind: 'completed', jobId: id, attempt: 1 })]);
+    // Capture before listing, listing before "completed"; both are idempotent in their services.
+    expect(calls.filter((c) => !c.startsWith('reserve'))).toEqual([`capture ${id}`, `reel ${id}`, `capture ${id}`, `reel ${id}`]);
   });
 
   it('does not let a stale worker overwrite a finished job', async () => {
     const repo = new MemoryJobs();
     const { p, calls } = peers([clip('a')]);
-    const svc = new JobsService(repo, p, log);
+    const svc = new JobsService(repo, p, new Published(), log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
-    await svc.start(id);
-    await svc.completed({ jobId: id, outputKey: 'k', thumbnailKey: '', durationSec: 1, sizeBytes: 1 });
+    await svc.report(id, 1, { kind: 'started' });
+    await svc.report(id, 1, { ...done, outputKey: 'k' });
     // A worker that missed the news takes the job again, reports progress, then fails.
-    expect((await svc.start(id)).started).toBe(false);
-    expect(await svc.progress(id, 40, 'Processing')).toBe(false);
-    await svc.failed({ jobId: id, reason: 'late failure' });
+    expect((await svc.report(id, 2, { kind: 'started' })).accepted).toBe(false);
+    expect((await svc.report(id, 2, { kind: 'progress', stage: 'rendering', percent: 40 })).accepted).toBe(false);
+    expect((await svc.report(id, 2, { kind: 'failed', reason: 'late failure' })).accepted).toBe(false);
     expect(repo.jobs.get(id)!.status).toBe('completed');
     expect(calls).not.toContain(`release ${id}`);
+  });
+
+  it('ignores progress from an older delivery once a later one has taken the job', async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a')]).p, new Published(), log);
+    const id = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.report(id, 1, { kind: 'started' });
+    await svc.report(id, 2, { kind: 'started' }); // redelivered after the first worker went quiet
+    expect((await svc.report(id, 1, { kind: 'progress', stage: 'rendering', percent: 70 })).accepted).toBe(false);
+    expect((await svc.report(id, 1, { kind: 'started' })).accepted).toBe(false);
+    expect((await svc.report(id, 2, { kind: 'progress', stage: 'rendering', percent: 30 })).accepted).toBe(true);
+    expect(repo.jobs.get(id)).toMatchObject({ progress: 30, attempt: 2 });
   });
 
   it('fails once with a refund, and ignores a completion that comes after', async () => {
     const repo = new MemoryJobs();
     const { p, calls } = peers([clip('a')]);
-    const svc = new JobsService(repo, p, log);
+    const svc = new JobsService(repo, p, new Published(), log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
-    await svc.start(id);
-    await svc.failed({ jobId: id, reason: 'clip.mp4: not a video or audio file we can read' });
-    await svc.completed({ jobId: id, outputKey: 'k', thumbnailKey: '', durationSec: 1, sizeBytes: 1 });
+    await svc.report(id, 1, { kind: 'started' });
+    await svc.report(id, 1, { kind: 'failed', reason: 'clip.mp4: not a video or audio file we can read' });
+    expect((await svc.report(id, 1, { ...done, outputKey: 'k' })).accepted).toBe(false);
     expect(repo.jobs.get(id)).toMatchObject({ status: 'failed', message: 'clip.mp4: not a video or audio file we can read' });
-    expect(calls).toContain(`release ${id}`);
+    expect(repo.facts.map((f) => f.kind)).toEqual(['failed']);
+    expect(calls.filter((c) => c.startsWith('release'))).toEqual([`release ${id}`]);
     expect(calls).not.toContain(`capture ${id}`);
   });
 
   it("words a failure without a reason (a dead-lettered job) with the spec's failure text", async () => {
     const repo = new MemoryJobs();
-    const svc = new JobsService(repo, peers([clip('a')]).p, log);
+    const svc = new JobsService(repo, peers([clip('a')]).p, new Published(), log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
-    await svc.start(id);
-    await svc.failed({ jobId: id, reason: '' });
+    await svc.report(id, 1, { kind: 'started' });
+    await svc.report(id, 1, { kind: 'failed', reason: '' });
     expect(repo.jobs.get(id)!.message).toBe('Something went wrong. Please try again or contact support.');
   });
 
-  it('keeps progress monotone for the user', async () => {
+  it('keeps progress monotone for the user, words the stages once, and publishes every recorded change', async () => {
     const repo = new MemoryJobs();
-    const svc = new JobsService(repo, peers([clip('a')]).p, log);
+    const published = new Published();
+    const svc = new JobsService(repo, peers([clip('a')]).p, published, log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
-    await svc.start(id);
-    await svc.progress(id, 50, 'Processing');
-    await svc.progress(id, 20, 'Processing'); // a redelivered render starting over
-    expect(repo.jobs.get(id)!.progress).toBe(50);
+    await svc.report(id, 1, { kind: 'started' });
+    await svc.report(id, 1, { kind: 'progress', stage: 'analysing', percent: 5 });
+    await svc.report(id, 1, { kind: 'progress', stage: 'rendering', percent: 50 });
+    await svc.report(id, 1, { kind: 'progress', stage: 'rendering', percent: 20 }); // a redelivered render starting over
+    await svc.report(id, 1, { kind: 'progress', stage: 'finalizing', percent: 100 });
+    await svc.report(id, 1, done);
+    expect(published.seen).toEqual([
+      { status: 'queued', progress: 0, message: 'Queued' },
+      { status: 'processing', progress: 0, message: 'Initializing' },
+      { status: 'processing', progress: 5, message: 'Initializing' },
+      { status: 'processing', progress: 50, message: 'Processing' },
+      { status: 'processing', progress: 50, message: 'Processing' },
+      { status: 'processing', progress: 99, message: 'Finalizing' },
+      { status: 'completed', progress: 100, message: 'Complete' },
+    ]);
   });
 });

@@ -94,7 +94,11 @@ export class BillingService {
 
   isSubscribed = (a: AccountRecord) => isPaidPlan(a.plan) && a.subscriptionStatus === 'active';
 
-  async account(userId: string, unlimited: boolean): Promise<AccountView> {
+  /**
+   * The user's account as everyone shows it. `enterprise` is the shared guest-pass account: the
+   * spec's "enterprise access", shown as an active Corporate plan (and never charged: unlimited).
+   */
+  async account(userId: string, unlimited: boolean, enterprise = false): Promise<AccountView> {
     return this.repo.transaction(async (tx) => {
       const a = (await tx.findAccount(userId)) ?? {
         userId,
@@ -107,10 +111,12 @@ export class BillingService {
       return {
         userId,
         credits: await tx.balance(userId),
-        subscription: { plan: a.plan, status: a.subscriptionStatus, billingCycle: a.billingCycle, nextBillingAt: a.nextBillingAt },
+        subscription: enterprise
+          ? { plan: 'corporate' as const, status: 'active' as const, billingCycle: null, nextBillingAt: null }
+          : { plan: a.plan, status: a.subscriptionStatus, billingCycle: a.billingCycle, nextBillingAt: a.nextBillingAt },
         lastFreeUse,
         dailyFreeUsed: lastFreeUse === utcDay(this.clock()),
-        entitlements: entitlementsFor(a.plan, a.subscriptionStatus === 'active', unlimited),
+        entitlements: entitlementsFor(a.plan, a.subscriptionStatus === 'active', unlimited || enterprise),
       };
     });
   }

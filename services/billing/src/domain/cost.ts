@@ -1,3 +1,4 @@
+import { PACING_PRESETS, type PacingPreset } from '@reelsmith/proto';
 /**
  * The one cost formula (spec section 9, as the billing-core issue fixes it): base 120 credits
  * (190 with music), divided by 6, times the pacing factor (relaxed 1, standard 1.5, high-energy 2),
@@ -7,8 +8,9 @@
  * Computed in exact integer arithmetic: base*factor/6 + excessBytes/(20*2^20), over a common
  * denominator, then a ceiling division. No floating point rounding can add or drop a credit.
  */
-export const PACINGS = ['relaxed', 'standard', 'high-energy'] as const;
-export type Pacing = (typeof PACINGS)[number];
+export const PACINGS = PACING_PRESETS;
+export type Pacing = PacingPreset;
+export const isPacing = (p: string): p is Pacing => (PACINGS as readonly string[]).includes(p);
 
 const MB = 1024n * 1024n;
 const FREE_SOURCE_BYTES = 300n * MB;

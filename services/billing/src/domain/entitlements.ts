@@ -5,11 +5,26 @@ export interface Entitlements {
   uploadCapBytes: number;
   musicCapSeconds: number;
   librarySelectionCap: number;
+  /** Never charged, no daily limit (admins and the guest pass). */
   unlimited: boolean;
+  /** Paid limits, and credits pay for reels (an active paid plan, or enterprise access). */
+  subscribed: boolean;
 }
 
-export const FREE: Entitlements = { uploadCapBytes: 629_145_600, musicCapSeconds: 3 * 60, librarySelectionCap: 20, unlimited: false };
-export const PAID: Entitlements = { uploadCapBytes: 3_221_225_472, musicCapSeconds: 2 * 3600, librarySelectionCap: 1000, unlimited: false };
+export const FREE: Entitlements = {
+  uploadCapBytes: 629_145_600,
+  musicCapSeconds: 3 * 60,
+  librarySelectionCap: 20,
+  unlimited: false,
+  subscribed: false,
+};
+export const PAID: Entitlements = {
+  uploadCapBytes: 3_221_225_472,
+  musicCapSeconds: 2 * 3600,
+  librarySelectionCap: 1000,
+  unlimited: false,
+  subscribed: true,
+};
 
 /** Admins and privileged accounts have paid limits and are never charged. */
 export function entitlementsFor(plan: string, subscriptionActive: boolean, unlimited: boolean): Entitlements {

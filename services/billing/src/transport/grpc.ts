@@ -2,14 +2,9 @@ import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { billing } from '@reelsmith/proto';
 import type { AccountView, BillingService, ReservationRecord } from '../domain/billing.service.js';
 import { CREDIT_PACKS, PLANS } from '../domain/catalogue.js';
-import { estimateCredits, type Pacing } from '../domain/cost.js';
-import { limitMessages } from '../domain/entitlements.js';
+import { estimateCredits, isPacing } from '../domain/cost.js';
+import { INSUFFICIENT, limitMessages } from '../domain/entitlements.js';
 
-const pacingOf: Record<number, Pacing | undefined> = {
-  [billing.Pacing.RELAXED]: 'relaxed',
-  [billing.Pacing.STANDARD]: 'standard',
-  [billing.Pacing.HIGH_ENERGY]: 'high-energy',
-};
 const kindOf = {
   free_video: billing.ReservationKind.FREE_VIDEO,
   credits: billing.ReservationKind.CREDITS,
@@ -45,6 +40,8 @@ const account = (a: AccountView) => ({
       uploadLimitMessage: limitMessages.upload(a.entitlements),
       musicLimitMessage: limitMessages.music(a.entitlements),
       selectionLimitMessage: limitMessages.selection(a.entitlements),
+      subscribed: a.entitlements.subscribed,
+      insufficientMessage: INSUFFICIENT,
     },
   },
 });
@@ -60,12 +57,12 @@ export const grpcBinding = (svc: BillingService) =>
   bind(billing.BillingService, {
     describe: describeHandler('billing'),
     estimate: async (req) => {
-      const pacing = pacingOf[req.pacing];
-      if (!pacing) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'pacing must be relaxed, standard or high-energy');
+      const pacing = req.pacingPreset;
+      if (!isPacing(pacing)) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'pacing must be relaxed, standard or high-energy');
       if (req.totalSourceBytes < 0n) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'total source size must not be negative');
       return { credits: BigInt(estimateCredits({ pacing, hasMusic: req.hasMusic, totalSourceBytes: req.totalSourceBytes })) };
     },
-    getAccount: async (req) => account(await svc.account(id(req.userId, 'user_id'), req.unlimited)),
+    getAccount: async (req) => account(await svc.account(id(req.userId, 'user_id'), req.unlimited, req.enterprise)),
     reserve: async (req) =>
       reservation(await svc.reserve(id(req.jobId, 'job_id'), id(req.userId, 'user_id'), Number(req.estimateCredits), req.unlimited)),
     capture: async (req) => reservation(await svc.capture(id(req.jobId, 'job_id'))),

@@ -6,6 +6,7 @@ import {
   dial,
   migrate,
   openDatabase,
+  outboxMigration,
   readMigrations,
   serveGrpc,
   type Client,
@@ -33,7 +34,7 @@ describe('billing against real PostgreSQL, over gRPC', () => {
   beforeAll(async () => {
     pg = await createTestDatabase('billing');
     db = await openDatabase({ url: pg.url, pgliteDir: '', poolSize: 20 });
-    await migrate(db, readMigrations(path.join(__dirname, '..', '..', 'migrations')));
+    await migrate(db, [outboxMigration(), ...readMigrations(path.join(__dirname, '..', '..', 'migrations'))]);
     bus = await Bus.connect({ url: TEST_NATS_URL, name: 'billing-test', log: quietLogger(), prefix: natsPrefix() });
     await bus.ensureStream(streams.EVENTS);
     relay = new OutboxRelay(db.orm, bus, quietLogger());
@@ -203,9 +204,9 @@ describe('billing against real PostgreSQL, over gRPC', () => {
     expect(seen.sort()).toEqual(['captured', 'granted', 'released', 'reserved', 'reserved']);
   });
 
-  it('estimates with the formula and rejects a missing pacing', async () => {
-    expect((await client.estimate({ pacing: billing.Pacing.HIGH_ENERGY, hasMusic: true, totalSourceBytes: 0n })).credits).toBe(64n);
-    await expect(client.estimate({ pacing: billing.Pacing.UNSPECIFIED, hasMusic: false, totalSourceBytes: 0n })).rejects.toMatchObject({
+  it('estimates with the formula and rejects an unknown pacing', async () => {
+    expect((await client.estimate({ pacingPreset: 'high-energy', hasMusic: true, totalSourceBytes: 0n })).credits).toBe(64n);
+    await expect(client.estimate({ pacingPreset: 'frantic', hasMusic: false, totalSourceBytes: 0n })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
   });

@@ -54,6 +54,7 @@ describe('entitlements', () => {
       musicCapSeconds: 180,
       librarySelectionCap: 20,
       unlimited: false,
+      subscribed: false,
     });
     expect(entitlementsFor('standard', false, false).uploadCapBytes).toBe(629145600);
     expect(entitlementsFor('corporate', true, false)).toEqual({
@@ -61,6 +62,7 @@ describe('entitlements', () => {
       musicCapSeconds: 7200,
       librarySelectionCap: 1000,
       unlimited: false,
+      subscribed: true,
     });
     expect(entitlementsFor('free', false, true)).toMatchObject({ uploadCapBytes: 3221225472, unlimited: true });
   });

@@ -1,0 +1,17 @@
+import type { Bus } from '@reelsmith/kit';
+import type { JobRecord, StatusPublisher } from '../domain/jobs.service.js';
+
+/** The authoritative job status on core NATS (`jobs.<id>.status`), for every gateway replica. */
+export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
+  publish: (job: JobRecord) =>
+    bus.publishJobStatus({
+      jobId: job.id,
+      ownerId: job.ownerId,
+      status: job.status,
+      progress: job.progress,
+      message: job.message,
+      outputKey: job.status === 'completed' ? job.outputKey : '',
+      outputFilename: job.request.output_filename,
+      updatedAtUnixMs: BigInt(job.updatedAt.getTime()),
+    }),
+});

@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { renderReel } from '@reelsmith/engine';
+import type { Renderer } from '../domain/render-job.service.js';
+
+/** The render engine, writing the reel and its thumbnail into the job's scratch folder. */
+export const engineRenderer: Renderer = {
+  async render(input) {
+    const r = await renderReel({
+      clips: input.clips,
+      music: input.music,
+      settings: input.request,
+      output: path.join(input.dir, 'reel.mp4'),
+      thumbnail: path.join(input.dir, 'reel.jpg'),
+      analyses: input.analyses,
+      signal: input.signal,
+      tmpRoot: input.dir,
+      onProgress: input.onProgress,
+    });
+    return { output: r.output, thumbnail: r.thumbnail, durationSec: r.durationSec };
+  },
+};

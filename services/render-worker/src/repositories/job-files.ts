@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { LocalObjectStore, type Client, type ObjectStore } from '@reelsmith/kit';
+import type { media } from '@reelsmith/proto';
+import type { ClipAnalysis, MusicAnalysis } from '@reelsmith/engine';
+import type { JobInputs, ReelStore, Scratch } from '../domain/render-job.service.js';
+
+/** A local path for an object: the file itself on local disk, a download otherwise. */
+async function localFile(store: ObjectStore, key: string, target: string): Promise<string> {
+  if (store instanceof LocalObjectStore) return store.pathOf(key);
+  await pipeline(await store.get(key), fs.createWriteStream(target));
+  return target;
+}
+
+/** A job's files from object storage and their upload-time analyses from media-library. */
+export function jobInputs(store: ObjectStore, mediaLibrary: Client<typeof media.MediaLibraryService>): JobInputs {
+  return {
+    async fetch(job, dir) {
+      const { media_files: clipKeys, music_file: musicKey } = job.request;
+      const keys = [...clipKeys, ...(musicKey ? [musicKey] : [])];
+      const { items } = await mediaLibrary.getMedia({ ownerId: job.ownerId, objectKeys: keys });
+      const files = await Promise.all(keys.map((k, i) => localFile(store, k, path.join(dir, `in-${i}${path.extname(k)}`))));
+      const analyses = items.map((m) =>
+        m.analysisStatus === 'done' && m.analysisJson ? (JSON.parse(m.analysisJson) as unknown) : undefined,
+      );
+      const n = clipKeys.length;
+      return {
+        clips: files.slice(0, n),
+        music: musicKey ? files[n] : undefined,
+        analyses: {
+          clips: analyses.slice(0, n) as Array<ClipAnalysis | undefined>,
+          music: musicKey ? (analyses[n] as MusicAnalysis | undefined) : undefined,
+        },
+      };
+    },
+  };
+}
+
+/** Finished reels and thumbnails under `reels/<user>/<job>.mp4|.jpg`. */
+export function reelStore(store: ObjectStore): ReelStore {
+  return {
+    async save(job, files) {
+      const outputKey = `reels/${job.ownerId}/${job.id}.mp4`;
+      const thumbnailKey = `reels/${job.ownerId}/${job.id}.jpg`;
+      const stored = await store.put(outputKey, fs.createReadStream(files.output), { contentType: 'video/mp4' });
+      await store.put(thumbnailKey, fs.createReadStream(files.thumbnail), { contentType: 'image/jpeg' });
+      return { outputKey, thumbnailKey, sizeBytes: stored.size };
+    },
+  };
+}
+
+export const SCRATCH_PREFIX = 'reelsmith-job-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** One folder per job under WORK_DIR, named after the worker process that made it. */
+export function scratchDirs(workDir: string, pid = process.pid): Scratch & { sweep(): Promise<number> } {
+  const prefix = `${SCRATCH_PREFIX}${pid}-`;
+  return {
+    create: () => fs.promises.mkdtemp(path.join(workDir, prefix)),
+    remove: (dir) => fs.promises.rm(dir, { recursive: true, force: true }),
+    /**
+     * Removes the folders of workers that are gone (killed mid-job: their jobs are redelivered and
+     * start afresh). Run at start, before this worker takes a job; a folder of a live worker
+     * sharing WORK_DIR is left alone.
+     */
+    async sweep() {
+      let removed = 0;
+      for (const e of await fs.promises.readdir(workDir, { withFileTypes: true }).catch(() => [])) {
+        const m = new RegExp(`^${SCRATCH_PREFIX}(\\d+)-`).exec(e.name);
+        if (!e.isDirectory() || !m) continue;
+        const owner = Number(m[1]);
+        if (owner !== pid && alive(owner)) continue;
+        await fs.promises.rm(path.join(workDir, e.name), { recursive: true, force: true });
+        removed++;
+      }
+      return removed;
+    },
+  };
+}
