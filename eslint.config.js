@@ -22,7 +22,18 @@ const serviceBoundary = (own) => ({
 });
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'proto/src/gen/**', 'web/dist/**', 'test-artifacts/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'proto/src/gen/**',
+      'web/src/api/schema.gen.ts',
+      'web/dist/**',
+      'test-artifacts/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

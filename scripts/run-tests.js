@@ -29,6 +29,7 @@ step('type-check sources and tests', [
   path.join(root, 'tsconfig.test.json'),
 ]);
 step('generated contracts are up to date', [path.join(root, 'proto', 'gen.js'), '--check']);
+step('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']);
 // --forceExit: a handle a test forgot must not hang CI after every test has passed (or failed).
 step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', '--forceExit', ...passthrough]);
 step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', '--forceExit', ...passthrough]);

@@ -75,7 +75,13 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: db.url });
       services.push(
         await runService(
-          { name, config, migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'), wire: wire as never },
+          {
+            name,
+            config,
+            migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'),
+            outbox: true,
+            wire: wire as never,
+          },
           { handleSignals: false, log },
         ),
       );

@@ -4,6 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ApiErrorBody, JobRequest, JobStatus, SessionReply, UploadResult } from '../../web/src/api/types.js' with {
+  'resolution-mode': 'import',
+};
+
+export type { JobRequest, JobStatus };
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -50,7 +55,7 @@ export class Api {
     const r = await this.call('POST', '/auth/register', { email, password });
     if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
     const code = await this.mailCode(email);
-    const v = await this.call<{ session_token: string }>('POST', '/auth/verify-email', { email, code });
+    const v = await this.call<SessionReply>('POST', '/auth/verify-email', { email, code });
     if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
     this.token = v.body.session_token;
   }
@@ -71,23 +76,16 @@ export class Api {
     }
   }
 
-  async upload(file: string, name = path.basename(file)): Promise<Reply<{ object_key: string; kind: string; detail?: string }>> {
+  async upload(file: string, name = path.basename(file)): Promise<Reply<UploadResult & Partial<ApiErrorBody>>> {
     const form = new FormData();
     form.append('file', new Blob([fs.readFileSync(file)]), name);
     return this.call('POST', '/uploads/file', form);
   }
 
-  async waitForStatus(
-    jobId: string,
-    done: (s: { status: string; progress: number }) => boolean,
-    timeoutMs = 180_000,
-  ): Promise<{ status: string; message: string; progress: number; download_url: string | null }> {
+  async waitForStatus(jobId: string, done: (s: { status: string; progress: number }) => boolean, timeoutMs = 180_000): Promise<JobStatus> {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const r = await this.call<{ status: string; message: string; progress: number; download_url: string | null }>(
-        'GET',
-        `/jobs/${jobId}/status`,
-      );
+      const r = await this.call<JobStatus>('GET', `/jobs/${jobId}/status`);
       if (r.status === 200 && done(r.body)) return r.body;
       if (Date.now() > end) throw new Error(`job ${jobId} still ${JSON.stringify(r.body)}`);
       await new Promise((res) => setTimeout(res, 500));

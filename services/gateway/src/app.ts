@@ -2,6 +2,7 @@ import { LocalObjectStore, bind, createObjectStore, describeHandler, type App, t
 import { gateway } from '@reelsmith/proto';
 import type { Config } from './config.js';
 import { rollUp } from './domain/health.js';
+import { jobStatusViews } from './domain/job-status.js';
 import { installationId } from './repositories/installation.repository.js';
 import { dialPeers } from './repositories/clients.js';
 import { peerAddresses, peerStatuses } from './repositories/peers.repository.js';
@@ -37,7 +38,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
     allowedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.ALLOWED_ORIGINS],
     peers: clients,
     bus: p.bus,
-    store,
+    views: jobStatusViews(store),
   });
 
   return {

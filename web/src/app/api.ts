@@ -1,11 +1,6 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import type { ApiErrorBody } from '../api/types';
 import { signedOut } from './session';
-
-/** The error body every API route answers with. */
-export interface ApiErrorBody {
-  detail: string;
-  code: string;
-}
 
 const raw = fetchBaseQuery({
   baseUrl: '/api/v1',

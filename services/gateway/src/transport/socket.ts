@@ -1,7 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import type { Bus, Logger, ObjectStore } from '@reelsmith/kit';
+import type { Bus, Logger } from '@reelsmith/kit';
+import type { JobStatusViews } from '../domain/job-status.js';
 import type { Peers } from '../repositories/clients.js';
+import { jobStatusFacts } from '../repositories/jobs.js';
 
 export interface SocketDeps {
   log: Logger;
@@ -9,22 +11,18 @@ export interface SocketDeps {
   allowedOrigins: string[];
   peers?: Peers;
   bus?: Bus;
-  store?: ObjectStore;
+  views?: JobStatusViews;
 }
 
-interface JobData {
-  status: string;
-  progress: number;
-  message: string;
-  download_url: string | null;
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Socket.IO on the gateway, path /ws. A client connects with its session token
  * (`auth: { token }`) and the job it follows (`query: { job_id }`): the spec's /ws/jobs/{id}.
- * Only the job's owner joins its room. Progress arrives from NATS (jobs.<id>.progress) on every
- * gateway replica and goes to that replica's sockets as `job_update`; `job_status` carries the
- * full status (with the download link when complete). Messages are { type, data }.
+ * Only the job's owner joins its room; on joining it gets `job_status` with the job's status.
+ * Every status change the orchestrator records arrives from NATS (jobs.<id>.status) on every
+ * gateway replica and goes to that replica's sockets in the job's room as `job_update`, through
+ * the same view as GET /jobs/{id}/status. Messages are { type, data }.
  */
 export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
   const io = new Server(server, {
@@ -36,20 +34,6 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
       cb(null, !origin || deps.allowedOrigins.includes(origin));
     },
   });
-
-  const status = async (jobId: string, ownerId: string): Promise<JobData> => {
-    const job = await deps.peers!.jobs.getJob({ jobId, ownerId });
-    const name = (JSON.parse(job.requestJson) as { output_filename?: string }).output_filename ?? 'reel_output.mp4';
-    return {
-      status: job.status,
-      progress: job.progress,
-      message: job.message,
-      download_url:
-        job.status === 'completed' && job.outputKey && deps.store
-          ? await deps.store.signedUrl(job.outputKey, { expiresInSeconds: 3600, downloadName: name })
-          : null,
-    };
-  };
 
   if (deps.peers) {
     io.use((socket, next) => {
@@ -65,19 +49,17 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
     });
   }
 
+  const refuse = (socket: Socket) => socket.emit('job_error', { type: 'job_error', data: { detail: 'Not allowed to follow this job.' } });
+
   const join = async (socket: Socket, jobId: unknown) => {
     const userId = socket.data.userId as string | undefined;
-    if (typeof jobId !== 'string' || !/^[0-9a-f-]{36}$/i.test(jobId) || !userId || !deps.peers) {
-      socket.emit('job_error', { type: 'job_error', data: { detail: 'Not allowed to follow this job.' } });
-      return;
-    }
+    if (typeof jobId !== 'string' || !UUID.test(jobId) || !userId || !deps.peers || !deps.views) return refuse(socket);
     try {
-      const data = await status(jobId, userId); // NOT_FOUND for someone else's job
+      const job = await deps.peers.jobs.getJob({ jobId, ownerId: userId }); // NOT_FOUND for someone else's job
       await socket.join(`job:${jobId}`);
-      socket.data.jobs = { ...(socket.data.jobs as Record<string, string> | undefined), [jobId]: userId };
-      socket.emit('job_status', { type: 'job_status', data: { job_id: jobId, ...data } });
+      socket.emit('job_status', { type: 'job_status', data: await deps.views.view(jobStatusFacts(job)) });
     } catch {
-      socket.emit('job_error', { type: 'job_error', data: { detail: 'Not allowed to follow this job.' } });
+      refuse(socket);
     }
   };
 
@@ -88,29 +70,13 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
     if (q) void join(socket, q);
   });
 
-  deps.bus?.subscribeProgress((m) => {
+  deps.bus?.subscribeJobStatus((m) => {
     const room = `job:${m.jobId}`;
-    if (!io.sockets.adapter.rooms.has(room)) return;
-    io.to(room).emit('job_update', {
-      type: 'job_update',
-      data: { job_id: m.jobId, status: m.status, progress: m.progress, message: m.message },
-    });
-    if (m.status === 'completed' || m.status === 'failed') {
-      // The final word, with the download link, once the orchestrator has recorded it.
-      const owner = [...(io.sockets.adapter.rooms.get(room) ?? [])]
-        .map((id) => (io.sockets.sockets.get(id)?.data.jobs as Record<string, string> | undefined)?.[m.jobId])
-        .find(Boolean);
-      if (!owner) return;
-      const send = async (tries: number): Promise<void> => {
-        const data = await status(m.jobId, owner);
-        if (data.status === 'processing' && tries > 0) {
-          await new Promise((r) => setTimeout(r, 300));
-          return send(tries - 1);
-        }
-        io.to(room).emit('job_status', { type: 'job_status', data: { job_id: m.jobId, ...data } });
-      };
-      send(20).catch((e: unknown) => deps.log.warn({ err: e, job_id: m.jobId }, 'final status not sent'));
-    }
+    if (!deps.views || !io.sockets.adapter.rooms.has(room)) return;
+    deps.views.view(jobStatusFacts(m)).then(
+      (data) => io.to(room).emit('job_update', { type: 'job_update', data }),
+      (e: unknown) => deps.log.warn({ err: e, job_id: m.jobId }, 'job status not forwarded'),
+    );
   });
   return io;
 }

@@ -1,46 +1,15 @@
 import { io, type Socket } from 'socket.io-client';
 import { api } from '../../app/api';
+import type { EstimateRequest, JobRequest, JobStatus, UploadResult } from '../../api/types';
 
-export type Pacing = 'relaxed' | 'standard' | 'high-energy';
-
-/** The spec's assembly job request (section 3). */
-export interface JobRequest {
-  media_files: string[];
-  music_file?: string;
-  output_filename: string;
-  pacing_preset: Pacing;
-  enable_beat_mapping: boolean;
-  enable_intelligence: boolean;
-  title_config: {
-    enabled: boolean;
-    text: string;
-    font: 'Roboto-Bold.ttf' | 'Arial-Bold.ttf' | 'Helvetica-Bold.ttf';
-    font_size: number;
-    position: 'top' | 'center' | 'bottom';
-  };
-  enable_fades: boolean;
-  fade_in_duration_sec: number;
-  fade_out_duration_sec: number;
-  enable_letterbox: boolean;
-  get_footage_offers: boolean;
-}
-
-export type JobStatusName = 'queued' | 'processing' | 'completed' | 'failed';
-
-export interface JobStatus {
-  status: JobStatusName;
-  message: string;
-  progress: number;
-  download_url: string | null;
-  /** True while the socket delivers updates; the page polls when it is false. */
-  live?: boolean;
-}
+/** The job status as the page holds it: the server's view, plus whether the socket is delivering. */
+export type LiveJobStatus = JobStatus & { live?: boolean };
 
 export const isFinal = (s?: JobStatus) => s?.status === 'failed' || (s?.status === 'completed' && Boolean(s.download_url));
 
 const assemblyApi = api.injectEndpoints({
   endpoints: (build) => ({
-    estimate: build.query<{ credits: number }, { pacing_preset: Pacing; has_music: boolean; total_source_bytes: number }>({
+    estimate: build.query<{ credits: number }, EstimateRequest>({
       query: (body) => ({ url: '/billing/estimate', method: 'POST', body }),
     }),
     createJob: build.mutation<{ job_id: string }, { request: JobRequest; idempotencyKey: string }>({
@@ -53,12 +22,13 @@ const assemblyApi = api.injectEndpoints({
       // One credit use is confirmed: the user's credits and free video change.
       invalidatesTags: ['User'],
     }),
-    jobStatus: build.query<JobStatus, string>({
+    jobStatus: build.query<LiveJobStatus, string>({
       query: (id) => `/jobs/${id}/status`,
       /**
-       * Live updates: a socket joins the job's room (token checked at the handshake). Up to 5
-       * reconnect attempts 3 s apart; while it is down the page polls every 2 s. Updates after
-       * completion or failure are ignored.
+       * Live updates: a socket joins the job's room (token checked at the handshake) and receives
+       * the job's status each time the server records a change, in the same shape as this query.
+       * Up to 5 reconnect attempts 3 s apart; while it is down the page polls every 2 s. Updates
+       * after completion or failure are ignored.
        */
       async onCacheEntryAdded(jobId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getState }) {
         const token = (getState() as unknown as { session: { token: string | null } }).session.token;
@@ -73,13 +43,13 @@ const assemblyApi = api.injectEndpoints({
             reconnectionDelay: 3000,
             transports: ['websocket', 'polling'],
           });
-          const apply = (m: { data: Partial<JobStatus> & { status: JobStatusName } }) =>
+          const apply = (m: { data: JobStatus }) =>
             updateCachedData((draft) => {
-              if (isFinal(draft)) return;
+              if (isFinal(draft) || m.data.job_id !== jobId) return;
               draft.status = m.data.status;
-              if (typeof m.data.progress === 'number') draft.progress = Math.max(draft.progress, m.data.progress);
-              if (m.data.message !== undefined) draft.message = m.data.message;
-              if (m.data.download_url !== undefined) draft.download_url = m.data.download_url;
+              draft.progress = Math.max(draft.progress, m.data.progress);
+              draft.message = m.data.message;
+              draft.download_url = m.data.download_url;
             });
           socket.on('connect', () => {
             socket!.emit('ping');
@@ -99,14 +69,6 @@ const assemblyApi = api.injectEndpoints({
 });
 
 export const { useEstimateQuery, useCreateJobMutation, useJobStatusQuery } = assemblyApi;
-
-export interface UploadResult {
-  object_key: string;
-  kind: 'video' | 'audio';
-  display_name: string;
-  size_bytes: number;
-  duration_sec: number;
-}
 
 /** Uploads one file with progress (fetch has no upload progress, XHR has). */
 export function uploadFile(file: File, token: string | null, onProgress: (fraction: number) => void): Promise<UploadResult> {

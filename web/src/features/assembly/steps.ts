@@ -23,5 +23,9 @@ export function acceptDropped<T extends { type: string }>(files: T[], haveAudio:
 }
 
 export const MB = 1024 * 1024;
-export const FREE_CAP = 629_145_600;
-export const PAID_CAP = 3_221_225_472;
+
+/** A byte count as people read it: 600MB, 3GB (the spec's wording of the plan limits). */
+export function sizeLabel(bytes: number): string {
+  const gb = bytes / (1024 * MB);
+  return gb >= 1 ? `${Number(gb.toFixed(1))}GB` : `${Math.round(bytes / MB)}MB`;
+}

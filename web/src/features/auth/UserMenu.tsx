@@ -8,12 +8,12 @@ import { useLogoutMutation, type User } from './auth.api';
 
 const planNames: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
 
-/** The usage line: what the user can still make. */
+/** The usage line: what the user can still make (billing decides the entitlements). */
 export function usageLine(u: User): string {
   if (u.is_admin) return 'Unlimited videos (admin)';
   if (u.is_guest) return 'Enterprise access (guest pass)';
-  const paid = u.subscription.plan !== 'free' && u.subscription.status === 'active';
-  if (paid) return `${u.credits.toLocaleString()} credits available`;
+  if (u.entitlements.unlimited) return 'Unlimited videos';
+  if (u.entitlements.subscribed) return `${u.credits.toLocaleString()} credits available`;
   const free = u.daily_free_used ? 'Free video used today (resets at midnight UTC)' : '1 free video available today';
   return u.credits > 0 ? `${free} · ${u.credits.toLocaleString()} credits` : free;
 }
@@ -39,10 +39,8 @@ export function UserMenu({ user }: { user: User }) {
     dispatch(signedOut());
     dispatch(api.util.resetApiState());
   };
-  const free = user.subscription.plan === 'free' || user.subscription.status !== 'active';
-  const plan = user.is_guest
-    ? 'Enterprise'
-    : `${planNames[user.subscription.plan] ?? user.subscription.plan}${user.subscription.plan !== 'free' && user.subscription.status !== 'active' ? ` (${user.subscription.status})` : ''}`;
+  const free = !user.entitlements.subscribed;
+  const plan = `${planNames[user.subscription.plan] ?? user.subscription.plan}${user.subscription.plan !== 'free' && user.subscription.status !== 'active' ? ` (${user.subscription.status})` : ''}`;
 
   return (
     <div className="user-menu" ref={ref}>
@@ -63,7 +61,7 @@ export function UserMenu({ user }: { user: User }) {
               <div className="muted">Next billing: {new Date(user.subscription.next_billing).toLocaleDateString()}</div>
             )}
           </div>
-          {free && !user.is_admin && !user.is_guest && (
+          {free && !user.entitlements.unlimited && (
             <Link role="menuitem" className="btn primary wide" to="/pricing" onClick={() => setOpen(false)}>
               Upgrade for More Credits
             </Link>

@@ -1,21 +1,7 @@
 import { api } from '../../app/api';
+import type { SessionReply, User } from '../../api/types';
 
-export interface User {
-  id: string;
-  email: string;
-  is_admin: boolean;
-  is_guest: boolean;
-  email_verified: boolean;
-  credits: number;
-  subscription: { plan: string; status: string; next_billing: string | null; billing_cycle: string | null };
-  last_free_use: string | null;
-  daily_free_used: boolean;
-}
-
-export interface SessionReply {
-  session_token: string;
-  user: User;
-}
+export type { User };
 
 const authApi = api.injectEndpoints({
   endpoints: (build) => ({

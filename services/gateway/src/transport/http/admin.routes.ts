@@ -1,20 +1,28 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
 import { callerOf } from './auth.js';
+import { errors, guestPass } from './schemas.js';
 
 /** Admin routes; every one is declared with access 'admin', so the one guard checks it. */
-export const adminRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { peers }) => {
-  app.get('/admin/guest-pass', { config: { access: 'admin' } }, async (req) => {
-    const g = await peers.identity.getGuestPass({}, { requestId: req.id });
-    return { enabled: g.enabled, email: g.email };
-  });
+export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+  app.get(
+    '/admin/guest-pass',
+    { config: { access: 'admin' }, schema: { summary: 'Whether the guest pass is on', response: { 200: guestPass, ...errors(401, 403) } } },
+    async (req) => {
+      const g = await peers.identity.getGuestPass({}, { requestId: req.id });
+      return { enabled: g.enabled, email: g.email };
+    },
+  );
 
-  app.post<{ Body: { enabled: boolean } }>(
+  app.post(
     '/admin/guest-pass',
     {
       config: { access: 'admin' },
       schema: {
-        body: { type: 'object', required: ['enabled'], additionalProperties: false, properties: { enabled: { type: 'boolean' } } },
+        summary: 'Enable (or rotate) or disable the guest pass',
+        body: z.object({ enabled: z.boolean() }).strict(),
+        response: { 200: guestPass, ...errors(400, 401, 403, 409) },
       },
     },
     async (req, reply) => {

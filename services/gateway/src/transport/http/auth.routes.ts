@@ -1,32 +1,40 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
 import { bearer, callerOf } from './auth.js';
-import { userBody, userSchema } from './user.view.js';
+import { errors, message, sessionReply, user } from './schemas.js';
+import { userBody } from './user.view.js';
 
-const credentials = {
-  type: 'object',
-  required: ['email', 'password'],
-  additionalProperties: false,
-  properties: { email: { type: 'string', maxLength: 320 }, password: { type: 'string', maxLength: 1024 } },
-} as const;
-
-const sessionReply = { 200: { type: 'object', properties: { session_token: { type: 'string' }, user: userSchema } } };
+const credentials = z
+  .object({ email: z.string().max(320), password: z.string().max(1024) })
+  .strict()
+  .meta({ id: 'Credentials' });
 
 /** POST /auth/register, /auth/login, /auth/verify-email, /auth/resend-verification, /auth/logout; GET /auth/me. */
-export const authRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { peers }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
   const client = (ip: string) => ({ ip });
 
-  app.post<{ Body: { email: string; password: string } }>('/auth/register', { schema: { body: credentials } }, async (req, reply) => {
-    const res = await peers.identity.register(
-      { email: req.body.email, password: req.body.password, client: client(req.ip) },
-      { requestId: req.id },
-    );
-    return reply.status(201).send({ message: 'Registration successful. Check your email for a verification code.', email: res.email });
-  });
+  app.post(
+    '/auth/register',
+    {
+      schema: {
+        summary: 'Sign up; answers the same whether or not the e-mail is known',
+        body: credentials,
+        response: { 201: z.object({ message: z.string(), email: z.string() }), ...errors(400, 429) },
+      },
+    },
+    async (req, reply) => {
+      const res = await peers.identity.register(
+        { email: req.body.email, password: req.body.password, client: client(req.ip) },
+        { requestId: req.id },
+      );
+      return reply.status(201).send({ message: 'Registration successful. Check your email for a verification code.', email: res.email });
+    },
+  );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/login',
-    { schema: { body: credentials, response: sessionReply } },
+    { schema: { summary: 'Sign in', body: credentials, response: { 200: sessionReply, ...errors(400, 401, 403, 429) } } },
     async (req) => {
       const s = await peers.identity.login(
         { email: req.body.email, password: req.body.password, client: client(req.ip) },
@@ -36,20 +44,15 @@ export const authRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { pe
     },
   );
 
-  app.post<{ Body: { token?: string; email?: string; code?: string } }>(
+  app.post(
     '/auth/verify-email',
     {
       schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            token: { type: 'string', maxLength: 200 },
-            email: { type: 'string', maxLength: 320 },
-            code: { type: 'string', maxLength: 12 },
-          },
-        },
-        response: sessionReply,
+        summary: 'Verify an e-mail with the link token, or with the e-mail and its 6-digit code',
+        body: z
+          .object({ token: z.string().max(200).optional(), email: z.string().max(320).optional(), code: z.string().max(12).optional() })
+          .strict(),
+        response: { 200: sessionReply, ...errors(400, 429) },
       },
     },
     async (req) => {
@@ -61,16 +64,13 @@ export const authRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { pe
     },
   );
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/auth/resend-verification',
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['email'],
-          additionalProperties: false,
-          properties: { email: { type: 'string', maxLength: 320 } },
-        },
+        summary: 'Send the verification mail again',
+        body: z.object({ email: z.string().max(320) }).strict(),
+        response: { 200: message, ...errors(400, 429) },
       },
     },
     async (req) => {
@@ -81,16 +81,23 @@ export const authRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { pe
 
   app.get(
     '/auth/me',
-    { config: { access: 'user' }, schema: { response: { 200: { type: 'object', properties: { user: userSchema } } } } },
+    {
+      config: { access: 'user' },
+      schema: { summary: 'The signed-in user', response: { 200: z.object({ user }), ...errors(401) } },
+    },
     async (req) => {
       const caller = callerOf(req);
-      const { user } = await peers.identity.getUser({ userId: caller.id }, { requestId: req.id });
-      return { user: await userBody(peers, user!, req.id) };
+      const { user: u } = await peers.identity.getUser({ userId: caller.id }, { requestId: req.id });
+      return { user: await userBody(peers, u!, req.id) };
     },
   );
 
-  app.post('/auth/logout', { config: { access: 'user' } }, async (req) => {
-    await peers.identity.logout({ sessionToken: bearer(req) }, { requestId: req.id });
-    return { message: 'Signed out' };
-  });
+  app.post(
+    '/auth/logout',
+    { config: { access: 'user' }, schema: { summary: 'End this session', response: { 200: message, ...errors(401) } } },
+    async (req) => {
+      await peers.identity.logout({ sessionToken: bearer(req) }, { requestId: req.id });
+      return { message: 'Signed out' };
+    },
+  );
 };

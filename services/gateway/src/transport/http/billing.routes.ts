@@ -1,41 +1,31 @@
-import { billing } from '@reelsmith/proto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
-
-const PACING = { relaxed: billing.Pacing.RELAXED, standard: billing.Pacing.STANDARD, 'high-energy': billing.Pacing.HIGH_ENERGY } as const;
-type PacingName = keyof typeof PACING;
-
-const estimateSchema = {
-  body: {
-    type: 'object',
-    required: ['pacing_preset', 'has_music', 'total_source_bytes'],
-    additionalProperties: false,
-    properties: {
-      pacing_preset: { type: 'string', enum: Object.keys(PACING) },
-      has_music: { type: 'boolean' },
-      total_source_bytes: { type: 'integer', minimum: 0, maximum: 1e13 },
-    },
-  },
-  response: { 200: { type: 'object', required: ['credits'], properties: { credits: { type: 'integer' } } } },
-};
+import { catalogue, errors, estimateRequest } from './schemas.js';
 
 const dollars = (cents: bigint) => Number(cents) / 100;
 
 /** Billing routes: the cost estimate shown to users (the same formula as the charge) and the catalogue. */
-export const billingRoutes: FastifyPluginAsync<{ peers: Peers }> = async (app, { peers }) => {
-  app.post<{ Body: { pacing_preset: PacingName; has_music: boolean; total_source_bytes: number } }>(
+export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+  app.post(
     '/billing/estimate',
-    { schema: estimateSchema },
+    {
+      schema: {
+        summary: 'What a reel would cost, in credits (billing computes the charge with the same formula)',
+        body: estimateRequest,
+        response: { 200: z.object({ credits: z.number().int() }).meta({ id: 'Estimate' }), ...errors(400) },
+      },
+    },
     async (req) => {
       const res = await peers.billing.estimate(
-        { pacing: PACING[req.body.pacing_preset], hasMusic: req.body.has_music, totalSourceBytes: BigInt(req.body.total_source_bytes) },
+        { pacingPreset: req.body.pacing_preset, hasMusic: req.body.has_music, totalSourceBytes: BigInt(req.body.total_source_bytes) },
         { requestId: req.id },
       );
       return { credits: Number(res.credits) };
     },
   );
 
-  app.get('/billing/catalogue', async (req, reply) => {
+  app.get('/billing/catalogue', { schema: { summary: 'Plans and credit packs', response: { 200: catalogue } } }, async (req, reply) => {
     const c = await peers.billing.getCatalogue({}, { requestId: req.id });
     void reply.header('cache-control', 'public, max-age=300');
     return {

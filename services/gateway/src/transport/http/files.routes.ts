@@ -1,5 +1,7 @@
 import { FILES_ROUTE, verifyLocalSignature, type LocalObjectStore } from '@reelsmith/kit';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errors } from './schemas.js';
 
 export interface FilesDeps {
   store: LocalObjectStore;
@@ -10,19 +12,30 @@ export interface FilesDeps {
  * Serves local-disk objects behind signed, expiring links (the S3 adapter signs links that go to
  * S3 directly). A forged, altered or expired link gets 403.
  */
-export const filesRoutes: FastifyPluginAsync<FilesDeps> = async (app, deps) => {
+export const filesRoutes: FastifyPluginAsyncZod<FilesDeps> = async (app, deps) => {
   const base = FILES_ROUTE.replace('/api/v1', '');
-  app.get<{ Params: { '*': string }; Querystring: { expires?: string; sig?: string; name?: string } }>(`${base}/*`, async (req, reply) => {
-    const key = req.params['*'];
-    const { expires, sig = '', name = '' } = req.query;
-    if (!verifyLocalSignature(deps.signingSecret, key, Number(expires), name, sig)) {
-      return reply.status(403).send({ detail: 'This link is invalid or has expired.', code: 'link_expired' });
-    }
-    const info = await deps.store.stat(key);
-    if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-    void reply.header('content-length', info.size);
-    void reply.type(key.endsWith('.mp4') ? 'video/mp4' : key.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream');
-    if (name) void reply.header('content-disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`);
-    return reply.send(await deps.store.get(key));
-  });
+  app.get(
+    `${base}/*`,
+    {
+      schema: {
+        summary: 'A stored file behind a signed, expiring link (local-disk storage only)',
+        params: z.object({ '*': z.string() }),
+        querystring: z.object({ expires: z.string().optional(), sig: z.string().optional(), name: z.string().optional() }),
+        response: { 200: z.any().describe('The file'), ...errors(403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const key = req.params['*'];
+      const { expires, sig = '', name = '' } = req.query;
+      if (!verifyLocalSignature(deps.signingSecret, key, Number(expires), name, sig)) {
+        return reply.status(403).send({ detail: 'This link is invalid or has expired.', code: 'link_expired' });
+      }
+      const info = await deps.store.stat(key);
+      if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+      void reply.header('content-length', info.size);
+      void reply.type(key.endsWith('.mp4') ? 'video/mp4' : key.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream');
+      if (name) void reply.header('content-disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`);
+      return reply.send(await deps.store.get(key));
+    },
+  );
 };

@@ -2,10 +2,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger, Metrics, ObjectStore } from '@reelsmith/kit';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { newObjectKey, type Logger, type Metrics, type ObjectStore } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import { jobStatusViews } from '../../domain/job-status.js';
+import { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
+import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { assemblyRoutes } from './assembly.routes.js';
 import { authPlugin } from './auth.js';
@@ -13,6 +19,7 @@ import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
+import { libraryRoutes } from './library.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -56,6 +63,22 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode }, 'request failed');
   });
   app.setErrorHandler(errorHandler);
+  // Requests are validated and responses serialised with the routes' zod schemas, which are also
+  // the OpenAPI document the web client's types are generated from.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Reelsmith API', version: '1', description: 'The REST API of Reelsmith, the automatic highlight-reel editor.' },
+      components: { securitySchemes: { session: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+    hideUntagged: false,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
   // At the root, so the caller hook and the admin route list cover every route.
   if (deps.peers) await app.register(authPlugin, { peers: deps.peers });
@@ -67,7 +90,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(authRoutes, { peers: deps.peers });
         await api.register(billingRoutes, { peers: deps.peers });
         await api.register(adminRoutes, { peers: deps.peers });
-        if (deps.store) await api.register(assemblyRoutes, { peers: deps.peers, store: deps.store });
+        if (deps.store) {
+          const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
+          const views = jobStatusViews(deps.store);
+          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views });
+          await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
+        }
       }
     },
     { prefix: API_PREFIX },

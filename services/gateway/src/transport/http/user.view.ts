@@ -1,61 +1,42 @@
 import type { identity } from '@reelsmith/proto';
 import type { Peers } from '../../repositories/clients.js';
+import type { UserBody } from './schemas.js';
 
-/** The spec's User entity as the API returns it: identity's user plus billing's account. */
-export interface UserBody {
-  id: string;
-  email: string;
-  is_admin: boolean;
-  is_guest: boolean;
-  email_verified: boolean;
-  credits: number;
-  subscription: { plan: string; status: string; next_billing: string | null; billing_cycle: string | null };
-  last_free_use: string | null;
-  daily_free_used: boolean;
-}
-
-export const userSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    is_admin: { type: 'boolean' },
-    is_guest: { type: 'boolean' },
-    email_verified: { type: 'boolean' },
-    credits: { type: 'integer' },
-    subscription: {
-      type: 'object',
-      properties: {
-        plan: { type: 'string' },
-        status: { type: 'string' },
-        next_billing: { type: ['string', 'null'] },
-        billing_cycle: { type: ['string', 'null'] },
-      },
-    },
-    last_free_use: { type: ['string', 'null'] },
-    daily_free_used: { type: 'boolean' },
-  },
-} as const;
-
+/**
+ * The spec's User entity as the API returns it: identity's user plus billing's account. Billing
+ * decides the plan shown and the limits (and their wording) for this user; the web shows them.
+ */
 export async function userBody(peers: Peers, u: identity.User, requestId: string): Promise<UserBody> {
-  const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: u.unlimited }, { requestId });
+  const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: u.unlimited, enterprise: u.isGuest }, { requestId });
   const sub = account?.subscription;
-  const guest = u.isGuest;
+  const e = account?.entitlements;
   return {
     id: u.id,
     email: u.email,
     is_admin: u.isAdmin,
-    is_guest: guest,
+    is_guest: u.isGuest,
     email_verified: u.emailVerified,
     credits: Number(account?.credits ?? 0n),
     subscription: {
-      // The guest pass is enterprise access: shown as the corporate plan, active.
-      plan: guest ? 'corporate' : (sub?.plan ?? 'free'),
-      status: guest ? 'active' : (sub?.status ?? 'inactive'),
+      plan: sub?.plan || 'free',
+      status: sub?.status || 'inactive',
       next_billing: sub?.nextBillingUnixMs ? new Date(Number(sub.nextBillingUnixMs)).toISOString() : null,
       billing_cycle: sub?.billingCycle || null,
     },
     last_free_use: account?.lastFreeUse || null,
     daily_free_used: account?.dailyFreeUsed ?? false,
+    entitlements: {
+      upload_cap_bytes: Number(e?.uploadCapBytes ?? 0n),
+      music_cap_seconds: Number(e?.musicCapSeconds ?? 0n),
+      library_selection_cap: e?.librarySelectionCap ?? 0,
+      unlimited: e?.unlimited ?? false,
+      subscribed: e?.subscribed ?? false,
+      messages: {
+        upload: e?.uploadLimitMessage ?? '',
+        music: e?.musicLimitMessage ?? '',
+        selection: e?.selectionLimitMessage ?? '',
+        insufficient: e?.insufficientMessage ?? '',
+      },
+    },
   };
 }

@@ -1,0 +1,73 @@
+import type { ObjectStore } from '@reelsmith/kit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LINK_SECONDS } from '../../domain/job-status.js';
+import type { Peers } from '../../repositories/clients.js';
+import { callerOf } from './auth.js';
+import { errors, message, reelList, uuidParams } from './schemas.js';
+
+/** My Reels: GET /library, DELETE /library/:id. */
+export const libraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
+  app.get(
+    '/library',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "The signed-in user's finished reels, newest first",
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(100).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: { 200: reelList, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const { reels, total } = await peers.media.listReels(
+        { ownerId: caller.id, limit: req.query.limit, offset: req.query.offset },
+        { requestId: req.id },
+      );
+      const videos = await Promise.all(
+        reels.map(async (r) => ({
+          id: r.id,
+          title: r.title,
+          description: r.description,
+          created_at: new Date(Number(r.createdAtUnixMs)).toISOString(),
+          download_url: await store.signedUrl(r.objectKey, {
+            expiresInSeconds: LINK_SECONDS,
+            downloadName: `${r.title.replace(/[^\w .-]/g, '_') || 'reel'}.mp4`,
+          }),
+          thumbnail: r.thumbnailKey ? await thumbnailData(store, r.thumbnailKey) : null,
+          duration_sec: r.durationSec,
+          music_used: r.musicUsed,
+          enable_beat_mapping: r.enableBeatMapping,
+          enable_intelligence: r.enableIntelligence,
+          pacing_preset: r.pacingPreset,
+        })),
+      );
+      return { videos, stats: { total_videos: total }, status: 'success', message: '' };
+    },
+  );
+
+  app.delete(
+    '/library/:id',
+    {
+      config: { access: 'user' },
+      schema: { summary: 'Delete one of your reels', params: uuidParams, response: { 200: message, ...errors(400, 401, 404) } },
+    },
+    async (req) => {
+      await peers.media.deleteReel({ ownerId: callerOf(req).id, reelId: req.params.id }, { requestId: req.id });
+      return { message: 'Reel deleted' };
+    },
+  );
+};
+
+async function thumbnailData(store: ObjectStore, key: string): Promise<{ data: string; format: 'jpeg' } | null> {
+  try {
+    const chunks: Buffer[] = [];
+    for await (const c of await store.get(key)) chunks.push(c as Buffer);
+    return { data: Buffer.concat(chunks).toString('base64'), format: 'jpeg' };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The REST API's objects, as zod schemas: routes validate requests and serialise responses with
+ * them, and @fastify/swagger turns them into the OpenAPI document (`/api/v1/openapi.json`) from
+ * which the web client's and the end-to-end tests' types are generated. Each named schema is a
+ * component of that document. The job request itself is the shared contract in @reelsmith/proto.
+ */
+import { PACING_PRESETS, jobRequestSchema } from '@reelsmith/proto';
+import { z } from 'zod';
+
+export { jobRequestSchema };
+
+export const errorBody = z
+  .object({
+    detail: z.string().describe('What went wrong, worded for the user'),
+    code: z.string().describe('A stable machine-readable reason, e.g. insufficient_credits'),
+  })
+  .meta({ id: 'ErrorBody' });
+
+/** Error responses of a route, all `{detail, code}`. */
+export const errors = <const S extends readonly number[]>(...statuses: S) =>
+  Object.fromEntries(statuses.map((s) => [s, errorBody])) as { [K in S[number]]: typeof errorBody };
+
+export const message = z.object({ message: z.string() }).meta({ id: 'Message' });
+
+export const entitlements = z
+  .object({
+    upload_cap_bytes: z.number().int().describe('Largest total size of the files of one reel'),
+    music_cap_seconds: z.number().int(),
+    library_selection_cap: z.number().int(),
+    unlimited: z.boolean().describe('Never charged, no daily limit (admins and the guest pass)'),
+    subscribed: z.boolean().describe('Paid limits; credits pay for reels'),
+    messages: z.object({
+      upload: z.string(),
+      music: z.string(),
+      selection: z.string(),
+      insufficient: z.string(),
+    }),
+  })
+  .meta({ id: 'Entitlements' });
+
+export const user = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    is_admin: z.boolean(),
+    is_guest: z.boolean(),
+    email_verified: z.boolean(),
+    credits: z.number().int(),
+    subscription: z.object({
+      plan: z.string(),
+      status: z.string(),
+      next_billing: z.string().nullable(),
+      billing_cycle: z.string().nullable(),
+    }),
+    last_free_use: z.string().nullable(),
+    daily_free_used: z.boolean(),
+    entitlements,
+  })
+  .meta({ id: 'User' });
+export type UserBody = z.infer<typeof user>;
+
+export const sessionReply = z.object({ session_token: z.string(), user }).meta({ id: 'SessionReply' });
+
+export const jobStatusName = z.enum(['queued', 'processing', 'completed', 'failed']);
+
+export const jobStatus = z
+  .object({
+    job_id: z.string(),
+    status: jobStatusName,
+    message: z.string(),
+    progress: z.number().int().min(0).max(100),
+    download_url: z.string().nullable().describe('A signed link, valid for an hour, once completed'),
+  })
+  .meta({ id: 'JobStatus' });
+export type JobStatusBody = z.infer<typeof jobStatus>;
+
+export const uploadResult = z
+  .object({
+    object_key: z.string(),
+    kind: z.enum(['video', 'audio']),
+    display_name: z.string(),
+    size_bytes: z.number().int(),
+    duration_sec: z.number(),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: 'UploadResult' });
+
+export const reel = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    created_at: z.string(),
+    download_url: z.string(),
+    thumbnail: z.object({ data: z.string(), format: z.literal('jpeg') }).nullable(),
+    duration_sec: z.number(),
+    music_used: z.boolean(),
+    enable_beat_mapping: z.boolean(),
+    enable_intelligence: z.boolean(),
+    pacing_preset: z.string(),
+  })
+  .meta({ id: 'Reel' });
+
+export const reelList = z
+  .object({
+    videos: z.array(reel),
+    stats: z.object({ total_videos: z.number().int() }),
+    status: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'ReelList' });
+
+export const estimateRequest = z
+  .object({
+    pacing_preset: z.enum(PACING_PRESETS),
+    has_music: z.boolean(),
+    total_source_bytes: z.number().int().min(0).max(1e13),
+  })
+  .strict()
+  .meta({ id: 'EstimateRequest' });
+
+export const catalogue = z
+  .object({
+    plans: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        monthly_price: z.number(),
+        yearly_price: z.number(),
+        monthly_credits: z.number().int(),
+        yearly_credits: z.number().int(),
+        storage: z.object({ monthly: z.string(), yearly: z.string() }),
+        export_quality: z.string(),
+        approx_video: z.object({ monthly: z.string(), yearly: z.string() }),
+        features: z.array(z.string()),
+        most_popular: z.boolean(),
+      }),
+    ),
+    packs: z.array(z.object({ id: z.string(), credits: z.number().int(), price: z.number(), best_value: z.boolean() })),
+  })
+  .meta({ id: 'Catalogue' });
+
+export const guestPass = z
+  .object({
+    enabled: z.boolean(),
+    email: z.string(),
+    password: z.string().optional().describe('Shown once, right after enabling or rotating'),
+  })
+  .meta({ id: 'GuestPass' });
+
+export const healthReport = z
+  .object({
+    status: z.enum(['healthy', 'unhealthy']),
+    services: z.record(z.string(), z.string()),
+    instance: z.string(),
+    unavailable: z.array(z.string()).optional(),
+    detail: z.string().optional(),
+    code: z.string().optional(),
+  })
+  .meta({ id: 'HealthReport' });
+
+export const uuidParams = z.object({ id: z.uuid() });

@@ -1,0 +1,45 @@
+import type { User } from '../../api/types';
+import { JobCard } from './JobCard';
+import type { JobForm } from './useJobForm';
+
+/** Step 3: the estimate, Generate, then the job progress card. */
+export function GenerateStep({ form, user }: { form: JobForm; user: User | null }) {
+  const { credits, phase, error, shortOfCredits } = form;
+  const ent = user?.entitlements;
+  return (
+    <section className="step" aria-labelledby="step3">
+      <h2 id="step3">
+        <span className="step-no">3</span> Generate
+      </h2>
+      <p data-testid="estimate">
+        {credits === undefined ? 'Estimating cost…' : `Estimated cost: ${credits} credits`}
+        {user &&
+          ent &&
+          !ent.subscribed &&
+          !ent.unlimited &&
+          (user.daily_free_used
+            ? ' · Your free video for today is used (resets at midnight UTC).'
+            : ' · Covered by your free video of the day (one per UTC day).')}
+        {ent?.unlimited && ' · Unlimited account: not charged.'}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {phase.kind === 'idle' && (
+        <button
+          className="btn primary big"
+          onClick={form.generate}
+          disabled={shortOfCredits}
+          title={shortOfCredits ? 'Not enough credits for this reel' : undefined}
+        >
+          Generate Reel
+        </button>
+      )}
+      {phase.kind === 'uploading' && <p className="notice">{phase.line}</p>}
+      {phase.kind === 'submitting' && <p className="notice">Creating video job…</p>}
+      {phase.kind === 'job' && <JobCard jobId={phase.id} onAnother={() => form.reset(false)} onStartOver={() => form.reset(true)} />}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useRef, useState, type DragEvent } from 'react';
+import type { User } from '../../api/types';
+import { MB, sizeLabel } from './steps';
+import type { JobForm } from './useJobForm';
+
+/** Step 1: video clips and one music track, by file picker or drag and drop. */
+export function UploadStep({ form, user }: { form: JobForm; user: User | null }) {
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const { videos, audio, busy } = form;
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    form.addFiles(Array.from(e.dataTransfer.files));
+  };
+  return (
+    <section className="step" aria-labelledby="step1">
+      <h2 id="step1">
+        <span className="step-no">1</span> Upload Media
+      </h2>
+      <div
+        className={`dropzone${dragging ? ' over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="dropzone"
+      >
+        <p>Drag and drop video clips and one music track here, or</p>
+        <button className="btn" onClick={() => picker.current?.click()} disabled={busy}>
+          Choose Files
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          accept="video/*,audio/*"
+          hidden
+          aria-label="Choose files"
+          onChange={(e) => form.addFiles(Array.from(e.target.files ?? []))}
+        />
+        <p className="muted">
+          Video: MP4, MOV, AVI, MKV · Audio: MP3, WAV, AAC, M4A
+          {user && ` · Up to ${sizeLabel(user.entitlements.upload_cap_bytes)} in total`}
+        </p>
+      </div>
+      {(videos.length > 0 || audio) && (
+        <ul className="files" aria-label="Selected files">
+          {videos.map((f, i) => (
+            <li key={`${f.name}-${i}`}>
+              <span className="tag">Video</span> {f.name} <span className="muted">{(f.size / MB).toFixed(1)} MB</span>
+              <button className="link" onClick={() => form.removeVideo(i)} disabled={busy} aria-label={`Remove ${f.name}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+          {audio && (
+            <li>
+              <span className="tag">Music</span> {audio.name} <span className="muted">{(audio.size / MB).toFixed(1)} MB</span>
+              <button className="link" onClick={form.removeAudio} disabled={busy} aria-label={`Remove ${audio.name}`}>
+                Remove
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react';
+import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } from '../../api/types';
+import { errorDetail } from '../../app/api';
+import { authOpened } from '../../app/session';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { loadDefaults } from '../settings/defaults';
+import { uploadFile, useCreateJobMutation, useEstimateQuery } from './assembly.api';
+import { acceptDropped } from './steps';
+
+/** The settings of step 2: the job request without its files. */
+export type JobSettings = Omit<FullJobRequest, 'media_files' | 'music_file'>;
+
+export type Phase = { kind: 'idle' } | { kind: 'uploading'; line: string } | { kind: 'submitting' } | { kind: 'job'; id: string };
+
+/** The server's defaults, with the user's saved default settings on top (spec section 3). */
+function initialSettings(): JobSettings {
+  const d = loadDefaults();
+  return {
+    ...(jobRequestDefaults as unknown as JobSettings),
+    pacing_preset: d.defaultPacing,
+    enable_beat_mapping: d.defaultEnableBeatMapping,
+    enable_intelligence: d.defaultEnableIntelligence,
+    enable_fades: d.defaultEnableFades,
+    enable_letterbox: d.defaultEnableLetterbox,
+    get_footage_offers: d.defaultGetFootageOffers,
+  };
+}
+
+/**
+ * Home's state and actions: the chosen files, the settings, the estimate, and Generate (upload
+ * each file with progress, then create the job once per click, with an Idempotency-Key). The
+ * limits and their messages come from the signed-in user's entitlements (billing decides them);
+ * the checks here only spare a round trip, the server makes every one of them again.
+ */
+export function useJobForm(user: User | null) {
+  const dispatch = useAppDispatch();
+  const token = useAppSelector((s) => s.session.token);
+  const [videos, setVideos] = useState<File[]>([]);
+  const [audio, setAudio] = useState<File | undefined>();
+  const [settings, setSettings] = useState<JobSettings>(initialSettings);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [error, setError] = useState('');
+  const [createJob] = useCreateJobMutation();
+
+  const totalBytes = useMemo(() => [...videos, ...(audio ? [audio] : [])].reduce((n, f) => n + f.size, 0), [videos, audio]);
+  const estimate = useEstimateQuery({ pacing_preset: settings.pacing_preset, has_music: Boolean(audio), total_source_bytes: totalBytes });
+  const credits = estimate.data?.credits;
+  const ent = user?.entitlements;
+  const shortOfCredits = Boolean(user && ent && !ent.unlimited && ent.subscribed && credits !== undefined && user.credits < credits);
+
+  const update = (patch: Partial<JobSettings>) => setSettings((s) => ({ ...s, ...patch }));
+  const updateTitle = (patch: Partial<JobSettings['title_config']>) =>
+    setSettings((s) => ({ ...s, title_config: { ...s.title_config, ...patch } }));
+
+  const addFiles = (files: File[]) => {
+    const { videos: v, audio: a } = acceptDropped(files, Boolean(audio));
+    setVideos((prev) => [...prev, ...v]);
+    if (a) setAudio(a);
+    setError('');
+  };
+
+  const generate = async () => {
+    setError('');
+    if (!user || !ent) return dispatch(authOpened({ mode: 'signin' }));
+    if (!videos.length) return setError('Please add at least one video file or select from library.');
+    if (totalBytes > ent.upload_cap_bytes) return setError(ent.messages.upload);
+    const cannotPay = !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used);
+    if (cannotPay) return setError(ent.messages.insufficient);
+    const keys: string[] = [];
+    let musicKey: string | undefined;
+    for (const f of [...videos, ...(audio ? [audio] : [])]) {
+      try {
+        const r = await uploadFile(f, token, (x) => setPhase({ kind: 'uploading', line: `Uploading ${f.name}… ${Math.round(x * 100)}%` }));
+        if (f === audio) musicKey = r.object_key;
+        else keys.push(r.object_key);
+      } catch (e) {
+        setPhase({ kind: 'idle' });
+        return setError(`Failed to upload ${f.name}: ${(e as Error).message}`);
+      }
+    }
+    setPhase({ kind: 'submitting' });
+    const request: JobRequest = {
+      ...settings,
+      media_files: keys,
+      music_file: musicKey,
+      // Beat mapping is sent as on only if music is present.
+      enable_beat_mapping: settings.enable_beat_mapping && Boolean(musicKey),
+    };
+    try {
+      const { job_id } = await createJob({ request, idempotencyKey: crypto.randomUUID() }).unwrap();
+      setPhase({ kind: 'job', id: job_id });
+    } catch (e) {
+      setPhase({ kind: 'idle' });
+      setError(errorDetail(e, 'Job creation failed'));
+    }
+  };
+
+  const reset = (clearFiles: boolean) => {
+    setPhase({ kind: 'idle' });
+    setError('');
+    if (clearFiles) {
+      setVideos([]);
+      setAudio(undefined);
+    }
+  };
+
+  return {
+    videos,
+    audio,
+    removeVideo: (i: number) => setVideos((v) => v.filter((_, j) => j !== i)),
+    removeAudio: () => setAudio(undefined),
+    addFiles,
+    settings,
+    update,
+    updateTitle,
+    credits,
+    shortOfCredits,
+    phase,
+    error,
+    busy: phase.kind !== 'idle',
+    generate,
+    reset,
+  };
+}
+export type JobForm = ReturnType<typeof useJobForm>;
