@@ -1,4 +1,4 @@
-import { bigint, bigserial, date, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const accounts = pgTable('accounts', {
   userId: uuid('user_id').primaryKey(),
@@ -31,8 +31,13 @@ export const reservations = pgTable('reservations', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const dailyFreeUses = pgTable('daily_free_uses', {
-  userId: uuid('user_id').notNull(),
-  useDate: date('use_date', { mode: 'string' }).notNull(),
-  jobId: uuid('job_id').notNull(),
-});
+export const dailyFreeUses = pgTable(
+  'daily_free_uses',
+  {
+    userId: uuid('user_id').notNull(),
+    useDate: date('use_date', { mode: 'string' }).notNull(),
+    jobId: uuid('job_id').notNull(),
+  },
+  // One free video per user per day, held by the key itself.
+  (t) => [primaryKey({ columns: [t.userId, t.useDate] })],
+);

@@ -1,0 +1,2 @@
+-- Never used: the admin dashboard issue defines the tables it needs.
+drop table if exists activity_events;
