@@ -107,7 +107,8 @@ describe('npm start: the whole product on embedded defaults', () => {
       // Ctrl-C: everything it started stops.
       expect(await sys.stop('SIGINT')).toBe(0);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Everything it started is gone (checked until true, not after a guessed pause).
+    await until(async () => (pids.some(isAlive) ? undefined : true), 5_000).catch(() => undefined);
     expect(pids.filter(isAlive)).toEqual([]);
 
     // A second start reuses the same data: same installation, no re-initialisation.

@@ -199,6 +199,7 @@ describe('billing against real PostgreSQL, over gRPC', () => {
       ),
     );
     await waitFor(() => seen.length >= 5, 10_000);
+    // A quiet moment to catch a duplicate: absence cannot be polled for.
     await new Promise((r) => setTimeout(r, 300));
     await Promise.all(consumers.map((c) => c.stop()));
     expect(seen.sort()).toEqual(['captured', 'granted', 'released', 'reserved', 'reserved']);
