@@ -195,6 +195,25 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     });
   }, 60_000);
 
+  it('refuses control characters in a job request with 400 and charges nothing', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`nul.${Date.now()}@example.com`);
+    const clip = (await api.upload(path.join(MEDIA, 'car-detection.mp4'))).body.object_key;
+    const base = request([clip]);
+    for (const body of [
+      { ...base, title_config: { ...base.title_config, text: 'Road\u0000Trip' } },
+      { ...base, output_filename: 'reel\u0000.mp4' },
+    ]) {
+      const r = await api.call<{ detail: string }>('POST', '/jobs/assemble', body);
+      expect(r.status).toBe(400);
+      expect(r.body.detail).toContain('control characters');
+    }
+    // The daily free video is still there, and no job was made.
+    const me = await api.call<{ user: { daily_free_used: boolean } }>('GET', '/auth/me');
+    expect(me.body.user.daily_free_used).toBe(false);
+    expect((await api.call<{ videos: unknown[] }>('GET', '/library')).body.videos).toEqual([]);
+  }, 60_000);
+
   it('finishes a job exactly once when its render worker is killed mid-render', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`crash.${Date.now()}@example.com`);

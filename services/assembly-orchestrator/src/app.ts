@@ -1,5 +1,6 @@
-import { OutboxRelay, type App, type Platform } from '@reelsmith/kit';
+import { Interval, OutboxRelay, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
+import { JobSweeper } from './domain/job-sweeper.js';
 import { JobsService } from './domain/jobs.service.js';
 import { DrizzleJobsRepository } from './repositories/jobs.repository.js';
 import { grpcPeers } from './repositories/peers.js';
@@ -16,10 +17,29 @@ export function wire(p: Platform<Config>): App {
   );
   const repo = new DrizzleJobsRepository(p.db.orm, () => void relay.flush());
   const service = new JobsService(repo, peers, busStatusPublisher(p.bus), p.log);
+  const ackWaitMs = p.config.RENDER_ACK_WAIT_MS;
+  const sweeper = new JobSweeper(
+    repo,
+    service,
+    peers,
+    // A worker heartbeats every third of the ack wait; half an ack wait of slack covers one in flight.
+    {
+      ackWaitMs,
+      maxDeliver: p.config.RENDER_MAX_DELIVER,
+      graceMs: ackWaitMs / 2,
+      holdAgeMs: Math.max(60_000, 4 * p.config.GRPC_DEADLINE_MS),
+    },
+    p.log,
+  );
+  const sweeps = new Interval(() => sweeper.sweep(), p.config.SWEEP_INTERVAL_MS, p.log);
   return {
     grpc: [grpcBinding(service)],
-    start: async () => relay.start(),
+    start: async () => {
+      relay.start();
+      sweeps.start();
+    },
     close: async () => {
+      await sweeps.stop();
       await relay.stop();
       peers.close();
     },

@@ -1,8 +1,11 @@
-import { baseSchema, env, loadConfig, z } from '@reelsmith/kit';
+import { baseSchema, env, loadConfig, renderDeliveryShape, z } from '@reelsmith/kit';
 
 export const configSchema = baseSchema.extend({
   BILLING_GRPC_ADDR: env.hostPort,
   MEDIA_LIBRARY_GRPC_ADDR: env.hostPort,
+  ...renderDeliveryShape,
+  /** How often the sweeper looks for stalled jobs and unsettled reservations. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(10_000),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -92,4 +92,15 @@ export const storageSchema = z.object({
 });
 export type StorageConfig = z.infer<typeof storageSchema>;
 
+/**
+ * The render work queue's delivery rules. The worker's consumer is declared with them and the
+ * orchestrator's watchdog reads them to know when a silent job can no longer be redelivered.
+ */
+export const renderDeliveryShape = {
+  /** How long a delivery may go without an in-progress ack before JetStream redelivers it. */
+  RENDER_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Deliveries before a failing job is given up (failed and refunded). */
+  RENDER_MAX_DELIVER: z.coerce.number().int().min(1).max(20).default(3),
+};
+
 export { z };

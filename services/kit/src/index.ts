@@ -13,3 +13,4 @@ export * from './tracing.js';
 export * from './topology.js';
 export * from './describe.js';
 export * from './outbox.js';
+export * from './interval.js';

@@ -25,6 +25,7 @@ export function wire(p: Platform<Config>): App {
     scratch,
     renderer: engineRenderer,
     log: p.log,
+    heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),
   });
   const consumer = new RenderJobsConsumer(p.bus, jobs, {
     ackWaitMs: config.RENDER_ACK_WAIT_MS,

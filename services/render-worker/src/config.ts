@@ -1,15 +1,12 @@
 import os from 'node:os';
-import { baseSchema, env, loadConfig, storageSchema, z } from '@reelsmith/kit';
+import { baseSchema, env, loadConfig, renderDeliveryShape, storageSchema, z } from '@reelsmith/kit';
 
 export const configSchema = baseSchema.extend(storageSchema.shape).extend({
   ASSEMBLY_ORCHESTRATOR_GRPC_ADDR: env.hostPort,
   MEDIA_LIBRARY_GRPC_ADDR: env.hostPort,
   /** Scratch space for inputs and outputs of one render; removed after each job. */
   WORK_DIR: z.string().default(os.tmpdir()),
-  /** How long a delivery may go without an in-progress ack before JetStream redelivers it. */
-  RENDER_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(30_000),
-  /** Deliveries before a failing job is dead-lettered (failed and refunded). */
-  RENDER_MAX_DELIVER: z.coerce.number().int().min(1).max(20).default(3),
+  ...renderDeliveryShape,
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
 });
 export type Config = z.infer<typeof configSchema>;

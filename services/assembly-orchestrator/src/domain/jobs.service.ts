@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
+import { DomainError, ErrorCode, isDomainError, type Logger } from '@reelsmith/kit';
 import { parseJobRequest, type JobRequest, type PacingPreset } from '@reelsmith/proto';
 import {
   COMPLETE_MESSAGE,
@@ -49,6 +49,17 @@ export interface JobsRepository {
    * after, or null when the move was not legal.
    */
   transition(id: string, to: JobState, fields: JobFields, fact?: JobFact): Promise<JobRecord | null>;
+  /** Records that a reservation is about to be asked for this job (before billing is asked). */
+  hold(jobId: string, ownerId: string): Promise<void>;
+  /** The job's reservation is settled (captured, released, or never made): forget the hold. */
+  settled(jobId: string): Promise<void>;
+  /** Holds older than `before`, with their job when it exists. */
+  holdsBefore(before: Date): Promise<Array<{ jobId: string; job: JobRecord | null }>>;
+  /**
+   * Jobs in processing whose worker has not reported since longer than the deliveries left to
+   * them could take: `updatedAt < now - (ackWaitMs * (maxDeliver - attempt + 1) + graceMs)`.
+   */
+  stalled(now: Date, ackWaitMs: number, maxDeliver: number, graceMs: number): Promise<JobRecord[]>;
 }
 
 /** Tells everyone following a job what the orchestrator just recorded (the authoritative status). */
@@ -144,7 +155,17 @@ export class JobsService {
     const normalised: JobRequest = { ...request, enable_beat_mapping: request.enable_beat_mapping && Boolean(music) };
     const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes);
     const id = crypto.randomUUID();
-    await this.peers.reserve(id, ownerId, estimate, unlimited);
+    // The hold first: whatever fails from here on (even a crash), the sweeper finds the hold and
+    // gives back what was reserved, so nobody pays for a job that does not exist.
+    await this.repo.hold(id, ownerId);
+    try {
+      await this.peers.reserve(id, ownerId, estimate, unlimited);
+    } catch (e) {
+      // Refused (cannot pay): nothing is held. Any other error may have reserved after all; the
+      // sweeper settles it once an in-flight reserve can no longer land.
+      if (isDomainError(e) && e.code === ErrorCode.RESOURCE_EXHAUSTED) await this.repo.settled(id);
+      throw e;
+    }
     const now = this.clock();
     const job: JobRecord = {
       id,
@@ -163,9 +184,16 @@ export class JobsService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.repo.insertQueued(job))) {
+    let inserted: boolean;
+    try {
+      inserted = await this.repo.insertQueued(job);
+    } catch (e) {
+      await this.giveBack(id);
+      throw e;
+    }
+    if (!inserted) {
       // A concurrent request with the same key won: give our reservation back, answer with theirs.
-      await this.peers.release(id);
+      await this.giveBack(id);
       const winner = key ? await this.repo.byIdempotencyKey(ownerId, key) : null;
       if (!winner) throw new DomainError(ErrorCode.INTERNAL, 'job could not be stored');
       return winner.id;
@@ -173,6 +201,16 @@ export class JobsService {
     this.status.publish(job);
     this.log.info({ job_id: id, user_id: ownerId, estimate, clips: clips.length, music: Boolean(music) }, 'job queued');
     return id;
+  }
+
+  /** Releases the reservation of a job that was never recorded (the sweeper retries on failure). */
+  private async giveBack(id: string): Promise<void> {
+    try {
+      await this.peers.release(id);
+      await this.repo.settled(id);
+    } catch (e) {
+      this.log.error({ err: e, job_id: id }, 'release failed; the sweeper will retry');
+    }
   }
 
   async get(id: string, ownerId?: string): Promise<JobRecord> {
@@ -228,6 +266,7 @@ export class JobsService {
     }
     const done = job.status === 'completed' ? job : { ...job, ...result };
     await this.peers.capture(job.id);
+    await this.repo.settled(job.id);
     await this.peers.addReel(done);
     if (job.status === 'completed') return { accepted: true, job };
     const wallSeconds = (this.clock().getTime() - job.createdAt.getTime()) / 1000;
@@ -256,6 +295,7 @@ export class JobsService {
       this.log.warn({ job_id: job.id, reason: message }, 'job failed');
     }
     await this.peers.release(job.id);
+    await this.repo.settled(job.id);
     return { accepted: true, job: current };
   }
 }

@@ -1,9 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
 import type { JobFact, JobFields, JobRecord, JobsRepository } from '../domain/jobs.service.js';
-import { jobs } from './schema.js';
+import { jobs, reservationHolds } from './schema.js';
 
 const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
   id: r.id,
@@ -90,6 +90,40 @@ export class DrizzleJobsRepository implements JobsRepository {
     });
     if (moved && fact) this.committed();
     return moved;
+  }
+
+  async hold(jobId: string, ownerId: string) {
+    await this.orm.insert(reservationHolds).values({ jobId, ownerId }).onConflictDoNothing();
+  }
+
+  async settled(jobId: string) {
+    await this.orm.delete(reservationHolds).where(eq(reservationHolds.jobId, jobId));
+  }
+
+  async holdsBefore(before: Date) {
+    const rows = await this.orm
+      .select({ jobId: reservationHolds.jobId, job: jobs })
+      .from(reservationHolds)
+      .leftJoin(jobs, eq(jobs.id, reservationHolds.jobId))
+      .where(lt(reservationHolds.createdAt, before))
+      .limit(500);
+    return rows.map((r) => ({ jobId: r.jobId, job: r.job ? toJob(r.job) : null }));
+  }
+
+  async stalled(now: Date, ackWaitMs: number, maxDeliver: number, graceMs: number) {
+    // Each delivery left may sit out one ack wait before JetStream redelivers it (or gives up).
+    const silentMs = sql`(${ackWaitMs}::double precision * greatest(1, ${maxDeliver}::integer - ${jobs.attempt} + 1) + ${graceMs}::double precision)`;
+    const rows = await this.orm
+      .select()
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.status, 'processing'),
+          lt(jobs.updatedAt, sql`${now.toISOString()}::timestamptz - make_interval(secs => ${silentMs} / 1000.0)`),
+        ),
+      )
+      .limit(100);
+    return rows.map(toJob);
   }
 
   /** The durable fact others react to (telemetry, marketplace), in the transaction of the move. */

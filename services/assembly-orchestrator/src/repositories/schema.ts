@@ -18,3 +18,9 @@ export const jobs = pgTable('jobs', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
+
+export const reservationHolds = pgTable('reservation_holds', {
+  jobId: uuid('job_id').primaryKey(),
+  ownerId: uuid('owner_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

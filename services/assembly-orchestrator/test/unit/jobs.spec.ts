@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode, createLogger } from '@reelsmith/kit';
 import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
+import { JobSweeper } from '../../src/domain/job-sweeper';
 import {
   JobsService,
   type Entitlements,
@@ -30,6 +31,26 @@ class MemoryJobs implements JobsRepository {
   jobs = new Map<string, JobRecord>();
   queued: string[] = [];
   facts: Array<JobFact & { jobId: string }> = [];
+  holds = new Map<string, Date>();
+  /** Set to make the next insert fail the way a database error would. */
+  insertError: Error | undefined;
+  now = () => new Date();
+  async hold(jobId: string) {
+    this.holds.set(jobId, this.now());
+  }
+  async settled(jobId: string) {
+    this.holds.delete(jobId);
+  }
+  async holdsBefore(before: Date) {
+    return [...this.holds].filter(([, at]) => at < before).map(([jobId]) => ({ jobId, job: this.jobs.get(jobId) ?? null }));
+  }
+  async stalled(now: Date, ackWaitMs: number, maxDeliver: number, graceMs: number) {
+    return [...this.jobs.values()].filter(
+      (j) =>
+        j.status === 'processing' &&
+        j.updatedAt.getTime() < now.getTime() - (ackWaitMs * Math.max(1, maxDeliver - j.attempt + 1) + graceMs),
+    );
+  }
   async byId(id: string) {
     return this.jobs.get(id) ?? null;
   }
@@ -37,6 +58,7 @@ class MemoryJobs implements JobsRepository {
     return [...this.jobs.values()].find((j) => j.ownerId === ownerId && j.idempotencyKey === key) ?? null;
   }
   async insertQueued(job: JobRecord) {
+    if (this.insertError) throw this.insertError;
     if (job.idempotencyKey && (await this.byIdempotencyKey(job.ownerId, job.idempotencyKey))) return false;
     this.jobs.set(job.id, job);
     this.queued.push(job.id);
@@ -45,7 +67,7 @@ class MemoryJobs implements JobsRepository {
   async transition(id: string, to: JobRecord['status'], fields: Partial<JobRecord>, fact?: JobFact) {
     const j = this.jobs.get(id);
     if (!j || !sourcesOf(to).includes(j.status)) return null;
-    const next = { ...j, ...fields, status: to };
+    const next = { ...j, ...fields, status: to, updatedAt: this.now() };
     this.jobs.set(id, next);
     if (fact) this.facts.push({ ...fact, jobId: id });
     return next;
@@ -234,5 +256,87 @@ describe('jobs service', () => {
       { status: 'processing', progress: 99, message: 'Finalizing' },
       { status: 'completed', progress: 100, message: 'Complete' },
     ]);
+  });
+});
+
+describe('money is never left held', () => {
+  const sweepOpts = { ackWaitMs: 30_000, maxDeliver: 3, graceMs: 15_000, holdAgeMs: 60_000 };
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 23, 12, 0, 0) + ms);
+
+  it('gives the reservation back when the job cannot be recorded after reserving', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, new Published(), log);
+    repo.insertError = new Error('insert failed: invalid byte sequence');
+    await expect(svc.create('u1', false, { media_files: ['a'] }, '')).rejects.toThrow('insert failed');
+    const reserved = calls.find((c) => c.startsWith('reserve '))!.slice('reserve '.length);
+    expect(calls).toEqual([`reserve ${reserved}`, `release ${reserved}`]);
+    expect(repo.jobs.size).toBe(0);
+    expect(repo.holds.size).toBe(0);
+  });
+
+  it('settles a hold left by a crash between reserving and recording, and leaves live jobs alone', async () => {
+    let now = at(0);
+    const repo = new MemoryJobs();
+    repo.now = () => now;
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, new Published(), log, () => now);
+    const sweeper = new JobSweeper(repo, svc, p, sweepOpts, log, () => now);
+    // The orchestrator died after billing reserved: a hold, a reservation, no job.
+    await repo.hold('lost-job');
+    await p.reserve('lost-job', 'u1', 30, false);
+    const queued = await svc.create('u1', false, { media_files: ['a'] }, '');
+    now = at(59_000);
+    expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 0 }); // too young: a reserve may be in flight
+    now = at(61_000);
+    expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 1 });
+    expect(calls.filter((c) => c.startsWith('release'))).toEqual(['release lost-job']);
+    expect([...repo.holds.keys()]).toEqual([queued]); // the queued job still holds its credits
+    expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 0 });
+  });
+
+  it('forgets the hold once the job is charged or refunded', async () => {
+    const repo = new MemoryJobs();
+    const svc = new JobsService(repo, peers([clip('a')]).p, new Published(), log);
+    const ok = await svc.create('u1', false, { media_files: ['a'] }, '');
+    const bad = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.report(ok, 1, { kind: 'started' });
+    await svc.report(ok, 1, { kind: 'completed', outputKey: 'k', thumbnailKey: 't', durationSec: 1, sizeBytes: 1 });
+    await svc.report(bad, 1, { kind: 'started' });
+    expect([...repo.holds.keys()]).toEqual([bad]);
+    await svc.report(bad, 1, { kind: 'failed', reason: '' });
+    expect(repo.holds.size).toBe(0);
+  });
+
+  it('fails and refunds, once, a job whose worker died on its last delivery', async () => {
+    let now = at(0);
+    const repo = new MemoryJobs();
+    repo.now = () => now;
+    const published = new Published();
+    const { p, calls } = peers([clip('a')]);
+    const svc = new JobsService(repo, p, published, log, () => now);
+    const sweeper = new JobSweeper(repo, svc, p, sweepOpts, log, () => now);
+    const early = await svc.create('u1', false, { media_files: ['a'] }, '');
+    const last = await svc.create('u1', false, { media_files: ['a'] }, '');
+    await svc.report(early, 1, { kind: 'started' }); // two more deliveries may still come
+    await svc.report(last, 3, { kind: 'started' }); // the last delivery
+    await svc.report(last, 3, { kind: 'progress', stage: 'rendering', percent: 44 });
+    // Both workers are killed now. 30 s ack wait + 15 s slack later, the last one cannot come back.
+    now = at(44_000);
+    expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 0 });
+    now = at(46_000);
+    expect(await sweeper.sweep()).toEqual({ stalled: 1, settled: 0 });
+    expect(repo.jobs.get(last)).toMatchObject({ status: 'failed', message: 'Something went wrong. Please try again or contact support.' });
+    expect(published.seen.at(-1)).toEqual({
+      status: 'failed',
+      progress: 44,
+      message: 'Something went wrong. Please try again or contact support.',
+    });
+    expect(repo.jobs.get(early)!.status).toBe('processing'); // redelivery may still take it
+    now = at(200_000);
+    expect(await sweeper.sweep()).toEqual({ stalled: 1, settled: 0 });
+    expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 0 });
+    expect(calls.filter((c) => c.startsWith('release')).sort()).toEqual([`release ${early}`, `release ${last}`].sort());
+    expect(repo.facts.map((f) => f.kind)).toEqual(['failed', 'failed']);
   });
 });

@@ -136,6 +136,12 @@ export class RenderJobService {
       renderer: Renderer;
       log: Logger;
       progressIntervalMs?: number;
+      /**
+       * The latest progress is re-sent at least this often, even when nothing moved (a long
+       * download, a slow encode), so the orchestrator's watchdog can tell a live job from one
+       * whose worker died. A third of the ack wait.
+       */
+      heartbeatMs?: number;
     },
   ) {}
 
@@ -147,10 +153,18 @@ export class RenderJobService {
       log.info('job finished already or taken by a later delivery; message dropped');
       return { kind: 'skipped' };
     }
-    const dir = await this.d.scratch.create();
+    let last: { p: number; stage: ReportStage } = { p: 0, stage: 'preparing' };
+    const heartbeat = setInterval(() => this.d.reporter.progress(jobId, attempt, last.stage, last.p), this.d.heartbeatMs ?? 10_000);
+    const dir = await this.d.scratch.create().catch((e: unknown) => {
+      clearInterval(heartbeat);
+      throw e;
+    });
     try {
       const inputs = await this.d.inputs.fetch(job, dir);
-      const report = throttle(this.d.progressIntervalMs ?? 500, (p, stage) => this.d.reporter.progress(jobId, attempt, stage, p));
+      const report = throttle(this.d.progressIntervalMs ?? 500, (p, stage) => {
+        last = { p, stage };
+        this.d.reporter.progress(jobId, attempt, stage, p);
+      });
       const files = await this.d.renderer.render({
         ...inputs,
         request: job.request,
@@ -174,6 +188,7 @@ export class RenderJobService {
       }
       throw e;
     } finally {
+      clearInterval(heartbeat);
       await this.d.scratch.remove(dir);
     }
   }

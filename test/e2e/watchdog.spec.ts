@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Api } from '../support/api';
+import { startSystem, type RunningSystem } from '../support/system';
+
+const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
+
+// One delivery per job: a worker killed mid-render leaves nothing for JetStream to redeliver,
+// so only the orchestrator's watchdog can end the job and give the money back.
+describe('a job whose worker dies on its last delivery', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-watchdog-'));
+  let sys: RunningSystem;
+  beforeAll(async () => {
+    sys = await startSystem(dataDir, { RENDER_MAX_DELIVER: '1', RENDER_ACK_WAIT_MS: '4000', SWEEP_INTERVAL_MS: '2000' });
+  }, 180_000);
+  afterAll(async () => {
+    await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('ends failed with the spec message and a refund within a minute', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`watchdog.${Date.now()}@example.com`);
+    const clips = [];
+    for (const f of ['car-detection.mp4', 'one-by-one-person-detection.mp4'])
+      clips.push((await api.upload(path.join(MEDIA, f))).body.object_key);
+    const { body } = await api.call<{ job_id: string }>('POST', '/jobs/assemble', { media_files: clips, pacing_preset: 'high-energy' });
+    await api.waitForStatus(body.job_id, (s) => s.status === 'processing', 60_000);
+    process.kill(sys.state().processes['render-worker']!.pid!, 'SIGKILL');
+    const killedAt = Date.now();
+
+    const done = await api.waitForStatus(body.job_id, (s) => s.status !== 'processing', 60_000);
+    expect(done).toMatchObject({
+      status: 'failed',
+      message: 'Something went wrong. Please try again or contact support.',
+      download_url: null,
+    });
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    // The free video it held is back.
+    const me = await api.call<{ user: { daily_free_used: boolean } }>('GET', '/auth/me');
+    expect(me.body.user.daily_free_used).toBe(false);
+  }, 240_000);
+});
