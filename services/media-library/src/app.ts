@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createObjectStore, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
 import { MediaService } from './domain/media.service.js';
@@ -8,7 +9,10 @@ import { grpcBinding } from './transport/grpc.js';
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
   const store = createObjectStore(p.config);
-  const service = new MediaService(new DrizzleMediaRepository(p.db.orm), store, engineTools, p.log, p.config.ANALYSIS_CONCURRENCY);
+  const service = new MediaService(new DrizzleMediaRepository(p.db.orm), store, engineTools, p.log, {
+    concurrency: p.config.ANALYSIS_CONCURRENCY,
+    replicaId: `${os.hostname()}/${process.pid}`,
+  });
   return {
     grpc: [grpcBinding(service)],
     checks: [{ name: 'storage', check: () => store.ping() }],

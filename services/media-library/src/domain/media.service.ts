@@ -38,7 +38,13 @@ export interface ReelRecord {
 export interface MediaRepository {
   insert(m: MediaRecord): Promise<void>;
   byKeys(keys: string[]): Promise<MediaRecord[]>;
-  pendingAnalyses(limit: number): Promise<MediaRecord[]>;
+  /**
+   * Claims up to `limit` pending analyses for `replicaId`, oldest first, skipping those another
+   * replica claimed less than `leaseMs` ago. Concurrent callers never get the same media.
+   */
+  claimPendingAnalyses(replicaId: string, limit: number, leaseMs: number): Promise<MediaRecord[]>;
+  /** Claims one pending analysis by key, on the same terms; null when done or held by another replica. */
+  claimAnalysis(key: string, replicaId: string, leaseMs: number): Promise<MediaRecord | null>;
   setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown): Promise<void>;
   addReel(r: Omit<ReelRecord, 'createdAt'>): Promise<ReelRecord>;
   listReels(ownerId: string, limit: number, offset: number): Promise<{ reels: ReelRecord[]; total: number }>;
@@ -79,22 +85,49 @@ const AUDIO_FORMATS = /^(mp3|wav|aac|mov,mp4,m4a,3gp,3g2,mj2)$/;
 export const MAX_DISPLAY_NAME = 200;
 
 /**
+ * How long a replica's claim on an analysis keeps other replicas off it. A replica that stops
+ * gracefully finishes what it claimed; one that dies leaves claims that others may take after this.
+ */
+export const ANALYSIS_LEASE_MS = 15 * 60_000;
+
+export interface MediaOptions {
+  /** How many analyses run at once in this process (CPU-heavy). */
+  concurrency?: number;
+  /** Names this process in its claims; only for people reading the table. */
+  replicaId?: string;
+  leaseMs?: number;
+}
+
+/**
  * Uploads become media: probed, refused (and deleted) when not a usable video or audio file of
  * the allowed kinds, recorded with their metadata and a thumbnail, then analysed in the
- * background so that a later generate finds the analysis ready.
+ * background so that a later generate finds the analysis ready. Every analysis is claimed in the
+ * database before it runs, so replicas sharing the database never analyse the same media twice.
  */
 export class MediaService {
   private analysing = 0;
+  /** Uploads registered here, waiting for a free slot. */
   private queue: string[] = [];
+  /** Claiming what was pending at start, a batch per free slot, until nothing is left. */
+  private resuming = false;
+  private claiming?: Promise<void>;
+  private stopped = false;
   private idle: Array<() => void> = [];
+  private readonly concurrency: number;
+  private readonly replicaId: string;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly repo: MediaRepository,
     private readonly objects: Objects,
     private readonly tools: MediaTools,
     private readonly log: Logger,
-    private readonly concurrency = 1,
-  ) {}
+    opts: MediaOptions = {},
+  ) {
+    this.concurrency = opts.concurrency ?? 1;
+    this.replicaId = opts.replicaId ?? crypto.randomUUID();
+    this.leaseMs = opts.leaseMs ?? ANALYSIS_LEASE_MS;
+  }
 
   async registerUpload(ownerId: string, objectKey: string, displayName: string, sizeCap: number): Promise<MediaRecord> {
     const name = (displayName || 'upload').slice(0, MAX_DISPLAY_NAME);
@@ -174,46 +207,95 @@ export class MediaService {
   // --- background analysis -------------------------------------------------------------------
 
   private enqueue(key: string): void {
+    if (this.stopped) return; // left pending and unclaimed: the next replica to start takes it
     this.queue.push(key);
     this.pump();
   }
 
   private pump(): void {
+    if (this.stopped) return;
     while (this.analysing < this.concurrency && this.queue.length) {
       const key = this.queue.shift()!;
-      this.analysing++;
-      void this.analyseOne(key).finally(() => {
-        this.analysing--;
-        if (!this.analysing && !this.queue.length) this.idle.splice(0).forEach((r) => r());
+      this.run(this.analyseUpload(key));
+    }
+    if (this.resuming && this.analysing < this.concurrency && !this.claiming)
+      this.claiming = this.claimMore().finally(() => {
+        this.claiming = undefined;
         this.pump();
+        this.settle();
       });
-    }
   }
 
-  private async analyseOne(key: string): Promise<void> {
-    const [m] = await this.repo.byKeys([key]);
-    if (!m || m.analysisStatus !== 'pending') return;
+  private run(task: Promise<void>): void {
+    this.analysing++;
+    void task.finally(() => {
+      this.analysing--;
+      this.pump();
+      this.settle();
+    });
+  }
+
+  private settle(): void {
+    if (!this.analysing && !this.queue.length && !this.claiming) this.idle.splice(0).forEach((r) => r());
+  }
+
+  private async claimMore(): Promise<void> {
+    let claimed: MediaRecord[];
     try {
-      const analysis = await this.objects.withLocalFile(key, (p) => this.tools.analyse(p, m.kind, m.durationSec));
-      await this.repo.setAnalysis(key, 'done', analysis);
+      claimed = await this.repo.claimPendingAnalyses(this.replicaId, this.concurrency - this.analysing, this.leaseMs);
     } catch (e) {
-      this.log.warn({ err: e, object_key: key }, 'analysis failed; the render will analyse itself');
-      await this.repo.setAnalysis(key, 'failed', null).catch(() => undefined);
+      this.log.warn({ err: e }, 'could not claim pending analyses; the next start will');
+      claimed = [];
+    }
+    if (!claimed.length || this.stopped) this.resuming = false;
+    // Claimed while stopping: finished anyway, since the claim keeps other replicas off them.
+    for (const m of claimed) this.run(this.analyse(m));
+  }
+
+  /** An upload of this process: analysed here unless a replica that just started took it first. */
+  private async analyseUpload(key: string): Promise<void> {
+    let m: MediaRecord | null;
+    try {
+      m = await this.repo.claimAnalysis(key, this.replicaId, this.leaseMs);
+    } catch (e) {
+      this.log.warn({ err: e, object_key: key }, 'could not claim the analysis; the next start will');
+      return;
+    }
+    if (m) await this.analyse(m);
+  }
+
+  private async analyse(m: MediaRecord): Promise<void> {
+    try {
+      const analysis = await this.objects.withLocalFile(m.objectKey, (p) => this.tools.analyse(p, m.kind, m.durationSec));
+      await this.repo.setAnalysis(m.objectKey, 'done', analysis);
+    } catch (e) {
+      this.log.warn({ err: e, object_key: m.objectKey }, 'analysis failed; the render will analyse itself');
+      await this.repo.setAnalysis(m.objectKey, 'failed', null).catch(() => undefined);
     }
   }
 
-  /** Picks up analyses that were pending when the process last stopped. */
+  /**
+   * Takes up analyses that were pending when this or another replica stopped: claims as many as
+   * there are free slots, and claims again as slots free up, until none is left unclaimed.
+   */
   async resumePending(): Promise<void> {
-    for (const m of await this.repo.pendingAnalyses(1000)) this.enqueue(m.objectKey);
+    this.resuming = true;
+    this.pump();
+    await this.claiming;
   }
 
-  /** Resolves when no analysis is running or waiting (tests, shutdown). */
+  /** Resolves when no analysis is running, waiting or being claimed (tests, shutdown). */
   whenIdle(): Promise<void> {
-    return !this.analysing && !this.queue.length ? Promise.resolve() : new Promise((r) => this.idle.push(r));
+    return !this.analysing && !this.queue.length && !this.claiming ? Promise.resolve() : new Promise((r) => this.idle.push(r));
   }
 
-  /** Stops taking queued analyses; the running one finishes. */
+  /**
+   * Stops taking analyses; the running ones finish. Queued uploads were never claimed, so they
+   * stay pending for the next replica that starts.
+   */
   async drain(): Promise<void> {
+    this.stopped = true;
+    this.resuming = false;
     this.queue = [];
     await this.whenIdle();
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { MediaRecord, MediaRepository, ReelRecord } from '../domain/media.service.js';
 import { mediaObjects, reels } from './schema.js';
@@ -36,6 +36,10 @@ const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
   createdAt: r.createdAt,
 });
 
+/** Never claimed, or claimed longer than a lease ago (by a replica that died). Database time on both sides. */
+const unclaimed = (leaseMs: number) =>
+  or(isNull(mediaObjects.analysisClaimedAt), lt(mediaObjects.analysisClaimedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`));
+
 export class DrizzleMediaRepository implements MediaRepository {
   constructor(private readonly orm: Orm) {}
 
@@ -47,15 +51,36 @@ export class DrizzleMediaRepository implements MediaRepository {
     if (!keys.length) return [];
     return (await this.orm.select().from(mediaObjects).where(inArray(mediaObjects.objectKey, keys))).map(toMedia);
   }
-  async pendingAnalyses(limit: number) {
-    return (
-      await this.orm
-        .select()
-        .from(mediaObjects)
-        .where(eq(mediaObjects.analysisStatus, 'pending'))
-        .orderBy(mediaObjects.createdAt)
-        .limit(limit)
-    ).map(toMedia);
+  /**
+   * One statement: the inner select locks the oldest claimable rows and skips rows another
+   * replica's claim has locked, so concurrent claimers get disjoint sets; a row whose claim was
+   * committed meanwhile is re-checked under the lock and no longer matches.
+   * https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE
+   */
+  async claimPendingAnalyses(replicaId: string, limit: number, leaseMs: number) {
+    if (limit < 1) return [];
+    const claimable = this.orm
+      .select({ id: mediaObjects.id })
+      .from(mediaObjects)
+      .where(and(eq(mediaObjects.analysisStatus, 'pending'), unclaimed(leaseMs)))
+      .orderBy(mediaObjects.createdAt)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const rows = await this.orm
+      .update(mediaObjects)
+      .set({ analysisClaimedBy: replicaId, analysisClaimedAt: sql`now()` })
+      .where(inArray(mediaObjects.id, claimable))
+      .returning();
+    return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map(toMedia);
+  }
+  async claimAnalysis(key: string, replicaId: string, leaseMs: number) {
+    // A concurrent claim of the same row waits for this one, then re-checks and finds it taken.
+    const [row] = await this.orm
+      .update(mediaObjects)
+      .set({ analysisClaimedBy: replicaId, analysisClaimedAt: sql`now()` })
+      .where(and(eq(mediaObjects.objectKey, key), eq(mediaObjects.analysisStatus, 'pending'), unclaimed(leaseMs)))
+      .returning();
+    return row ? toMedia(row) : null;
   }
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     await this.orm

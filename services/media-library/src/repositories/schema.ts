@@ -16,6 +16,8 @@ export const mediaObjects = pgTable('media_objects', {
   analysisStatus: text('analysis_status').notNull().default('pending'),
   analysis: jsonb('analysis'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  analysisClaimedBy: text('analysis_claimed_by'),
+  analysisClaimedAt: timestamp('analysis_claimed_at', { withTimezone: true }),
 });
 
 export const reels = pgTable('reels', {

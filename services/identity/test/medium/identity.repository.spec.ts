@@ -1,0 +1,237 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fromBinary } from '@bufbuild/protobuf';
+import { migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
+import { createTestDatabase, type TestDatabase } from '@reelsmith/kit/testing';
+import { subjects } from '@reelsmith/proto';
+import { DrizzleIdentityRepository } from '../../src/repositories/identity.repository';
+import { DbRateLimiter } from '../../src/repositories/rate-limiter';
+
+const uid = () => crypto.randomUUID();
+const unique = (label: string) => `${label}-${crypto.randomBytes(6).toString('hex')}`;
+
+describe('identity repository against real PostgreSQL', () => {
+  let pg: TestDatabase;
+  let db: Database;
+  let commits = 0;
+  let repo: DrizzleIdentityRepository;
+
+  beforeAll(async () => {
+    pg = await createTestDatabase('identity');
+    db = await openDatabase({ url: pg.url, pgliteDir: '', poolSize: 12 });
+    // As the service starts (main.ts sets outbox: true): the kit's outbox table, then its own files.
+    await migrate(db, [outboxMigration(), ...readMigrations(path.join(__dirname, '..', '..', 'migrations'))]);
+    repo = new DrizzleIdentityRepository(db.orm, () => void commits++);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await pg?.drop();
+  });
+
+  const outboxFor = async (msgId: string) =>
+    db.query<{ subject: string; payload: string; published_at: Date | null }>(
+      'select subject, payload, published_at from outbox where msg_id = $1',
+      [msgId],
+    );
+  const newUser = async (email = `${unique('user')}@example.com`) => {
+    const id = uid();
+    expect(await repo.createUser({ id, email, passwordHash: 'argon2-hash' })).toBe(true);
+    return { id, email };
+  };
+
+  it('creates a user once per e-mail whatever its case, recording user_registered in the same transaction', async () => {
+    const email = `${unique('Ann')}@Example.com`;
+    const id = uid();
+    const before = commits;
+
+    expect(await repo.createUser({ id, email, passwordHash: 'h1' })).toBe(true);
+    expect(await repo.createUser({ id: uid(), email: email.toUpperCase(), passwordHash: 'h2' })).toBe(false);
+
+    const found = await repo.findUserByEmail(email.toUpperCase());
+    expect(found).toMatchObject({
+      id,
+      email: email.toLowerCase(),
+      passwordHash: 'h1',
+      isAdmin: false,
+      isGuest: false,
+      emailVerifiedAt: null,
+    });
+    expect(await repo.findUserById(id)).toEqual(found);
+    expect(commits - before).toBe(1); // the refused duplicate kicks nothing
+
+    const events = await outboxFor(`identity.registered.${id}`);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.subject).toBe('events.identity.user_registered');
+    expect(events[0]!.published_at).toBeNull();
+    const msg = fromBinary(subjects['events.identity.user_registered'], Buffer.from(events[0]!.payload, 'base64'));
+    expect(msg).toMatchObject({ userId: id });
+  });
+
+  it('of concurrent sign-ups with one e-mail exactly one creates the account', async () => {
+    const email = `${unique('race')}@example.com`;
+    const results = await Promise.all(Array.from({ length: 8 }, () => repo.createUser({ id: uid(), email, passwordHash: 'h' })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await db.query('select id from users where lower(email) = $1', [email])).length).toBe(1);
+  });
+
+  it('unknown users are null', async () => {
+    expect(await repo.findUserByEmail(`${unique('nobody')}@example.com`)).toBeNull();
+    expect(await repo.findUserById(uid())).toBeNull();
+  });
+
+  it('a guest user is created verified; marking verified never moves the first verification time', async () => {
+    const at = new Date('2026-02-01T10:00:00Z');
+    const guestId = uid();
+    await repo.createUser({ id: guestId, email: `${unique('guest')}@example.com`, passwordHash: 'h', isGuest: true, verifiedAt: at });
+    expect(await repo.findUserById(guestId)).toMatchObject({ isGuest: true, emailVerifiedAt: at });
+
+    const { id } = await newUser();
+    await repo.markVerified(id, at);
+    await repo.markVerified(id, new Date('2026-02-02T10:00:00Z'));
+    expect((await repo.findUserById(id))!.emailVerifiedAt).toEqual(at);
+  });
+
+  it('sets a new password hash', async () => {
+    const { id } = await newUser();
+    await repo.setPassword(id, 'new-hash');
+    expect((await repo.findUserById(id))!.passwordHash).toBe('new-hash');
+  });
+
+  it('stores sessions with a user_logged_in fact, and revokes one or all of a user', async () => {
+    const ann = await newUser();
+    const bob = await newUser();
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const [a1, a2, b1] = [unique('tok-a1'), unique('tok-a2'), unique('tok-b1')];
+    await repo.createSession({ userId: ann.id, tokenHash: a1, expiresAt, loginType: 'password', email: ann.email });
+    await repo.createSession({ userId: ann.id, tokenHash: a2, expiresAt, loginType: 'verification', email: ann.email });
+    await repo.createSession({ userId: bob.id, tokenHash: b1, expiresAt, loginType: 'password', email: bob.email });
+
+    expect(await repo.findSession(a1)).toEqual({ userId: ann.id, expiresAt, revokedAt: null });
+    expect(await repo.findSession(unique('missing'))).toBeNull();
+    const [login] = await outboxFor(`identity.login.${a1.slice(0, 32)}`);
+    expect(login?.subject).toBe('events.identity.user_logged_in');
+    expect(fromBinary(subjects['events.identity.user_logged_in'], Buffer.from(login!.payload, 'base64'))).toMatchObject({
+      userId: ann.id,
+      loginType: 'password',
+    });
+
+    const first = new Date('2026-03-01T00:00:00Z');
+    await repo.revokeSession(a1, first);
+    await repo.revokeSession(a1, new Date('2026-03-02T00:00:00Z')); // the first revocation stands
+    expect((await repo.findSession(a1))!.revokedAt).toEqual(first);
+
+    const all = new Date('2026-03-03T00:00:00Z');
+    await repo.revokeUserSessions(ann.id, all);
+    expect((await repo.findSession(a1))!.revokedAt).toEqual(first);
+    expect((await repo.findSession(a2))!.revokedAt).toEqual(all);
+    expect((await repo.findSession(b1))!.revokedAt).toBeNull();
+  });
+
+  it('a verification is consumed once, by its kind, before it expires', async () => {
+    const { id } = await newUser();
+    const now = new Date();
+    const link = unique('link');
+    const code = unique('code');
+    await repo.replaceVerifications(
+      id,
+      [
+        { kind: 'link', tokenHash: link },
+        { kind: 'code', tokenHash: code },
+      ],
+      new Date(now.getTime() + 60_000),
+    );
+
+    expect(await repo.consumeVerification('code', link, now)).toBeNull(); // wrong kind
+    expect(await repo.consumeVerification('link', link, new Date(now.getTime() + 60_000))).toBeNull(); // expired by then
+    expect(await repo.consumeVerification('link', link, now)).toBe(id);
+    expect(await repo.consumeVerification('link', link, now)).toBeNull(); // used
+    expect(await repo.consumeVerification('code', code, now)).toBe(id);
+  });
+
+  it('of concurrent uses of one code exactly one succeeds', async () => {
+    const { id } = await newUser();
+    const code = unique('code');
+    await repo.replaceVerifications(id, [{ kind: 'code', tokenHash: code }], new Date(Date.now() + 60_000));
+    const results = await Promise.all(Array.from({ length: 10 }, () => repo.consumeVerification('code', code, new Date())));
+    expect(results.filter((r) => r === id)).toHaveLength(1);
+    expect(results.filter((r) => r === null)).toHaveLength(9);
+  });
+
+  it("replacing verifications drops the user's unused ones, keeps used ones, and leaves other users alone", async () => {
+    const ann = await newUser();
+    const bob = await newUser();
+    const expires = new Date(Date.now() + 60_000);
+    const [used, unused, fresh, bobs] = [unique('used'), unique('unused'), unique('fresh'), unique('bob')];
+    await repo.replaceVerifications(
+      ann.id,
+      [
+        { kind: 'link', tokenHash: used },
+        { kind: 'code', tokenHash: unused },
+      ],
+      expires,
+    );
+    await repo.replaceVerifications(bob.id, [{ kind: 'code', tokenHash: bobs }], expires);
+    expect(await repo.consumeVerification('link', used, new Date())).toBe(ann.id);
+
+    await repo.replaceVerifications(ann.id, [{ kind: 'code', tokenHash: fresh }], expires);
+
+    const rows = await db.query<{ token_hash: string }>(
+      'select token_hash from email_verifications where user_id = $1 order by token_hash',
+      [ann.id],
+    );
+    expect(rows.map((r) => r.token_hash).sort()).toEqual([fresh, used].sort());
+    expect(await repo.consumeVerification('code', unused, new Date())).toBeNull();
+    expect(await repo.consumeVerification('code', fresh, new Date())).toBe(ann.id);
+    expect(await repo.consumeVerification('code', bobs, new Date())).toBe(bob.id);
+
+    await repo.replaceVerifications(bob.id, [], expires); // none: just invalidate
+    expect(await db.query('select 1 from email_verifications where user_id = $1', [bob.id])).toHaveLength(1); // the used one
+  });
+
+  it('the guest pass is off until set, then upserted as one row', async () => {
+    // Each test makes its own data, but guest_pass is a singleton: this is the only test touching it.
+    expect(await repo.guestPass()).toEqual({ enabled: false, userId: null });
+    const guest = await newUser();
+    const admin = uid();
+    await repo.setGuestPass(true, guest.id, admin);
+    expect(await repo.guestPass()).toEqual({ enabled: true, userId: guest.id });
+    await repo.setGuestPass(false, guest.id, admin);
+    expect(await repo.guestPass()).toEqual({ enabled: false, userId: guest.id });
+    expect(await db.query('select changed_by from guest_pass')).toEqual([{ changed_by: admin }]);
+  });
+});
+
+describe('rate limiter against real PostgreSQL', () => {
+  let pg: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    pg = await createTestDatabase('identity_rl');
+    db = await openDatabase({ url: pg.url, pgliteDir: '', poolSize: 12 });
+    await migrate(db, [outboxMigration(), ...readMigrations(path.join(__dirname, '..', '..', 'migrations'))]);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await pg?.drop();
+  });
+
+  it('two replicas share one count: of 12 concurrent attempts against a limit of 5, exactly 5 pass', async () => {
+    const now = () => new Date('2026-03-01T12:05:00Z');
+    const replicas = [new DbRateLimiter(db.orm, now), new DbRateLimiter(db.orm, now)];
+    const key = unique('login:acct');
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => replicas[i % 2]!.hit(key, 5, 15 * 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(5);
+    // Another key has its own count.
+    expect(await replicas[0]!.hit(unique('login:acct'), 5, 15 * 60_000)).toBe(true);
+  });
+
+  it('a new window starts a new count', async () => {
+    let t = new Date('2026-03-01T12:14:59Z');
+    const limiter = new DbRateLimiter(db.orm, () => t);
+    const key = unique('resend:acct');
+    for (let i = 0; i < 3; i++) expect(await limiter.hit(key, 3, 15 * 60_000)).toBe(true);
+    expect(await limiter.hit(key, 3, 15 * 60_000)).toBe(false);
+    t = new Date('2026-03-01T12:15:00Z');
+    expect(await limiter.hit(key, 3, 15 * 60_000)).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LocalObjectStore, migrate, newObjectKey, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
+import { createTestDatabase, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
+import { MediaService } from '../../src/domain/media.service';
+import { engineTools } from '../../src/repositories/media-tools';
+import { DrizzleMediaRepository } from '../../src/repositories/media.repository';
+
+const OWNER = '33333333-3333-4333-8333-333333333333';
+
+/** An upload as the gateway leaves it: real files, local object storage, then RegisterUpload. */
+describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, PostgreSQL', () => {
+  const tmp = tempDir('media-upload');
+  let pg: TestDatabase;
+  let db: Database;
+  let store: LocalObjectStore;
+  let service: MediaService;
+  let clip: Buffer;
+
+  beforeAll(async () => {
+    // 2 s of 160x120 test pattern with a 440 Hz tone, H.264 + AAC in MP4.
+    const file = path.join(tmp.dir, 'clip.mp4');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=25:duration=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      file,
+    ]);
+    clip = fs.readFileSync(file);
+    pg = await createTestDatabase('media_upload');
+    db = await openDatabase({ url: pg.url, pgliteDir: '', poolSize: 4 });
+    await migrate(db, readMigrations(path.join(__dirname, '..', '..', 'migrations')));
+    store = new LocalObjectStore({
+      root: path.join(tmp.dir, 'objects'),
+      signingSecret: 'test-signing-secret',
+      publicUrl: 'http://localhost:8080',
+    });
+    service = new MediaService(new DrizzleMediaRepository(db.orm), store, engineTools, quietLogger());
+  }, 60_000);
+  afterAll(async () => {
+    await service?.drain();
+    await db?.close();
+    await pg?.drop();
+    tmp.remove();
+  });
+
+  it('a video gets its metadata, a JPEG thumbnail and, shortly after, its analysis', async () => {
+    const key = newObjectKey('uploads', '.mp4');
+    await store.put(key, clip);
+
+    const m = await service.registerUpload(OWNER, key, 'Beach day.mp4', 0);
+
+    expect(m).toMatchObject({ kind: 'video', width: 160, height: 120, videoCodec: 'h264', audioCodec: 'aac', sizeBytes: clip.length });
+    expect(m.durationSec).toBeCloseTo(2, 0);
+    const thumb = await store.stat(m.thumbnailKey);
+    expect(thumb?.size).toBeGreaterThan(0);
+    const jpeg = fs.readFileSync(store.pathOf(m.thumbnailKey));
+    expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+
+    await service.whenIdle();
+    const [after] = await service.media(OWNER, [key]);
+    expect(after!.analysisStatus).toBe('done');
+    expect(after!.analysis).toMatchObject({ durationSec: expect.any(Number), score: expect.any(Array) });
+  });
+
+  it('a text file named .mp4 is refused with its name, deleted, and not recorded', async () => {
+    const key = newObjectKey('uploads', '.mp4');
+    await store.put(key, Buffer.from('this is not a video\n'));
+
+    await expect(service.registerUpload(OWNER, key, 'notes.mp4', 0)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^notes\.mp4: /),
+    });
+    expect(await store.stat(key)).toBeNull();
+    await expect(service.media(OWNER, [key])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
