@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
@@ -69,7 +69,9 @@ export class DrizzleJobsRepository implements JobsRepository {
         );
       });
     } catch (e) {
-      if (String((e as { code?: string }).code ?? (e as Error).message).match(/23505|duplicate key/)) return false;
+      // Drizzle wraps the driver's error: the unique violation (23505) is its cause.
+      const codes = [e, (e as { cause?: unknown }).cause].map((x) => (x as { code?: unknown } | undefined)?.code);
+      if (codes.includes('23505')) return false;
       throw e;
     }
     this.committed();
@@ -82,7 +84,14 @@ export class DrizzleJobsRepository implements JobsRepository {
       const rows = await tx
         .update(jobs)
         .set({ ...fields, status: to, updatedAt: now, ...(isTerminal(to) ? { finishedAt: now } : {}) })
-        .where(and(eq(jobs.id, id), inArray(jobs.status, sourcesOf(to))))
+        // A delivery's attempt never goes back: a start from an older delivery loses any race.
+        .where(
+          and(
+            eq(jobs.id, id),
+            inArray(jobs.status, sourcesOf(to)),
+            fields.attempt === undefined ? undefined : lte(jobs.attempt, fields.attempt),
+          ),
+        )
         .returning();
       const job = rows[0] ? toJob(rows[0]) : null;
       if (job && fact) await this.record(tx, job, fact, now);
