@@ -45,17 +45,18 @@ export const JOB_LIMITS = {
 // name or a key. Refused up front, before anything is reserved or stored.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const text = (max: number, what: string) =>
+/** A string of at most `max` characters without control characters (any user-typed field). */
+export const plainText = (max: number, what: string) =>
   z
     .string()
     .max(max, `${what} must be at most ${max} characters`)
     .refine((s) => !CONTROL.test(s), `${what} must not contain control characters`);
-const objectKey = text(JOB_LIMITS.keyLength, 'A file key').pipe(z.string().min(1, 'A file key must not be empty'));
+const objectKey = plainText(JOB_LIMITS.keyLength, 'A file key').pipe(z.string().min(1, 'A file key must not be empty'));
 
 export const titleConfigSchema = z
   .object({
     enabled: z.boolean().default(JOB_DEFAULTS.title_config.enabled),
-    text: text(JOB_LIMITS.titleLength, 'The title').default(JOB_DEFAULTS.title_config.text),
+    text: plainText(JOB_LIMITS.titleLength, 'The title').default(JOB_DEFAULTS.title_config.text),
     font: z.enum(TITLE_FONTS).default(JOB_DEFAULTS.title_config.font),
     font_size: z
       .number()
@@ -75,7 +76,7 @@ const fade = (what: string) =>
 
 /** The rendering part of a job request: what the engine needs besides the files. */
 export const renderOptionsShape = {
-  output_filename: text(JOB_LIMITS.filenameLength, 'The output filename')
+  output_filename: plainText(JOB_LIMITS.filenameLength, 'The output filename')
     .refine((s) => !/[/\\]/.test(s), 'The output filename must not contain / or \\')
     .default(JOB_DEFAULTS.output_filename),
   pacing_preset: z.enum(PACING_PRESETS).default(JOB_DEFAULTS.pacing_preset),

@@ -254,6 +254,23 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     expect((await call('POST', '/auth/register', { email: 'a@b.co' })).status).toBe(400);
   });
 
+  it('answers 400, never 500, to a NUL in an e-mail and to a body nested thousands of levels deep', async () => {
+    for (const route of ['/auth/register', '/auth/login']) {
+      const r = await call('POST', route, { email: 'nul\u0000@example.com', password: '123456' });
+      expect(r.status).toBe(400);
+      expect(String(r.body.detail)).toContain('control characters');
+    }
+    expect((await call('POST', '/auth/resend-verification', { email: 'a\u0000@example.com' })).status).toBe(400);
+    expect((await call('POST', '/auth/verify-email', { email: 'a\u0000@example.com', code: '123456' })).status).toBe(400);
+    const deep = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.9.1.1' },
+      body: '['.repeat(200_000) + ']'.repeat(200_000),
+    });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { detail: string }).detail).toContain('nested too deeply');
+  });
+
   it('gives 429 to the 11th rapid login for one account, whatever the address', async () => {
     const email = uniqueEmail('frank');
     await registerAndVerifyByCode(email, 'hunter22');

@@ -63,6 +63,23 @@ export function fromStatus(code: grpc.status): ErrorCode {
   }
 }
 
+/**
+ * An error as it may be logged: database drivers put a failed statement's parameters (e-mail
+ * addresses, tokens) on the error and in its message; only the statement and the cause stay.
+ */
+export function loggableError(e: unknown): { type: string; message: string; stack?: string; code?: string; cause?: string } {
+  if (!(e instanceof Error)) return { type: typeof e, message: String(e) };
+  const code = (e as { code?: unknown }).code;
+  const cause = e.cause instanceof Error ? e.cause.message : undefined;
+  return {
+    type: e.name,
+    message: e.message.replace(/\n?params:[\s\S]*$/, ''),
+    stack: e.stack?.replace(/\n?params:[\s\S]*?(?=\n\s+at |$)/, ''),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(cause ? { cause } : {}),
+  };
+}
+
 function toServiceError(e: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
   const metadata = new grpc.Metadata();
   if (isDomainError(e)) {
@@ -71,7 +88,7 @@ function toServiceError(e: unknown, log: Logger, method: string): Partial<grpc.S
     return { code: toStatus[e.code], details: e.message, metadata };
   }
   // A bug or an outage: log it here, never show its text to the caller.
-  log.error({ err: e, method }, 'unhandled error in gRPC handler');
+  log.error({ err: loggableError(e), method }, 'unhandled error in gRPC handler');
   return { code: grpc.status.INTERNAL, details: 'internal error', metadata };
 }
 

@@ -107,6 +107,18 @@ export interface ReportAnswer {
   job: JobRecord;
 }
 
+/** JSON with object keys sorted, so two equal requests compare equal however they were stored. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
 /**
  * Jobs from request to finished reel. Creating a job validates the request against the user's
  * own uploads and plan, prices it with billing's one formula, reserves, and queues it, once per
@@ -126,11 +138,24 @@ export class JobsService {
   async create(ownerId: string, unlimited: boolean, rawRequest: unknown, idempotencyKey: string): Promise<string> {
     const parsed = parseJobRequest(rawRequest);
     if (!parsed.ok) throw new DomainError(ErrorCode.INVALID_ARGUMENT, `Invalid job request: ${parsed.problems}`, 'invalid_request');
-    const request = parsed.value;
+    // Beat mapping is on only when there is music (spec section 5).
+    const request: JobRequest = {
+      ...parsed.value,
+      enable_beat_mapping: parsed.value.enable_beat_mapping && Boolean(parsed.value.music_file),
+    };
     const key = idempotencyKey.trim() || null;
     if (key) {
       const existing = await this.repo.byIdempotencyKey(ownerId, key);
-      if (existing) return existing.id;
+      if (existing) {
+        // The same key with another request is a client bug, not a retry: say so (as payment APIs do).
+        if (canonical(existing.request) !== canonical(request))
+          throw new DomainError(
+            ErrorCode.FAILED_PRECONDITION,
+            'This Idempotency-Key was already used for a different request.',
+            'idempotency_mismatch',
+          );
+        return existing.id;
+      }
     }
     if (!request.media_files.length)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Please add at least one video file or select from library.', 'no_media');
@@ -151,8 +176,6 @@ export class JobsService {
     if (clips.length > ent.librarySelectionCap)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.selection, 'selection_limit');
 
-    // Beat mapping is on only when there is music (spec section 5).
-    const normalised: JobRequest = { ...request, enable_beat_mapping: request.enable_beat_mapping && Boolean(music) };
     const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes);
     const id = crypto.randomUUID();
     // The hold first: whatever fails from here on (even a crash), the sweeper finds the hold and
@@ -173,7 +196,7 @@ export class JobsService {
       status: 'queued',
       progress: 0,
       message: QUEUED_MESSAGE,
-      request: normalised,
+      request,
       idempotencyKey: key,
       estimateCredits: estimate,
       attempt: 0,

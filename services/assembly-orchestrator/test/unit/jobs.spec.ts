@@ -132,6 +132,19 @@ describe('jobs service', () => {
     expect(repo.jobs.get(id)).toMatchObject({ status: 'queued', estimateCredits: 30 });
   });
 
+  it('refuses an Idempotency-Key reused with a different request instead of answering with the old job', async () => {
+    const repo = new MemoryJobs();
+    const { p, calls } = peers([clip('a'), clip('b')]);
+    const svc = new JobsService(repo, p, new Published(), log);
+    const id = await svc.create('u1', false, { media_files: ['a'], title_config: { text: 'Trip' } }, 'key-1');
+    // The same request again (keys in another order, as stored JSON comes back) is the same job.
+    expect(await svc.create('u1', false, { title_config: { text: 'Trip' }, media_files: ['a'] }, 'key-1')).toBe(id);
+    await expect(svc.create('u1', false, { media_files: ['b'], title_config: { text: 'Trip' } }, 'key-1')).rejects.toMatchObject({
+      reason: 'idempotency_mismatch',
+    });
+    expect(calls.filter((c) => c.startsWith('reserve'))).toHaveLength(1);
+  });
+
   it('turns beat mapping off without music, and applies the limits with the spec messages', async () => {
     const repo = new MemoryJobs();
     const svc = new JobsService(

@@ -11,7 +11,6 @@ describe('error mapping to HTTP', () => {
     [ErrorCode.ALREADY_EXISTS, 409],
     [ErrorCode.RESOURCE_EXHAUSTED, 429],
     [ErrorCode.PAYLOAD_TOO_LARGE, 413],
-    [ErrorCode.UNAVAILABLE, 503],
   ])('%s -> %i with the detail shown', (code, status) => {
     expect(toHttp(new DomainError(code, 'what went wrong'))).toEqual({
       status,
@@ -26,6 +25,21 @@ describe('error mapping to HTTP', () => {
       status: 402,
       body: { detail: 'Insufficient credits or daily limit reached', code: 'insufficient_credits' },
     });
+  });
+
+  it('answers an outage with a plain retry message, never the peer address the cause names', () => {
+    for (const [code, status] of [
+      [ErrorCode.UNAVAILABLE, 503],
+      [ErrorCode.DEADLINE_EXCEEDED, 504],
+    ] as const)
+      expect(toHttp(new DomainError(code, 'connect ECONNREFUSED 127.0.0.1:37821'))).toEqual({
+        status,
+        body: { detail: 'Service temporarily unavailable, please retry', code: 'unavailable' },
+      });
+  });
+
+  it('answers 422 to an Idempotency-Key reused with another request', () => {
+    expect(toHttp(new DomainError(ErrorCode.FAILED_PRECONDITION, 'used for a different request', 'idempotency_mismatch')).status).toBe(422);
   });
 
   it('never shows the detail of an internal error', () => {

@@ -62,7 +62,7 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         summary: 'Create a reel from uploaded files (charged once per Idempotency-Key)',
         body: jobRequestSchema,
         headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
-        response: { 200: z.object({ job_id: z.string() }).meta({ id: 'JobCreated' }), ...errors(400, 401, 402, 404, 413) },
+        response: { 200: z.object({ job_id: z.string() }).meta({ id: 'JobCreated' }), ...errors(400, 401, 402, 404, 413, 422) },
       },
     },
     async (req) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { plainText } from '@reelsmith/proto';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
 import { bearer, callerOf } from './auth.js';
@@ -6,7 +7,7 @@ import { errors, message, sessionReply, user } from './schemas.js';
 import { userBody } from './user.view.js';
 
 const credentials = z
-  .object({ email: z.string().max(320), password: z.string().max(1024) })
+  .object({ email: plainText(320, 'Email'), password: plainText(1024, 'Password') })
   .strict()
   .meta({ id: 'Credentials' });
 
@@ -50,7 +51,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, {
       schema: {
         summary: 'Verify an e-mail with the link token, or with the e-mail and its 6-digit code',
         body: z
-          .object({ token: z.string().max(200).optional(), email: z.string().max(320).optional(), code: z.string().max(12).optional() })
+          .object({
+            token: plainText(200, 'Token').optional(),
+            email: plainText(320, 'Email').optional(),
+            code: plainText(12, 'Code').optional(),
+          })
           .strict(),
         response: { 200: sessionReply, ...errors(400, 429) },
       },
@@ -69,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, {
     {
       schema: {
         summary: 'Send the verification mail again',
-        body: z.object({ email: z.string().max(320) }).strict(),
+        body: z.object({ email: plainText(320, 'Email') }).strict(),
         response: { 200: message, ...errors(400, 429) },
       },
     },

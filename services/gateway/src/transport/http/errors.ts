@@ -16,7 +16,7 @@ const httpStatus: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 /** Reasons that deserve a more precise status than their code's. */
-const reasonStatus: Record<string, number> = { insufficient_credits: 402, email_not_verified: 403 };
+const reasonStatus: Record<string, number> = { insufficient_credits: 402, email_not_verified: 403, idempotency_mismatch: 422 };
 
 export interface ErrorBody {
   detail: string;
@@ -25,10 +25,15 @@ export interface ErrorBody {
 
 export function toHttp(e: DomainError): { status: number; body: ErrorBody } {
   const status = (e.reason && reasonStatus[e.reason]) || httpStatus[e.code] || 500;
-  // 5xx details are not shown: they describe our faults, not the caller's.
-  const detail = status >= 500 && e.code !== 'UNAVAILABLE' ? 'Internal server error' : e.message;
+  // 5xx details are not shown: they describe our faults (and addresses), not the caller's.
+  if (status === 503 || status === 504) return { status, body: { detail: UNAVAILABLE_DETAIL, code: 'unavailable' } };
+  const detail = status >= 500 ? 'Internal server error' : e.message;
   return { status, body: { detail, code: e.reason ?? e.code.toLowerCase() } };
 }
+
+export const UNAVAILABLE_DETAIL = 'Service temporarily unavailable, please retry';
+/** Seconds a client should wait before retrying a 503/504. */
+export const RETRY_AFTER_SECONDS = 5;
 
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   let domain: DomainError;
@@ -43,5 +48,10 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     domain = new DomainError(ErrorCode.INTERNAL, 'internal');
   }
   const { status, body } = toHttp(domain);
+  if (status === 503 || status === 504) {
+    // The cause (a peer's address, a timeout) goes to the log, never to the caller.
+    request.log.warn({ err: domain, code: domain.code }, 'a service the request needs did not answer');
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  }
   void reply.status(status).send(body);
 }

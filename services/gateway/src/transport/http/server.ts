@@ -23,6 +23,29 @@ import { libraryRoutes } from './library.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
+/** No request of ours nests deeper than a few levels; 32 leaves room and stops abuse. */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of arrays and objects in a JSON text (strings skipped), without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
 export interface HttpDeps {
   log: Logger;
   metrics: Metrics;
@@ -55,6 +78,16 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
+  });
+  // JSON bodies: the default parser (prototype-poisoning safe), after a depth check, so a small
+  // body nested thousands of levels deep is a 400 instead of a stack overflow further on.
+  const parseJson = app.getDefaultJsonParser('error', 'remove');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH) {
+      const e = Object.assign(new Error(`Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`), { statusCode: 400 });
+      return done(e, undefined);
+    }
+    parseJson(req, body as string, done);
   });
   app.addHook('onResponse', async (req, reply) => {
     // Route templates, never raw URLs, as labels.
