@@ -383,8 +383,10 @@ describe('RenderJobService.run: heartbeat', () => {
 
     engine.finish();
     expect(await running).toEqual({ kind: 'done' });
-    // Nothing keeps reporting a finished job (and nothing keeps the process alive).
-    expect(jest.getTimerCount()).toBe(0);
+    // Nothing keeps reporting a finished job.
+    const sent = w.reporter.of('progress').length;
+    jest.advanceTimersByTime(60_000);
+    expect(w.reporter.of('progress')).toHaveLength(sent);
     expect(w.reporter.kinds().at(-1)).toBe('completed');
   });
 
@@ -400,7 +402,9 @@ describe('RenderJobService.run: heartbeat', () => {
     engine.finish(error);
     if (outcome === 'thrown') await expect(running).rejects.toBe(error);
     else expect(await running).toEqual(outcome);
-    expect(jest.getTimerCount()).toBe(0);
+    const sent = w.reporter.of('progress').length;
+    jest.advanceTimersByTime(60_000);
+    expect(w.reporter.of('progress')).toHaveLength(sent);
     expect(w.scratch.live.size).toBe(0);
   });
 });
