@@ -70,7 +70,8 @@ function secrets(dataDir: string): Record<string, string> {
   let s: Record<string, string> = {};
   if (fs.existsSync(file)) s = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
   let changed = false;
-  for (const k of ['SIGNING_SECRET', 'TOKEN_SECRET']) {
+  // INTERNAL_TOKEN authenticates service-to-service gRPC; NATS_TOKEN the embedded NATS server.
+  for (const k of ['SIGNING_SECRET', 'TOKEN_SECRET', 'INTERNAL_TOKEN', 'NATS_TOKEN']) {
     if (!s[k]) {
       s[k] = crypto.randomBytes(32).toString('base64url');
       changed = true;
@@ -186,7 +187,10 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
+  const secret = secrets(s.dataDir);
   let natsUrl = s.natsUrl;
+  // An existing NATS server (NATS_URL) takes the credentials given in the environment, if any.
+  if (natsUrl) delete secret.NATS_TOKEN;
   if (!natsUrl) {
     const bin = findNatsServer();
     if (!bin)
@@ -201,7 +205,8 @@ async function main(): Promise<void> {
     sup.add({
       name: 'nats-server',
       command: bin,
-      args: ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir],
+      // Loopback only, and a token: no other local process can publish work or facts.
+      args: ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir, '--auth', secret.NATS_TOKEN!],
       env: process.env,
     });
     if (!(await waitForPort(natsPort, 15_000))) fail(`nats-server (${v.stdout.trim()}) did not start on port ${natsPort}`);
@@ -213,7 +218,9 @@ async function main(): Promise<void> {
   const addrs = Object.fromEntries(SERVICES.map((n) => [grpcAddrVar(n), `127.0.0.1:${ports.get(n)!.grpc}`]));
   const common: NodeJS.ProcessEnv = {
     ...process.env,
-    ...secrets(s.dataDir),
+    ...secret,
+    // An operator's own values win over the generated ones.
+    ...(process.env.INTERNAL_TOKEN ? { INTERNAL_TOKEN: process.env.INTERNAL_TOKEN } : {}),
     ...addrs,
     NODE_ENV: process.env.NODE_ENV || 'production',
     DATA_DIR: s.dataDir,

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { billing } from '@reelsmith/proto';
+import { dial } from '../../services/kit/src/grpc';
 import { Api } from '../support/api';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -41,4 +43,15 @@ describe('a job whose worker dies on its last delivery', () => {
     const me = await api.call<{ user: { daily_free_used: boolean } }>('GET', '/auth/me');
     expect(me.body.user.daily_free_used).toBe(false);
   }, 240_000);
+
+  it('refuses internal calls from a local process without the service token', async () => {
+    const client = dial(billing.BillingService, `127.0.0.1:${sys.state().ports['billing']!.grpc}`, { deadlineMs: 5000 });
+    try {
+      await expect(
+        client.grant({ userId: crypto.randomUUID(), credits: 1_000_000n, idempotencyKey: `stray-${Date.now()}`, reason: 'stray process' }),
+      ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    } finally {
+      client.close();
+    }
+  });
 });

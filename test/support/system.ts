@@ -21,6 +21,8 @@ export async function freePort(): Promise<number> {
 export interface SupervisorState {
   pid: number;
   processes: Record<string, { pid: number | null; restarts: number }>;
+  /** Each service's gRPC and ops ports (loopback). */
+  ports: Record<string, { grpc: number; ops: number }>;
 }
 
 export interface RunningSystem {

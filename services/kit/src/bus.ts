@@ -22,6 +22,10 @@ export interface BusOptions {
   url: string;
   name: string;
   log: Logger;
+  /** Credentials, when the NATS server requires them. */
+  token?: string;
+  user?: string;
+  password?: string;
   /**
    * Prepended to every subject and stream name. Lets tests (and several deployments) share one
    * NATS server without seeing each other's messages. Empty in production.
@@ -91,7 +95,14 @@ export class Bus {
   ) {}
 
   static async connect(opts: BusOptions): Promise<Bus> {
-    const nc = await connect({ servers: opts.url, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+    const nc = await connect({
+      servers: opts.url,
+      name: opts.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+      ...(opts.token ? { token: opts.token } : {}),
+      ...(opts.user ? { user: opts.user, pass: opts.password } : {}),
+    });
     const jsm = await nc.jetstreamManager();
     return new Bus(nc, nc.jetstream(), jsm, opts.log.child({ component: 'bus' }), opts.prefix ?? '');
   }

@@ -67,6 +67,15 @@ export const baseSchema = z.object({
     .string()
     .regex(/^([a-z0-9_-]+\.)?$/i, 'expected letters, digits, - or _ followed by a dot')
     .default(''),
+  /** NATS credentials (a token, or user and password), required by a NATS server that asks for them. */
+  NATS_TOKEN: env.secret.optional(),
+  NATS_USER: z.string().optional(),
+  NATS_PASSWORD: env.secret.optional(),
+  /**
+   * Shared secret every internal gRPC call carries; a service with it set refuses calls without
+   * it (UNAUTHENTICATED), except the standard health service probes use. `npm start` makes one.
+   */
+  INTERNAL_TOKEN: env.secret.optional(),
   GRPC_HOST: z.string().default('127.0.0.1'),
   GRPC_PORT: port.default(0),
   /** HTTP port for /metrics, /livez and /readyz. */

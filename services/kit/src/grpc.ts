@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import {
   create,
@@ -155,6 +156,31 @@ export interface GrpcServerOptions {
   log: Logger;
   metrics?: Metrics;
   serviceName: string;
+  /** When set, every call but the standard health service's must carry it (see `useInternalToken`). */
+  internalToken?: string;
+}
+
+/** Metadata key of the service-to-service token. */
+export const INTERNAL_TOKEN_KEY = 'x-reelsmith-internal-token';
+let outgoingToken: string | undefined;
+
+/**
+ * The token this process's outgoing calls carry (set once at start from INTERNAL_TOKEN). A
+ * process-wide setting because every client a service dials speaks for the same service.
+ */
+export function useInternalToken(token: string | undefined): void {
+  outgoingToken = token;
+}
+
+/** Health probes (kubelet's native gRPC probe, the gateway's roll-up) carry no token. */
+const OPEN_SERVICES = new Set(['grpc.health.v1.Health']);
+
+function tokenMatches(md: grpc.Metadata, expected: string): boolean {
+  const given = md.get(INTERNAL_TOKEN_KEY)[0];
+  if (typeof given !== 'string') return false;
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
 }
 
 export interface RunningGrpcServer {
@@ -202,6 +228,8 @@ export async function serveGrpc(opts: GrpcServerOptions): Promise<RunningGrpcSer
         };
         let code = 'OK';
         try {
+          if (opts.internalToken && !OPEN_SERVICES.has(service.typeName) && !tokenMatches(call.metadata, opts.internalToken))
+            throw new DomainError(ErrorCode.UNAUTHENTICATED, 'internal calls need the service token', 'internal_token');
           await inSpan(`${service.typeName}/${method.name}`, parent, () => body(ctx));
         } catch (e) {
           const err = toServiceError(e, ctx.log, method.name);
@@ -301,6 +329,7 @@ export function dial<T extends GenServiceMethods>(service: GenService<T>, addres
       const md = new grpc.Metadata();
       for (const [k, v] of Object.entries(injectTrace({}, context.active()))) md.set(k, v);
       if (o?.requestId) md.set('x-request-id', o.requestId);
+      if (outgoingToken) md.set(INTERNAL_TOKEN_KEY, outgoingToken);
       for (const [k, v] of Object.entries(o?.metadata ?? {})) md.set(k, v);
       return { md, options: { deadline: Date.now() + (o?.deadlineMs ?? opts.deadlineMs) } };
     };

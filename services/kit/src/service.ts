@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Bus } from './bus.js';
 import type { BaseConfig } from './config.js';
 import { migrate, openDatabase, readMigrations, type Database } from './db.js';
-import { serveGrpc, type RunningGrpcServer, type ServiceBinding } from './grpc.js';
+import { serveGrpc, useInternalToken, type RunningGrpcServer, type ServiceBinding } from './grpc.js';
 import { HealthMonitor, type DependencyCheck } from './health.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -93,7 +93,17 @@ export async function runService<C extends BaseConfig>(
   const applied = await migrate(db, [...(spec.outbox ? [outboxMigration()] : []), ...readMigrations(spec.migrationsDir)]);
   if (applied.length) log.info({ applied }, 'migrations applied');
 
-  const bus = await Bus.connect({ url: config.NATS_URL, name: spec.name, log, prefix: config.NATS_PREFIX });
+  // Outgoing gRPC calls of this process carry the internal token; incoming ones must (below).
+  useInternalToken(config.INTERNAL_TOKEN);
+  const bus = await Bus.connect({
+    url: config.NATS_URL,
+    name: spec.name,
+    log,
+    prefix: config.NATS_PREFIX,
+    token: config.NATS_TOKEN,
+    user: config.NATS_USER,
+    password: config.NATS_PASSWORD,
+  });
   await bus.ensureDeclaredStreams();
 
   const checks: DependencyCheck[] = [
@@ -113,6 +123,7 @@ export async function runService<C extends BaseConfig>(
       log,
       metrics,
       serviceName: spec.name,
+      internalToken: config.INTERNAL_TOKEN,
     });
   } catch (e) {
     await Promise.allSettled([bus.close(), db.close()]);

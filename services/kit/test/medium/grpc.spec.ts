@@ -1,6 +1,6 @@
 import { health, testing } from '@reelsmith/proto';
 import { DomainError, ErrorCode } from '../../src/errors';
-import { bind, dial, serveGrpc, type RunningGrpcServer } from '../../src/grpc';
+import { bind, dial, serveGrpc, useInternalToken, type RunningGrpcServer } from '../../src/grpc';
 import { HealthMonitor, checkRemoteHealth } from '../../src/health';
 import { createMetrics } from '../../src/metrics';
 import { quietLogger } from '../../src/testing';
@@ -110,5 +110,46 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
   it('records call durations in a histogram', async () => {
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/grpc_server_handling_seconds_count\{[^}]*method="Echo"[^}]*code="OK"[^}]*\} [1-9]/);
+  });
+});
+
+describe('service-to-service authentication', () => {
+  let server: RunningGrpcServer;
+  const token = 'internal-token-0123456789';
+  beforeAll(async () => {
+    server = await serveGrpc({
+      host: '127.0.0.1',
+      port: 0,
+      log: quietLogger(),
+      serviceName: 'test',
+      internalToken: token,
+      services: [
+        new HealthMonitor({ checks: [], cacheMs: 0 }).binding(),
+        bind(testing.EchoService, { echo: async (req) => ({ text: req.text, requestId: '', big: 0n }) }),
+      ],
+    });
+  });
+  afterAll(async () => {
+    useInternalToken(undefined);
+    await server.close();
+  });
+
+  it('refuses a caller without the token, or with another, and serves one that has it', async () => {
+    const c = dial(testing.EchoService, `127.0.0.1:${server.port}`, { deadlineMs: 2000 });
+    try {
+      useInternalToken(undefined);
+      await expect(c.echo({ text: 'grant me credits' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      useInternalToken('internal-token-guessed-wrong');
+      await expect(c.echo({ text: 'grant me credits' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      useInternalToken(token);
+      expect((await c.echo({ text: 'hello' })).text).toBe('hello');
+    } finally {
+      c.close();
+    }
+  });
+
+  it('leaves the standard health service open to probes', async () => {
+    useInternalToken(undefined);
+    expect(await checkRemoteHealth(`127.0.0.1:${server.port}`, 2000)).toBe('SERVING');
   });
 });
