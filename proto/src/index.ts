@@ -14,3 +14,4 @@ export * as telemetry from './gen/reelsmith/telemetry/v1/telemetry_pb.js';
 export * as gateway from './gen/reelsmith/gateway/v1/gateway_pb.js';
 export * as testing from './gen/reelsmith/testing/v1/echo_pb.js';
 export * from './job-request.js';
+export * from './reel-length.js';

@@ -56,6 +56,9 @@ describe('npm start: the whole product on embedded defaults', () => {
       const est = await post({ pacing_preset: 'standard', has_music: true, total_source_bytes: 600 * 1024 * 1024 });
       expect(est.status).toBe(200);
       expect(await est.json()).toEqual({ credits: 63 });
+      // Priced by length: a 12-minute reel adds 10 credits for each of its 9 minutes beyond the third.
+      const long = await post({ pacing_preset: 'standard', has_music: false, total_source_bytes: 0, output_seconds: 720 });
+      expect(await long.json()).toEqual({ credits: 120 });
       const bad = await post({ pacing_preset: 'frantic', has_music: true, total_source_bytes: 0 });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('pacing_preset') });

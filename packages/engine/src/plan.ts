@@ -22,6 +22,7 @@
  *    moves to an earlier beat; if a clip is shorter than even one beat its last frame is held.
  * 6. Times are then snapped to output frames, so a cut is within half a frame of its beat.
  */
+import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 import type { MusicAnalysis } from './beat-fit.js';
 import type { Pacing } from './settings.js';
@@ -78,12 +79,12 @@ function unusableSec(a?: ClipAnalysis): number {
   return bad;
 }
 
+/** Rule 1, with the length rule shared with the orchestrator (which prices and caps by it). */
 export function totalLength(input: PlanInput): number {
-  if (input.music) return input.music.durationSec;
-  return input.clips.reduce(
-    (s, c) => s + Math.max(Math.min(1, c.durationSec), c.durationSec - (input.intelligence ? unusableSec(c.analysis) : 0)),
-    0,
+  const usable = input.clips.map((c) =>
+    Math.max(Math.min(1, c.durationSec), c.durationSec - (input.intelligence ? unusableSec(c.analysis) : 0)),
   );
+  return reelSeconds(usable, input.music?.durationSec);
 }
 
 /** Where the cuts go on the timeline: [0, c1, c2, ..., total]. */

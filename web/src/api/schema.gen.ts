@@ -1150,10 +1150,13 @@ export interface components {
             messages: {
                 insufficient: string;
                 music: string;
+                reel_length: string;
                 selection: string;
                 upload: string;
             };
             music_cap_seconds: number;
+            /** @description The longest reel the plan makes (free 3 minutes, paid 60) */
+            reel_cap_seconds: number;
             /** @description Paid limits; credits pay for reels */
             subscribed: boolean;
             /** @description Never charged, no daily limit (admins and the guest pass) */
@@ -1166,10 +1169,13 @@ export interface components {
             messages: {
                 insufficient: string;
                 music: string;
+                reel_length: string;
                 selection: string;
                 upload: string;
             };
             music_cap_seconds: number;
+            /** @description The longest reel the plan makes (free 3 minutes, paid 60) */
+            reel_cap_seconds: number;
             /** @description Paid limits; credits pay for reels */
             subscribed: boolean;
             /** @description Never charged, no daily limit (admins and the guest pass) */
@@ -1197,12 +1203,22 @@ export interface components {
         };
         EstimateRequest: {
             has_music: boolean;
+            /**
+             * @description How long the reel will be: the music's length, else the clips' total. Over 3 minutes, each started minute adds 10 credits
+             * @default 0
+             */
+            output_seconds: number;
             /** @enum {string} */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             total_source_bytes: number;
         };
         EstimateRequestInput: {
             has_music: boolean;
+            /**
+             * @description How long the reel will be: the music's length, else the clips' total. Over 3 minutes, each started minute adds 10 credits
+             * @default 0
+             */
+            output_seconds: number;
             /** @enum {string} */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             total_source_bytes: number;

@@ -1,4 +1,4 @@
-import { acceptDropped, stepFor } from '../../src/features/assembly/steps';
+import { acceptDropped, overReelCap, reelSeconds, stepFor } from '../../src/features/assembly/steps';
 
 const f = (name: string, type: string) => ({ name, type });
 
@@ -35,5 +35,20 @@ describe('progress card steps', () => {
     ['completed', 100, 'Complete'],
   ])('%s at %i%% reads %s', (status, progress, label) => {
     expect(stepFor(progress, status)).toBe(label);
+  });
+});
+
+describe('the reel length priced in the estimate', () => {
+  it('is the music when there is music, else the clips added up, and unknown until every duration is read', () => {
+    expect(reelSeconds([720], 90, true)).toBe(90);
+    expect(reelSeconds([720], undefined, true)).toBeUndefined();
+    expect(reelSeconds([600, 120], undefined, false)).toBe(720);
+    expect(reelSeconds([600, undefined], undefined, false)).toBeUndefined();
+  });
+
+  it('is over the cap only past it, by a whole millisecond', () => {
+    expect(overReelCap(60.1 + 59.9 + 60, 180)).toBe(false);
+    expect(overReelCap(181, 180)).toBe(true);
+    expect(overReelCap(720, 3600)).toBe(false);
   });
 });

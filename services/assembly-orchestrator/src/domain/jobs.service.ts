@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, isDomainError, type Logger } from '@reelsmith/kit';
-import { parseJobRequest, type JobRequest, type PacingPreset } from '@reelsmith/proto';
+import { parseJobRequest, reelSeconds, type JobRequest, type PacingPreset } from '@reelsmith/proto';
 import {
   COMPLETE_MESSAGE,
   FAILED_CARD_TEXT,
@@ -79,14 +79,16 @@ export interface Entitlements {
   uploadCapBytes: number;
   musicCapSeconds: number;
   librarySelectionCap: number;
-  messages: { upload: string; music: string; selection: string };
+  /** The longest reel the plan makes (free 3 minutes, paid 60). */
+  reelCapSeconds: number;
+  messages: { upload: string; music: string; selection: string; reelLength: string };
 }
 
 /** The other services the orchestrator calls. */
 export interface Peers {
   media(ownerId: string, keys: string[]): Promise<MediaInfo[]>;
   entitlements(ownerId: string, unlimited: boolean): Promise<Entitlements>;
-  estimate(pacing: PacingPreset, hasMusic: boolean, totalBytes: number): Promise<number>;
+  estimate(pacing: PacingPreset, hasMusic: boolean, totalBytes: number, outputSeconds: number): Promise<number>;
   /** RESOURCE_EXHAUSTED with the spec's message when the user cannot pay. */
   reserve(jobId: string, ownerId: string, credits: number, unlimited: boolean): Promise<void>;
   capture(jobId: string): Promise<void>;
@@ -175,8 +177,17 @@ export class JobsService {
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.music, 'music_too_long');
     if (clips.length > ent.librarySelectionCap)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.selection, 'selection_limit');
+    // The reel's length by the engine's rule, from the probed durations: capped by plan and priced
+    // by billing. Before analysis the clips count whole (the most the reel can last).
+    const outputSeconds = reelSeconds(
+      clips.map((c) => c.durationSec),
+      music?.durationSec,
+    );
+    // In whole milliseconds, as billing counts it: summed durations of exactly 3:00 are not over.
+    if (Math.round(outputSeconds * 1000) > ent.reelCapSeconds * 1000)
+      throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.reelLength, 'reel_too_long');
 
-    const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes);
+    const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes, outputSeconds);
     const id = crypto.randomUUID();
     // The hold first: whatever fails from here on (even a crash), the sweeper finds the hold and
     // gives back what was reserved, so nobody pays for a job that does not exist.
@@ -222,7 +233,10 @@ export class JobsService {
       return winner.id;
     }
     this.status.publish(job);
-    this.log.info({ job_id: id, user_id: ownerId, estimate, clips: clips.length, music: Boolean(music) }, 'job queued');
+    this.log.info(
+      { job_id: id, user_id: ownerId, estimate, clips: clips.length, music: Boolean(music), output_seconds: outputSeconds },
+      'job queued',
+    );
     return id;
   }
 

@@ -20,11 +20,17 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         uploadCapBytes: Number(e.uploadCapBytes),
         musicCapSeconds: Number(e.musicCapSeconds),
         librarySelectionCap: e.librarySelectionCap,
-        messages: { upload: e.uploadLimitMessage, music: e.musicLimitMessage, selection: e.selectionLimitMessage },
+        reelCapSeconds: Number(e.reelCapSeconds),
+        messages: {
+          upload: e.uploadLimitMessage,
+          music: e.musicLimitMessage,
+          selection: e.selectionLimitMessage,
+          reelLength: e.reelLengthLimitMessage,
+        },
       };
     },
-    estimate: async (pacing, hasMusic, totalBytes) =>
-      Number((await b.estimate({ pacingPreset: pacing, hasMusic, totalSourceBytes: BigInt(totalBytes) })).credits),
+    estimate: async (pacing, hasMusic, totalBytes, outputSeconds) =>
+      Number((await b.estimate({ pacingPreset: pacing, hasMusic, totalSourceBytes: BigInt(totalBytes), outputSeconds })).credits),
     reserve: async (jobId, userId, credits, unlimited) => {
       await b.reserve({ jobId, userId, estimateCredits: BigInt(credits), unlimited });
     },

@@ -86,15 +86,31 @@ const ent: Entitlements = {
   uploadCapBytes: 629_145_600,
   musicCapSeconds: 180,
   librarySelectionCap: 20,
+  reelCapSeconds: 180,
   messages: {
     upload: 'Total upload size exceeds 600MB limit.',
     music: 'Audio file is too long. Maximum duration for free users is 3 minutes.',
     selection: 'Free plan allows up to 20 video selections.',
+    reelLength: 'Free videos can be up to 3 minutes long. Upgrade to make longer reels.',
+  },
+};
+const paidEnt: Entitlements = {
+  uploadCapBytes: 3_221_225_472,
+  musicCapSeconds: 7200,
+  librarySelectionCap: 1000,
+  reelCapSeconds: 3600,
+  messages: {
+    upload: 'Total upload size exceeds 3GB limit.',
+    music: 'Audio file is too long. Maximum duration for paid users is 2 hours.',
+    selection: 'Subscriber plan allows up to 1000 video selections.',
+    reelLength: 'Reels can be up to 60 minutes long.',
   },
 };
 
-function peers(media: MediaInfo[], opts: { broke?: boolean } = {}) {
+function peers(media: MediaInfo[], opts: { broke?: boolean; ent?: Entitlements; estimate?: (outputSeconds: number) => number } = {}) {
   const calls: string[] = [];
+  /** What billing was asked to price: the reel's length, in seconds. */
+  const estimated: number[] = [];
   const p: Peers = {
     media: async (_owner, keys) =>
       keys.map((k) => {
@@ -102,8 +118,11 @@ function peers(media: MediaInfo[], opts: { broke?: boolean } = {}) {
         if (!m) throw new DomainError(ErrorCode.NOT_FOUND, 'One of the selected files was not found. Please upload it again.');
         return m;
       }),
-    entitlements: async () => ent,
-    estimate: async () => 30,
+    entitlements: async () => opts.ent ?? ent,
+    estimate: async (_pacing, _music, _bytes, outputSeconds) => {
+      estimated.push(outputSeconds);
+      return opts.estimate ? opts.estimate(outputSeconds) : 30;
+    },
     reserve: async (id) => {
       calls.push(`reserve ${id}`);
       if (opts.broke)
@@ -113,10 +132,10 @@ function peers(media: MediaInfo[], opts: { broke?: boolean } = {}) {
     release: async (id) => void calls.push(`release ${id}`),
     addReel: async (j) => void calls.push(`reel ${j.id}`),
   };
-  return { p, calls };
+  return { p, calls, estimated };
 }
 
-const clip = (k: string, size = 1000): MediaInfo => ({ objectKey: k, kind: 'video', sizeBytes: size, durationSec: 10 });
+const clip = (k: string, size = 1000, seconds = 10): MediaInfo => ({ objectKey: k, kind: 'video', sizeBytes: size, durationSec: seconds });
 const song = (k: string, seconds = 60): MediaInfo => ({ objectKey: k, kind: 'audio', sizeBytes: 1000, durationSec: seconds });
 const log = createLogger({ service: 'test', level: 'silent' });
 
@@ -171,6 +190,68 @@ describe('jobs service', () => {
     await expect(svc.create('u1', false, { media_files: ['nope'] }, '')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(svc.create('u1', false, { media_files: ['a'], pacing_preset: 'frantic' }, '')).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  describe('the reel length, capped by plan and priced', () => {
+    // Issue 12: a 12-minute clip without music makes a 12-minute reel.
+    const twelveMinutes = clip('long-clip', 50 * 1024 * 1024, 720);
+
+    it("refuses a free user's 12-minute reel before anything is reserved, with the plan's message", async () => {
+      const repo = new MemoryJobs();
+      const { p, calls, estimated } = peers([twelveMinutes]);
+      const svc = new JobsService(repo, p, new Published(), log);
+      await expect(svc.create('u1', false, { media_files: ['long-clip'] }, 'k')).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        reason: 'reel_too_long',
+        message: 'Free videos can be up to 3 minutes long. Upgrade to make longer reels.',
+      });
+      expect(calls).toEqual([]);
+      expect(estimated).toEqual([]);
+      expect(repo.queued).toEqual([]);
+      expect(repo.holds.size).toBe(0);
+    });
+
+    it('lets a free user make exactly 3 minutes from clips, and the music sets the length when there is some', async () => {
+      const repo = new MemoryJobs();
+      const clips = [clip('a', 1000, 60.1), clip('b', 1000, 59.9), clip('c', 1000, 60)];
+      const { p, estimated } = peers([...clips, twelveMinutes, song('m', 90)]);
+      const svc = new JobsService(repo, p, new Published(), log);
+      await svc.create('u1', false, { media_files: ['a', 'b', 'c'] }, '');
+      // 12 minutes of footage cut to a 90 s song is a 90 s reel.
+      await svc.create('u1', false, { media_files: ['long-clip'], music_file: 'm' }, '');
+      expect(estimated).toEqual([expect.closeTo(180, 6), 90]);
+      expect(repo.queued).toHaveLength(2);
+    });
+
+    it("prices a paid user's 12-minute reel by its length and reserves that", async () => {
+      const repo = new MemoryJobs();
+      const reserved: number[] = [];
+      const { p, estimated } = peers([twelveMinutes], { ent: paidEnt, estimate: (s) => (s > 180 ? 120 : 30) });
+      const svc = new JobsService(
+        repo,
+        {
+          ...p,
+          reserve: async (jobId, owner, credits, unlimited) => (reserved.push(credits), p.reserve(jobId, owner, credits, unlimited)),
+        },
+        new Published(),
+        log,
+      );
+      const id = await svc.create('u1', false, { media_files: ['long-clip'] }, '');
+      expect(estimated).toEqual([720]);
+      expect(reserved).toEqual([120]);
+      expect(repo.jobs.get(id)).toMatchObject({ status: 'queued', estimateCredits: 120 });
+    });
+
+    it('refuses a paid reel over 60 minutes', async () => {
+      const repo = new MemoryJobs();
+      const { p, calls } = peers([clip('a', 1000, 1800), clip('b', 1000, 1801)], { ent: paidEnt });
+      const svc = new JobsService(repo, p, new Published(), log);
+      await expect(svc.create('u1', false, { media_files: ['a', 'b'] }, '')).rejects.toMatchObject({
+        reason: 'reel_too_long',
+        message: 'Reels can be up to 60 minutes long.',
+      });
+      expect(calls).toEqual([]);
     });
   });
 

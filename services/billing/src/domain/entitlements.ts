@@ -5,6 +5,8 @@ export interface Entitlements {
   uploadCapBytes: number;
   musicCapSeconds: number;
   librarySelectionCap: number;
+  /** The longest reel the plan makes, in seconds (issue 12: the free daily video covers 3 minutes). */
+  reelCapSeconds: number;
   /** Never charged, no daily limit (admins and the guest pass). */
   unlimited: boolean;
   /** Paid limits, and credits pay for reels (an active paid plan, or enterprise access). */
@@ -15,6 +17,7 @@ export const FREE: Entitlements = {
   uploadCapBytes: 629_145_600,
   musicCapSeconds: 3 * 60,
   librarySelectionCap: 20,
+  reelCapSeconds: 3 * 60,
   unlimited: false,
   subscribed: false,
 };
@@ -22,6 +25,7 @@ export const PAID: Entitlements = {
   uploadCapBytes: 3_221_225_472,
   musicCapSeconds: 2 * 3600,
   librarySelectionCap: 1000,
+  reelCapSeconds: 60 * 60,
   unlimited: false,
   subscribed: true,
 };
@@ -43,6 +47,10 @@ export const limitMessages = {
     e.librarySelectionCap > FREE.librarySelectionCap
       ? `Subscriber plan allows up to ${e.librarySelectionCap} video selections.`
       : `Free plan allows up to ${e.librarySelectionCap} video selections.`,
+  reelLength: (e: Entitlements) =>
+    e.reelCapSeconds > FREE.reelCapSeconds
+      ? `Reels can be up to ${e.reelCapSeconds / 60} minutes long.`
+      : `Free videos can be up to ${e.reelCapSeconds / 60} minutes long. Upgrade to make longer reels.`,
 };
 
 export const INSUFFICIENT = 'Insufficient credits or daily limit reached';

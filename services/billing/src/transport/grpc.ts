@@ -42,6 +42,8 @@ const account = (a: AccountView) => ({
       selectionLimitMessage: limitMessages.selection(a.entitlements),
       subscribed: a.entitlements.subscribed,
       insufficientMessage: INSUFFICIENT,
+      reelCapSeconds: BigInt(a.entitlements.reelCapSeconds),
+      reelLengthLimitMessage: limitMessages.reelLength(a.entitlements),
     },
   },
 });
@@ -60,7 +62,10 @@ export const grpcBinding = (svc: BillingService) =>
       const pacing = req.pacingPreset;
       if (!isPacing(pacing)) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'pacing must be relaxed, standard or high-energy');
       if (req.totalSourceBytes < 0n) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'total source size must not be negative');
-      return { credits: BigInt(estimateCredits({ pacing, hasMusic: req.hasMusic, totalSourceBytes: req.totalSourceBytes })) };
+      if (!Number.isFinite(req.outputSeconds) || req.outputSeconds < 0)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'output seconds must be a finite, non-negative number');
+      const input = { pacing, hasMusic: req.hasMusic, totalSourceBytes: req.totalSourceBytes, outputSeconds: req.outputSeconds };
+      return { credits: BigInt(estimateCredits(input)) };
     },
     getAccount: async (req) => account(await svc.account(id(req.userId, 'user_id'), req.unlimited, req.enterprise)),
     reserve: async (req) =>

@@ -175,6 +175,17 @@ describe('billing against real PostgreSQL, over gRPC', () => {
     expect(acct.credits).toBe(0n);
     expect(acct.dailyFreeUsed).toBe(false);
     expect(acct.entitlements!.unlimited).toBe(true);
+    expect(acct.entitlements!.reelCapSeconds).toBe(3600n);
+  });
+
+  it('caps the reel length by plan over GetAccount, with the message for the plan', async () => {
+    const free = (await client.getAccount({ userId: uid() })).account!.entitlements!;
+    expect([free.reelCapSeconds, free.reelLengthLimitMessage]).toEqual([
+      180n,
+      'Free videos can be up to 3 minutes long. Upgrade to make longer reels.',
+    ]);
+    const paid = (await client.getAccount({ userId: await paidUser(0) })).account!.entitlements!;
+    expect([paid.reelCapSeconds, paid.reelLengthLimitMessage]).toEqual([3600n, 'Reels can be up to 60 minutes long.']);
   });
 
   it('publishes reserved, captured, released and granted facts on NATS, once each', async () => {
@@ -207,6 +218,13 @@ describe('billing against real PostgreSQL, over gRPC', () => {
 
   it('estimates with the formula and rejects an unknown pacing', async () => {
     expect((await client.estimate({ pacingPreset: 'high-energy', hasMusic: true, totalSourceBytes: 0n })).credits).toBe(64n);
+    // A 12-minute reel: 30 for a standard reel without music, plus 9 started minutes beyond the third.
+    expect((await client.estimate({ pacingPreset: 'standard', hasMusic: false, totalSourceBytes: 0n, outputSeconds: 720 })).credits).toBe(
+      120n,
+    );
+    await expect(
+      client.estimate({ pacingPreset: 'standard', hasMusic: false, totalSourceBytes: 0n, outputSeconds: -1 }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(client.estimate({ pacingPreset: 'frantic', hasMusic: false, totalSourceBytes: 0n })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });

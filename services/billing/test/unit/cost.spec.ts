@@ -29,6 +29,35 @@ describe('the one cost formula', () => {
       expect(estimateCredits({ pacing, hasMusic: false, totalSourceBytes: 0 })).toBeGreaterThanOrEqual(10);
     expect(() => estimateCredits({ pacing: 'relaxed', hasMusic: false, totalSourceBytes: -1 })).toThrow(RangeError);
   });
+
+  describe('priced by length: 10 credits for each started minute beyond the third', () => {
+    // [output seconds, credits] for a standard reel without music (30 credits before length).
+    const lengths: Array<[number, number]> = [
+      [30, 30], // a 30 s reel costs what it always did
+      [180, 30], // 3:00 exactly is covered
+      [180.0004, 30], // below a millisecond over (clip durations summed) is still 3:00
+      [181, 40], // 3:01 starts the fourth minute
+      [240, 40], // 4:00 exactly: one extra minute
+      [240.5, 50],
+      [720, 120], // 12 minutes: 9 started minutes beyond the third
+      [3600, 600], // the paid cap, 60 minutes
+    ];
+    it.each(lengths)('%s s -> %i credits', (outputSeconds, credits) => {
+      expect(estimateCredits({ pacing: 'standard', hasMusic: false, totalSourceBytes: 0, outputSeconds })).toBe(credits);
+    });
+
+    it('adds to the rest of the formula, music and size included', () => {
+      expect(estimateCredits({ pacing: 'high-energy', hasMusic: true, totalSourceBytes: 3 * 1024 * MB, outputSeconds: 600 })).toBe(
+        202 + 70,
+      );
+      expect(estimateCredits({ pacing: 'relaxed', hasMusic: false, totalSourceBytes: 0 })).toBe(20);
+    });
+
+    it('refuses a negative or unknown length', () => {
+      for (const outputSeconds of [-1, Number.NaN, Infinity])
+        expect(() => estimateCredits({ pacing: 'standard', hasMusic: false, totalSourceBytes: 0, outputSeconds })).toThrow(RangeError);
+    });
+  });
 });
 
 describe('catalogue', () => {
@@ -53,6 +82,7 @@ describe('entitlements', () => {
       uploadCapBytes: 629145600,
       musicCapSeconds: 180,
       librarySelectionCap: 20,
+      reelCapSeconds: 180,
       unlimited: false,
       subscribed: false,
     });
@@ -61,10 +91,11 @@ describe('entitlements', () => {
       uploadCapBytes: 3221225472,
       musicCapSeconds: 7200,
       librarySelectionCap: 1000,
+      reelCapSeconds: 3600,
       unlimited: false,
       subscribed: true,
     });
-    expect(entitlementsFor('free', false, true)).toMatchObject({ uploadCapBytes: 3221225472, unlimited: true });
+    expect(entitlementsFor('free', false, true)).toMatchObject({ uploadCapBytes: 3221225472, reelCapSeconds: 3600, unlimited: true });
   });
 
   it('words the limits as the spec does', () => {
@@ -76,5 +107,7 @@ describe('entitlements', () => {
     expect(limitMessages.selection(paid)).toBe('Subscriber plan allows up to 1000 video selections.');
     expect(limitMessages.music(free)).toContain('3 minutes');
     expect(limitMessages.music(paid)).toContain('2 hours');
+    expect(limitMessages.reelLength(free)).toBe('Free videos can be up to 3 minutes long. Upgrade to make longer reels.');
+    expect(limitMessages.reelLength(paid)).toBe('Reels can be up to 60 minutes long.');
   });
 });

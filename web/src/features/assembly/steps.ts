@@ -29,3 +29,37 @@ export function sizeLabel(bytes: number): string {
   const gb = bytes / (1024 * MB);
   return gb >= 1 ? `${Number(gb.toFixed(1))}GB` : `${Math.round(bytes / MB)}MB`;
 }
+
+/**
+ * How long the reel will be (the engine's rule, as the orchestrator prices and caps it): as long as
+ * the music; without music, the clips' total. Unknown (undefined) until every duration is read.
+ */
+export function reelSeconds(
+  clipSeconds: Array<number | undefined>,
+  musicSeconds: number | undefined,
+  hasMusic: boolean,
+): number | undefined {
+  if (hasMusic) return musicSeconds;
+  if (clipSeconds.some((s) => s === undefined)) return undefined;
+  return (clipSeconds as number[]).reduce((s, c) => s + c, 0);
+}
+
+/** Over the plan's longest reel, counted in whole milliseconds as the server does (3:00 of clips is not over). */
+export const overReelCap = (seconds: number, capSeconds: number) => Math.round(seconds * 1000) > capSeconds * 1000;
+
+/** A local file's duration in seconds, read by the browser from its metadata (0 if unreadable). */
+export function readDuration(file: File): Promise<number> {
+  return new Promise((resolve) => {
+    const el = document.createElement(file.type.startsWith('audio/') ? 'audio' : 'video');
+    const url = URL.createObjectURL(file);
+    const done = (seconds: number) => {
+      URL.revokeObjectURL(url);
+      el.removeAttribute('src');
+      resolve(Number.isFinite(seconds) && seconds > 0 ? seconds : 0);
+    };
+    el.preload = 'metadata';
+    el.onloadedmetadata = () => done(el.duration);
+    el.onerror = () => done(0);
+    el.src = url;
+  });
+}

@@ -1,11 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { authOpened } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { loadDefaults } from '../settings/defaults';
 import { uploadFile, useCreateJobMutation, useEstimateQuery } from './assembly.api';
-import { acceptDropped } from './steps';
+import { acceptDropped, overReelCap, readDuration, reelSeconds } from './steps';
 
 /** The settings of step 2: the job request without its files. */
 export type JobSettings = Omit<FullJobRequest, 'media_files' | 'music_file'>;
@@ -42,8 +42,33 @@ export function useJobForm(user: User | null) {
   const [error, setError] = useState('');
   const [createJob] = useCreateJobMutation();
 
+  // Each chosen file's duration, read once by the browser: the reel's length is priced and capped by plan.
+  const [durations, setDurations] = useState(() => new Map<File, number>());
+  const requested = useRef(new WeakSet<File>());
+  useEffect(() => {
+    for (const f of [...videos, ...(audio ? [audio] : [])]) {
+      if (requested.current.has(f)) continue;
+      requested.current.add(f);
+      void readDuration(f).then((s) => setDurations((d) => new Map(d).set(f, s)));
+    }
+  }, [videos, audio]);
+
   const totalBytes = useMemo(() => [...videos, ...(audio ? [audio] : [])].reduce((n, f) => n + f.size, 0), [videos, audio]);
-  const estimate = useEstimateQuery({ pacing_preset: settings.pacing_preset, has_music: Boolean(audio), total_source_bytes: totalBytes });
+  const outputSeconds = reelSeconds(
+    videos.map((v) => durations.get(v)),
+    audio && durations.get(audio),
+    Boolean(audio),
+  );
+  // Priced once the length is known ('Estimating cost…' until then), so a long reel never shows a short reel's price.
+  const estimate = useEstimateQuery(
+    {
+      pacing_preset: settings.pacing_preset,
+      has_music: Boolean(audio),
+      total_source_bytes: totalBytes,
+      output_seconds: outputSeconds ?? 0,
+    },
+    { skip: outputSeconds === undefined },
+  );
   const credits = estimate.data?.credits;
   const ent = user?.entitlements;
   const shortOfCredits = Boolean(user && ent && !ent.unlimited && ent.subscribed && credits !== undefined && user.credits < credits);
@@ -64,6 +89,7 @@ export function useJobForm(user: User | null) {
     if (!user || !ent) return dispatch(authOpened({ mode: 'signin' }));
     if (!videos.length) return setError('Please add at least one video file or select from library.');
     if (totalBytes > ent.upload_cap_bytes) return setError(ent.messages.upload);
+    if (outputSeconds !== undefined && overReelCap(outputSeconds, ent.reel_cap_seconds)) return setError(ent.messages.reel_length);
     const cannotPay = !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used);
     if (cannotPay) return setError(ent.messages.insufficient);
     const keys: string[] = [];

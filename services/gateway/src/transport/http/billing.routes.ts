@@ -18,7 +18,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
     },
     async (req) => {
       const res = await peers.billing.estimate(
-        { pacingPreset: req.body.pacing_preset, hasMusic: req.body.has_music, totalSourceBytes: BigInt(req.body.total_source_bytes) },
+        {
+          pacingPreset: req.body.pacing_preset,
+          hasMusic: req.body.has_music,
+          totalSourceBytes: BigInt(req.body.total_source_bytes),
+          outputSeconds: req.body.output_seconds,
+        },
         { requestId: req.id },
       );
       return { credits: Number(res.credits) };

@@ -27,6 +27,7 @@ export const entitlements = z
     upload_cap_bytes: z.number().int().describe('Largest total size of the files of one reel'),
     music_cap_seconds: z.number().int(),
     library_selection_cap: z.number().int(),
+    reel_cap_seconds: z.number().int().describe('The longest reel the plan makes (free 3 minutes, paid 60)'),
     unlimited: z.boolean().describe('Never charged, no daily limit (admins and the guest pass)'),
     subscribed: z.boolean().describe('Paid limits; credits pay for reels'),
     messages: z.object({
@@ -34,6 +35,7 @@ export const entitlements = z
       music: z.string(),
       selection: z.string(),
       insufficient: z.string(),
+      reel_length: z.string(),
     }),
   })
   .meta({ id: 'Entitlements' });
@@ -116,6 +118,14 @@ export const estimateRequest = z
     pacing_preset: z.enum(PACING_PRESETS),
     has_music: z.boolean(),
     total_source_bytes: z.number().int().min(0).max(1e13),
+    output_seconds: z
+      .number()
+      .min(0)
+      .max(1e7)
+      .default(0)
+      .describe(
+        "How long the reel will be: the music's length, else the clips' total. Over 3 minutes, each started minute adds 10 credits",
+      ),
   })
   .strict()
   .meta({ id: 'EstimateRequest' });

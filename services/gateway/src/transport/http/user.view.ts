@@ -29,6 +29,7 @@ export async function userBody(peers: Peers, u: identity.User, requestId: string
       upload_cap_bytes: Number(e?.uploadCapBytes ?? 0n),
       music_cap_seconds: Number(e?.musicCapSeconds ?? 0n),
       library_selection_cap: e?.librarySelectionCap ?? 0,
+      reel_cap_seconds: Number(e?.reelCapSeconds ?? 0n),
       unlimited: e?.unlimited ?? false,
       subscribed: e?.subscribed ?? false,
       messages: {
@@ -36,6 +37,7 @@ export async function userBody(peers: Peers, u: identity.User, requestId: string
         music: e?.musicLimitMessage ?? '',
         selection: e?.selectionLimitMessage ?? '',
         insufficient: e?.insufficientMessage ?? '',
+        reel_length: e?.reelLengthLimitMessage ?? '',
       },
     },
   };
