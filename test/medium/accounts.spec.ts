@@ -356,4 +356,16 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       401,
     );
   });
+
+  it("refuses sign-up at the guest account's reserved domain, in any case, with a clear 400 and no mail", async () => {
+    for (const email of ['guest@reelsmith.local', 'GUEST@REELSMITH.LOCAL', 'Guest@ReelSmith.Local', 'someone.else@reelsmith.local']) {
+      const res = await call('POST', '/auth/register', { email, password: 'squatter-pw' });
+      expect([email, res.status, res.body.code]).toEqual([email, 400, 'reserved_email']);
+      expect(String(res.body.detail)).toContain('reelsmith.local');
+    }
+    // Nothing was stored, so nothing can sign in there.
+    const login = await call('POST', '/auth/login', { email: 'someone.else@reelsmith.local', password: 'squatter-pw' });
+    expect(login.status).toBe(401);
+    expect(mails.filter((m) => m.to.endsWith('@reelsmith.local'))).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import type { Bus, Logger } from '@reelsmith/kit';
+import { ErrorCode, isDomainError, type Bus, type Logger } from '@reelsmith/kit';
 import type { JobStatusViews } from '../domain/job-status.js';
 import type { Peers } from '../repositories/clients.js';
 import { jobStatusFacts } from '../repositories/jobs.js';
@@ -12,6 +12,22 @@ export interface SocketDeps {
   peers?: Peers;
   bus?: Bus;
   views?: JobStatusViews;
+  /** How often every socket's session is checked again, so a session ended elsewhere drops its sockets. */
+  revalidateMs?: number;
+}
+
+/** A socket of an ended session is dropped within this long on replicas that did not end it. */
+export const REVALIDATE_MS = 60_000;
+
+/** Each HTTP server's socket layer, so a route on that server can end a session's sockets. */
+const sessionEnders = new WeakMap<HttpServer, (token: string) => number>();
+
+/**
+ * Disconnects the sockets this replica holds for `token` (the HTTP route that ended the session
+ * runs on the same server); returns how many. Other replicas drop theirs at their next check.
+ */
+export function endSessionSockets(server: HttpServer, token: string): number {
+  return token ? (sessionEnders.get(server)?.(token) ?? 0) : 0;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,6 +39,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Every status change the orchestrator records arrives from NATS (jobs.<id>.status) on every
  * gateway replica and goes to that replica's sockets in the job's room as `job_update`, through
  * the same view as GET /jobs/{id}/status. Messages are { type, data }.
+ * A socket lives no longer than its session: logout on this replica disconnects it at once
+ * (endSessionSockets), and every `revalidateMs` each session is checked again with identity, so
+ * a logout, expiry or revocation seen by any replica drops the socket here too.
  */
 export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
   const io = new Server(server, {
@@ -35,18 +54,63 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
     },
   });
 
+  /** Signed-in sockets by session token. */
+  const bySession = new Map<string, Set<Socket>>();
+  const track = (token: string, socket: Socket) => {
+    const set = bySession.get(token) ?? new Set<Socket>();
+    bySession.set(token, set.add(socket));
+    socket.once('disconnect', () => {
+      set.delete(socket);
+      if (!set.size && bySession.get(token) === set) bySession.delete(token);
+    });
+  };
+  const end = (token: string): number => {
+    const sockets = [...(bySession.get(token) ?? [])];
+    bySession.delete(token);
+    for (const socket of sockets) socket.disconnect(true);
+    return sockets.length;
+  };
+  sessionEnders.set(server, end);
+
   if (deps.peers) {
+    const identity = deps.peers.identity;
     io.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: string } | undefined)?.token;
-      if (!token) return next(); // anonymous sockets may ping but join nothing
-      deps.peers!.identity.authenticate({ sessionToken: token }).then(
+      if (!token || typeof token !== 'string') return next(); // anonymous sockets may ping but join nothing
+      identity.authenticate({ sessionToken: token }).then(
         ({ user }) => {
           socket.data.userId = user?.id;
+          track(token, socket);
           next();
         },
         () => next(new Error('unauthorized')),
       );
     });
+
+    // One check per session, not per socket. Only a refused session drops sockets: an identity outage keeps them.
+    let checking = false;
+    const revalidate = async () => {
+      if (checking) return;
+      checking = true;
+      try {
+        for (const token of [...bySession.keys()]) {
+          try {
+            await identity.authenticate({ sessionToken: token });
+          } catch (e) {
+            if (!isDomainError(e) || e.code !== ErrorCode.UNAUTHENTICATED) {
+              deps.log.warn({ err: e }, 'could not re-check socket sessions; trying again at the next check');
+              return;
+            }
+            deps.log.info({ sockets: end(token) }, 'sockets of an ended session disconnected');
+          }
+        }
+      } finally {
+        checking = false;
+      }
+    };
+    const timer = setInterval(() => void revalidate(), deps.revalidateMs ?? REVALIDATE_MS);
+    timer.unref();
+    server.once('close', () => clearInterval(timer));
   }
 
   const refuse = (socket: Socket) => socket.emit('job_error', { type: 'job_error', data: { detail: 'Not allowed to follow this job.' } });

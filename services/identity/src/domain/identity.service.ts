@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { checkPassword, errors, LIMITS, normalizeEmail, VERIFICATION_TTL_MS } from './rules.js';
+import { checkPassword, errors, isReservedEmail, LIMITS, normalizeEmail, retiredEmail, VERIFICATION_TTL_MS } from './rules.js';
 
 export interface UserRecord {
   id: string;
@@ -37,6 +37,11 @@ export interface IdentityRepository {
   createUser(u: { id: string; email: string; passwordHash: string; isGuest?: boolean; verifiedAt?: Date | null }): Promise<boolean>;
   markVerified(userId: string, at: Date): Promise<void>;
   setPassword(userId: string, passwordHash: string): Promise<void>;
+  /**
+   * In one transaction, a regular (non-guest) account gets a new address and password hash, its
+   * sessions are revoked and its unused verifications dropped. False when no such regular account.
+   */
+  retireUser(userId: string, email: string, passwordHash: string, at: Date): Promise<boolean>;
   /** Stores the session and records the login fact in the same transaction. */
   createSession(s: { userId: string; tokenHash: string; expiresAt: Date; loginType: string; email: string }): Promise<void>;
   findSession(tokenHash: string): Promise<{ userId: string; expiresAt: Date; revokedAt: Date | null } | null>;
@@ -142,6 +147,8 @@ export class IdentityService {
   /** The answer is the same whether the e-mail was new, unverified or taken. */
   async register(rawEmail: string, password: string, ip: string): Promise<{ email: string }> {
     const email = normalizeEmail(rawEmail);
+    // Known from the address alone, so refusing it reveals nothing about any account.
+    if (isReservedEmail(email, this.opts.guestEmail)) throw errors.reservedEmail();
     checkPassword(password);
     await this.limit([
       [`register:ip:${ip}`, LIMITS.registerIp],
@@ -259,22 +266,34 @@ export class IdentityService {
   /**
    * Enabling creates the shared guest account, or rotates its password, and returns the new
    * password once. Disabling revokes every guest session.
+   *
+   * A regular account holding the guest address (signed up before that address was reserved) is
+   * retired when enabling: moved to a reserved address nobody can sign up with, given a random
+   * password nobody knows, and signed out everywhere; its reels and billing stay with it for an
+   * admin to look at. It is never turned into the guest account: that would hand whatever its
+   * owner left in it (uploads, reels, purchases) to everyone given the guest password, and leave
+   * its owner a way back in.
    */
   async setGuestPass(enabled: boolean, adminUserId: string): Promise<{ enabled: boolean; email: string; password?: string }> {
     const email = this.opts.guestEmail;
     let guest = await this.repo.findUserByEmail(email);
-    if (guest && !guest.isGuest) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'The guest e-mail belongs to a regular account.');
     if (!enabled) {
-      if (guest) await this.repo.revokeUserSessions(guest.id, this.now());
-      await this.repo.setGuestPass(false, guest?.id ?? null, adminUserId);
+      if (guest?.isGuest) await this.repo.revokeUserSessions(guest.id, this.now());
+      await this.repo.setGuestPass(false, guest?.isGuest ? guest.id : null, adminUserId);
       return { enabled: false, email };
+    }
+    if (guest && !guest.isGuest) {
+      await this.repo.retireUser(guest.id, retiredEmail(guest.id), await this.hasher.hash(this.secrets.password()), this.now());
+      guest = null;
     }
     const password = this.secrets.password();
     const passwordHash = await this.hasher.hash(password);
-    if (!guest) {
-      await this.repo.createUser({ id: crypto.randomUUID(), email, passwordHash, isGuest: true, verifiedAt: this.now() });
+    if (!guest && (await this.repo.createUser({ id: crypto.randomUUID(), email, passwordHash, isGuest: true, verifiedAt: this.now() }))) {
       guest = (await this.repo.findUserByEmail(email))!;
     } else {
+      // Existing, or created a moment ago by a concurrent enable: this call's password wins.
+      guest = (await this.repo.findUserByEmail(email))!;
+      if (!guest.isGuest) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'The guest e-mail belongs to a regular account.');
       await this.repo.setPassword(guest.id, passwordHash);
       await this.repo.revokeUserSessions(guest.id, this.now());
     }

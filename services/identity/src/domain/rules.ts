@@ -13,6 +13,24 @@ export function normalizeEmail(raw: string): string {
   return email;
 }
 
+/**
+ * Addresses nobody may sign up with: the guest account's own domain (and its subdomains), where
+ * the shared guest account and retired accounts live, and the configured guest address itself.
+ * Whoever registered such an address before the guest pass was enabled would own the guest
+ * account's address and block the pass.
+ */
+export const RESERVED_DOMAIN = 'reelsmith.local';
+
+/** `email` is normalised (lower-cased, trimmed). A trailing dot names the same domain. */
+export function isReservedEmail(email: string, guestEmail: string): boolean {
+  const address = email.toLowerCase().replace(/\.+$/, '');
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  return address === guestEmail.toLowerCase() || domain === RESERVED_DOMAIN || domain.endsWith(`.${RESERVED_DOMAIN}`);
+}
+
+/** Where an account that held the guest address before the guest pass existed is moved to. */
+export const retiredEmail = (userId: string) => `retired-${userId}@retired.${RESERVED_DOMAIN}`;
+
 export function checkPassword(password: string): void {
   if (!password) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Password is required', 'password_required');
   if (password.length < PASSWORD_MIN)
@@ -41,6 +59,7 @@ export const messages = {
   invalidLink: 'This verification link is invalid, has already been used, or has expired.',
   invalidCode: 'That code is not valid or has expired. Check the latest email or ask for a new code.',
   sessionExpired: 'Your session has expired. Please sign in again.',
+  reservedEmail: `Addresses at ${RESERVED_DOMAIN} are reserved and cannot be used to sign up. Please use your own email address.`,
 };
 
 export const errors = {
@@ -50,4 +69,5 @@ export const errors = {
   invalidLink: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidLink, 'invalid_token'),
   invalidCode: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidCode, 'invalid_code'),
   sessionExpired: () => new DomainError(ErrorCode.UNAUTHENTICATED, messages.sessionExpired, 'session_expired'),
+  reservedEmail: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.reservedEmail, 'reserved_email'),
 };

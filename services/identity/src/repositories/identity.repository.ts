@@ -71,6 +71,23 @@ export class DrizzleIdentityRepository implements IdentityRepository {
     await this.orm.update(users).set({ passwordHash }).where(eq(users.id, userId));
   }
 
+  async retireUser(userId: string, email: string, passwordHash: string, at: Date) {
+    return this.orm.transaction(async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ email: email.toLowerCase(), passwordHash })
+        .where(and(eq(users.id, userId), eq(users.isGuest, false)))
+        .returning({ id: users.id });
+      if (!rows.length) return false;
+      await tx
+        .update(sessions)
+        .set({ revokedAt: at })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+      await tx.delete(emailVerifications).where(and(eq(emailVerifications.userId, userId), isNull(emailVerifications.usedAt)));
+      return true;
+    });
+  }
+
   async createSession(s: { userId: string; tokenHash: string; expiresAt: Date; loginType: string; email: string }) {
     await this.orm.transaction(async (tx) => {
       await tx.insert(sessions).values({ tokenHash: s.tokenHash, userId: s.userId, loginType: s.loginType, expiresAt: s.expiresAt });

@@ -97,6 +97,35 @@ describe('identity repository against real PostgreSQL', () => {
     expect((await repo.findUserById(id))!.passwordHash).toBe('new-hash');
   });
 
+  it("retiring a regular account moves its address, replaces its password, revokes its sessions and drops its pending codes; never a guest's", async () => {
+    const held = await newUser(`${unique('Squat')}@Example.com`);
+    const other = await newUser();
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const [s1, s2] = [unique('tok-s1'), unique('tok-s2')];
+    await repo.createSession({ userId: held.id, tokenHash: s1, expiresAt, loginType: 'password', email: held.email });
+    await repo.createSession({ userId: other.id, tokenHash: s2, expiresAt, loginType: 'password', email: other.email });
+    const pending = unique('code');
+    await repo.replaceVerifications(held.id, [{ kind: 'code', tokenHash: pending }], expiresAt);
+    const at = new Date('2026-04-01T00:00:00Z');
+    const retired = `retired-${held.id}@retired.reelsmith.local`;
+
+    expect(await repo.retireUser(held.id, retired, 'locked-hash', at)).toBe(true);
+
+    expect(await repo.findUserByEmail(held.email)).toBeNull();
+    expect(await repo.findUserByEmail(retired)).toMatchObject({ id: held.id, passwordHash: 'locked-hash', isGuest: false });
+    expect((await repo.findSession(s1))!.revokedAt).toEqual(at);
+    expect((await repo.findSession(s2))!.revokedAt).toBeNull();
+    expect(await repo.consumeVerification('code', pending, new Date())).toBeNull();
+    // The address is free for the guest account now.
+    expect(await repo.createUser({ id: uid(), email: held.email, passwordHash: 'g', isGuest: true, verifiedAt: at })).toBe(true);
+
+    const guestId = uid();
+    await repo.createUser({ id: guestId, email: `${unique('guest')}@example.com`, passwordHash: 'g', isGuest: true, verifiedAt: at });
+    expect(await repo.retireUser(guestId, `retired-${guestId}@retired.reelsmith.local`, 'x', at)).toBe(false);
+    expect(await repo.retireUser(uid(), 'nobody@retired.reelsmith.local', 'x', at)).toBe(false);
+    expect((await repo.findUserById(guestId))!.passwordHash).toBe('g');
+  });
+
   it('stores sessions with a user_logged_in fact, and revokes one or all of a user', async () => {
     const ann = await newUser();
     const bob = await newUser();

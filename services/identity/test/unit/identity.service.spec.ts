@@ -44,6 +44,14 @@ class MemoryIdentity implements IdentityRepository {
   async setPassword(userId: string, passwordHash: string) {
     this.users.get(userId)!.passwordHash = passwordHash;
   }
+  async retireUser(userId: string, email: string, passwordHash: string, at: Date) {
+    const u = this.users.get(userId);
+    if (!u || u.isGuest) return false;
+    Object.assign(u, { email: email.toLowerCase(), passwordHash });
+    await this.revokeUserSessions(userId, at);
+    this.verifications = this.verifications.filter((v) => v.userId !== userId || v.usedAt);
+    return true;
+  }
   async createSession(s: { userId: string; tokenHash: string; expiresAt: Date; loginType: string }) {
     this.sessions.set(s.tokenHash, { userId: s.userId, expiresAt: s.expiresAt, revokedAt: null, loginType: s.loginType });
   }
@@ -213,6 +221,32 @@ describe('sign-up', () => {
     await expect(t.service.verifyEmail({ email: 'ann@example.com', code: second.code }, IP)).resolves.toMatchObject({
       user: { emailVerified: true },
     });
+  });
+});
+
+describe('reserved addresses', () => {
+  it.each([
+    'guest@reelsmith.local',
+    'GUEST@ReelSmith.Local',
+    ' Guest@REELSMITH.LOCAL ',
+    'anyone@reelsmith.local',
+    'x@eu.reelsmith.local',
+    'guest@reelsmith.local.',
+    GUEST_EMAIL.toUpperCase(),
+  ])('refuses to sign up %j with a clear 400, storing and sending nothing', async (email) => {
+    const t = setup();
+    const e = await failure(() => t.service.register(email, 'secret-pw', IP));
+    expect(e).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'reserved_email', message: messages.reservedEmail });
+    expect(e.message).toContain('reelsmith.local');
+    expect(t.repo.users.size).toBe(0);
+    expect(t.mail).toEqual([]);
+  });
+
+  it('still signs up look-alike domains that are not reserved', async () => {
+    const t = setup();
+    for (const email of ['guest@reelsmith.local.example.com', 'guest@notreelsmith.local', 'guest@reelsmith.locals'])
+      await expect(t.service.register(email, 'secret-pw', IP)).resolves.toEqual({ email });
+    expect(t.repo.users.size).toBe(3);
   });
 });
 
@@ -457,11 +491,41 @@ describe('guest pass', () => {
     await expect(t.service.login(GUEST_EMAIL, second.password!, IP)).resolves.toMatchObject({ user: { isGuest: true } });
   });
 
-  it('refuses when the guest e-mail belongs to a regular account', async () => {
+  it('enabling retires a regular account that holds the guest address: renamed, locked, signed out; a fresh guest takes the address', async () => {
     const t = setup();
     const admin = await t.verifiedUser(ADMIN_EMAIL);
-    await t.verifiedUser(GUEST_EMAIL);
-    expect(await failure(() => t.service.setGuestPass(true, admin.user.id))).toMatchObject({ code: 'FAILED_PRECONDITION' });
-    expect(await t.service.guestPass()).toEqual({ enabled: false, email: GUEST_EMAIL });
+    // Signed up before the address was reserved (sign-up refuses it now), then signed in.
+    const squatterId = '99999999-9999-4999-8999-999999999999';
+    await t.repo.createUser({
+      id: squatterId,
+      email: GUEST_EMAIL.toUpperCase(),
+      passwordHash: 'hashed(squatter-pw)',
+      verifiedAt: new Date(),
+    });
+    const squatter = await t.service.login(GUEST_EMAIL, 'squatter-pw', IP);
+    await t.repo.replaceVerifications(squatterId, [{ kind: 'code', tokenHash: 'pending' }], new Date('2027-01-01T00:00:00Z'));
+
+    const on = await t.service.setGuestPass(true, admin.user.id);
+
+    expect(on).toMatchObject({ enabled: true, email: GUEST_EMAIL, password: expect.any(String) });
+    const guest = await t.service.login(GUEST_EMAIL, on.password!, IP);
+    expect(guest.user).toMatchObject({ email: GUEST_EMAIL, isGuest: true, isAdmin: false });
+    expect(guest.user.id).not.toBe(squatterId);
+    // The old account keeps its data under a reserved address, and nobody can use it any more.
+    const retired = t.repo.users.get(squatterId)!;
+    expect(retired).toMatchObject({ isGuest: false, email: `retired-${squatterId}@retired.reelsmith.local` });
+    expect(await failure(() => t.service.authenticate(squatter.token))).toMatchObject({ reason: 'session_expired' });
+    expect(await failure(() => t.service.login(retired.email, 'squatter-pw', IP))).toMatchObject({ reason: 'invalid_credentials' });
+    expect(t.repo.verifications.filter((v) => v.userId === squatterId && !v.usedAt)).toEqual([]);
+    expect(await failure(() => t.service.register(retired.email, 'another-pw', IP))).toMatchObject({ reason: 'reserved_email' });
+  });
+
+  it('disabling while a regular account holds the guest address leaves that account alone', async () => {
+    const t = setup();
+    const admin = await t.verifiedUser(ADMIN_EMAIL);
+    await t.repo.createUser({ id: 'squatter', email: GUEST_EMAIL, passwordHash: 'hashed(squatter-pw)', verifiedAt: new Date() });
+    expect(await t.service.setGuestPass(false, admin.user.id)).toEqual({ enabled: false, email: GUEST_EMAIL });
+    expect(t.repo.pass).toEqual({ enabled: false, userId: null });
+    expect(t.repo.users.get('squatter')!.email).toBe(GUEST_EMAIL);
   });
 });

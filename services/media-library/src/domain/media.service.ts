@@ -48,6 +48,8 @@ export interface MediaRepository {
   setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown): Promise<void>;
   addReel(r: Omit<ReelRecord, 'createdAt'>): Promise<ReelRecord>;
   listReels(ownerId: string, limit: number, offset: number): Promise<{ reels: ReelRecord[]; total: number }>;
+  /** The owner's reel unless deleted; null otherwise (someone else's reel included). */
+  reel(ownerId: string, id: string): Promise<ReelRecord | null>;
   /** Soft-deletes; false when no such reel of this owner. */
   deleteReel(ownerId: string, id: string): Promise<boolean>;
 }
@@ -200,8 +202,17 @@ export class MediaService {
   addReel = (r: Omit<ReelRecord, 'createdAt'>) => this.repo.addReel(r);
   listReels = (ownerId: string, limit: number, offset: number) =>
     this.repo.listReels(ownerId, Math.min(Math.max(limit || 50, 1), 100), Math.max(offset, 0));
+  /**
+   * Removes the reel's video and thumbnail from storage, then the reel from the library, so no
+   * link to them works afterwards. Objects first: if storage fails, the reel is still listed and
+   * deleting it again finishes the job (deleting a missing object succeeds).
+   */
   async deleteReel(ownerId: string, id: string): Promise<void> {
-    if (!(await this.repo.deleteReel(ownerId, id))) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
+    const reel = await this.repo.reel(ownerId, id);
+    if (!reel) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
+    for (const key of [reel.objectKey, reel.thumbnailKey]) if (key) await this.objects.delete(key);
+    await this.repo.deleteReel(ownerId, id);
+    this.log.info({ reel_id: id, user_id: ownerId }, 'reel deleted with its objects');
   }
 
   // --- background analysis -------------------------------------------------------------------

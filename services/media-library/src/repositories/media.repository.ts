@@ -102,6 +102,13 @@ export class DrizzleMediaRepository implements MediaRepository {
       .where(where);
     return { reels: rows.map(toReel), total: Number(count?.n ?? 0) };
   }
+  async reel(ownerId: string, id: string) {
+    const [row] = await this.orm
+      .select()
+      .from(reels)
+      .where(and(eq(reels.id, id), eq(reels.ownerId, ownerId), isNull(reels.deletedAt)));
+    return row ? toReel(row) : null;
+  }
   async deleteReel(ownerId: string, id: string) {
     const rows = await this.orm
       .update(reels)

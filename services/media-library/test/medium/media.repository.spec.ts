@@ -125,8 +125,11 @@ describe('media repository against real PostgreSQL', () => {
     expect(page.reels.map((r) => r.title)).toEqual(['third', 'second']);
     expect((await repoA.listReels(owner, 2, 2)).reels.map((r) => r.title)).toEqual(['first']);
 
+    expect(await repoA.reel(owner, second.id)).toMatchObject({ id: second.id, objectKey: second.objectKey, title: 'second' });
+    expect(await repoA.reel(uid(), second.id)).toBeNull();
     expect(await repoA.deleteReel(uid(), second.id)).toBe(false);
     expect(await repoA.deleteReel(owner, second.id)).toBe(true);
+    expect(await repoB.reel(owner, second.id)).toBeNull();
     expect(await repoB.deleteReel(owner, second.id)).toBe(false);
     const after = await repoA.listReels(owner, 10, 0);
     expect(after).toMatchObject({ total: 2 });

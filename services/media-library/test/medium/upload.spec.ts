@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LocalObjectStore, migrate, newObjectKey, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
@@ -90,5 +91,39 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
     });
     expect(await store.stat(key)).toBeNull();
     await expect(service.media(OWNER, [key])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("deleting a reel removes its video and thumbnail files from disk and the reel from the library; another reel's stay", async () => {
+    const reel = (id: string) => ({
+      id,
+      ownerId: OWNER,
+      title: 'Holiday',
+      description: '',
+      objectKey: `outputs/${id}.mp4`,
+      thumbnailKey: `outputs/${id}.jpg`,
+      durationSec: 2,
+      sizeBytes: clip.length,
+      musicUsed: false,
+      enableBeatMapping: false,
+      enableIntelligence: false,
+      pacingPreset: 'standard',
+    });
+    const [gone, kept] = [reel(crypto.randomUUID()), reel(crypto.randomUUID())];
+    for (const r of [gone, kept]) {
+      await service.addReel(r);
+      await store.put(r.objectKey, clip);
+      await store.put(r.thumbnailKey, Buffer.from([0xff, 0xd8, 0xff]));
+    }
+
+    await service.deleteReel(OWNER, gone.id);
+
+    expect(fs.existsSync(store.pathOf(gone.objectKey))).toBe(false);
+    expect(fs.existsSync(store.pathOf(gone.thumbnailKey))).toBe(false);
+    expect(await store.stat(kept.objectKey)).not.toBeNull();
+    expect(await store.stat(kept.thumbnailKey)).not.toBeNull();
+    const ids = (await service.listReels(OWNER, 100, 0)).reels.map((r) => r.id);
+    expect(ids).toContain(kept.id);
+    expect(ids).not.toContain(gone.id);
+    await expect(service.deleteReel(OWNER, gone.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -74,6 +74,12 @@ class MemoryMedia implements MediaRepository {
     const mine = [...this.reels.values()].filter((r) => r.ownerId === ownerId && !r.deletedAt);
     return { reels: mine.slice(offset, offset + limit), total: mine.length };
   }
+  async reel(ownerId: string, id: string) {
+    const r = this.reels.get(id);
+    if (!r || r.ownerId !== ownerId || r.deletedAt) return null;
+    const { deletedAt: _d, ...reel } = r;
+    return reel;
+  }
   async deleteReel(ownerId: string, id: string) {
     const r = this.reels.get(id);
     if (!r || r.ownerId !== ownerId || r.deletedAt) return false;
@@ -389,6 +395,63 @@ describe('reading media and reels', () => {
     expect(await failure(t.service.deleteReel(OTHER, 'r1'))).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'Reel not found.' });
     await t.service.deleteReel(OWNER, 'r1');
     expect(await failure(t.service.deleteReel(OWNER, 'r1'))).toMatchObject({ reason: 'reel_not_found' });
+  });
+});
+
+describe('deleting a reel', () => {
+  const reel = (id: string, ownerId = OWNER) => ({
+    id,
+    ownerId,
+    title: 'T',
+    description: '',
+    objectKey: `reels/${id}.mp4`,
+    thumbnailKey: `reels/${id}.jpg`,
+    durationSec: 30,
+    sizeBytes: 1,
+    musicUsed: false,
+    enableBeatMapping: false,
+    enableIntelligence: false,
+    pacingPreset: 'standard',
+  });
+  const store = async (t: ReturnType<typeof setup>, ...keys: string[]) => {
+    for (const k of keys) await t.objects.put(k, Buffer.from(k));
+  };
+
+  it("removes the reel's video and thumbnail from storage and from the library, and nothing else", async () => {
+    const t = setup();
+    await t.service.addReel(reel('r1'));
+    await t.service.addReel(reel('r2'));
+    await store(t, 'reels/r1.mp4', 'reels/r1.jpg', 'reels/r2.mp4', 'reels/r2.jpg', 'uploads/source.mp4');
+
+    await t.service.deleteReel(OWNER, 'r1');
+
+    expect([...t.objects.files.keys()].sort()).toEqual(['reels/r2.jpg', 'reels/r2.mp4', 'uploads/source.mp4']);
+    expect((await t.service.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['r2']);
+  });
+
+  it("leaves another owner's reel and its objects alone", async () => {
+    const t = setup();
+    await t.service.addReel(reel('theirs', OTHER));
+    await store(t, 'reels/theirs.mp4', 'reels/theirs.jpg');
+    expect(await failure(t.service.deleteReel(OWNER, 'theirs'))).toMatchObject({ code: ErrorCode.NOT_FOUND, reason: 'reel_not_found' });
+    expect([...t.objects.files.keys()].sort()).toEqual(['reels/theirs.jpg', 'reels/theirs.mp4']);
+  });
+
+  it('when storage fails the reel stays listed, and deleting again finishes', async () => {
+    const t = setup();
+    await t.service.addReel({ ...reel('r1'), thumbnailKey: '' });
+    await store(t, 'reels/r1.mp4');
+    const del = t.objects.delete.bind(t.objects);
+    t.objects.delete = async () => {
+      throw new Error('storage down');
+    };
+    await expect(t.service.deleteReel(OWNER, 'r1')).rejects.toThrow('storage down');
+    expect((await t.service.listReels(OWNER, 10, 0)).total).toBe(1);
+
+    t.objects.delete = del;
+    await t.service.deleteReel(OWNER, 'r1');
+    expect(t.objects.files.size).toBe(0);
+    expect((await t.service.listReels(OWNER, 10, 0)).total).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode } from '@reelsmith/kit';
+import { DomainError, ErrorCode, type ObjectStore } from '@reelsmith/kit';
 import { toJobRequestMessage } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,13 +14,15 @@ export interface AssemblyDeps {
   peers: Peers;
   uploads: UploadsService;
   views: JobStatusViews;
+  /** Where the reels are: a download is only offered while its object exists. */
+  store: Pick<ObjectStore, 'stat'>;
 }
 
 /**
  * POST /uploads/file, POST /jobs/assemble, GET /jobs/:id/status, GET /downloads/:id. Every route
  * acts for the signed-in user on their own things.
  */
-export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views }) => {
+export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, store }) => {
   await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
   app.post(
@@ -104,8 +106,12 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     },
     async (req, reply) => {
       const job = await peers.jobs.getJob({ jobId: req.params.id, ownerId: callerOf(req).id }, { requestId: req.id });
-      const { download_url } = await views.view(jobStatusFacts(job));
+      const facts = jobStatusFacts(job);
+      const { download_url } = await views.view(facts);
       if (!download_url) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'This video is not ready yet.', 'not_ready');
+      // Deleting a reel removes its objects (media-library); its job stays 'completed'.
+      if (!(await store.stat(facts.outputKey)))
+        throw new DomainError(ErrorCode.NOT_FOUND, 'This reel was deleted and can no longer be downloaded.', 'reel_not_found');
       return reply.redirect(download_url, 302);
     },
   );

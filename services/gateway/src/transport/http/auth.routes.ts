@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { plainText } from '@reelsmith/proto';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
+import { endSessionSockets } from '../socket.js';
 import { bearer, callerOf } from './auth.js';
 import { errors, message, sessionReply, user } from './schemas.js';
 import { userBody } from './user.view.js';
@@ -101,7 +102,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, {
     '/auth/logout',
     { config: { access: 'user' }, schema: { summary: 'End this session', response: { 200: message, ...errors(401) } } },
     async (req) => {
-      await peers.identity.logout({ sessionToken: bearer(req) }, { requestId: req.id });
+      const token = bearer(req);
+      await peers.identity.logout({ sessionToken: token }, { requestId: req.id });
+      endSessionSockets(app.server, token); // other replicas drop theirs at their next session check
       return { message: 'Signed out' };
     },
   );
