@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { createObjectStore, type App, type Platform } from '@reelsmith/kit';
+import { Interval, createObjectStore, type App, type Platform } from '@reelsmith/kit';
 import type { Config } from './config.js';
 import { MediaService } from './domain/media.service.js';
 import { DrizzleMediaRepository } from './repositories/media.repository.js';
@@ -13,10 +13,17 @@ export function wire(p: Platform<Config>): App {
     concurrency: p.config.ANALYSIS_CONCURRENCY,
     replicaId: `${os.hostname()}/${process.pid}`,
   });
+  const expiry = new Interval(() => service.expireUnused(new Date()), p.config.UPLOAD_SWEEP_INTERVAL_MS, p.log);
   return {
     grpc: [grpcBinding(service)],
     checks: [{ name: 'storage', check: () => store.ping() }],
-    start: () => service.resumePending(),
-    drain: () => service.drain(),
+    start: async () => {
+      expiry.start();
+      await service.resumePending();
+    },
+    drain: async () => {
+      await expiry.stop();
+      await service.drain();
+    },
   };
 }

@@ -94,6 +94,8 @@ export interface Peers {
   capture(jobId: string): Promise<void>;
   release(jobId: string): Promise<void>;
   addReel(job: JobRecord): Promise<void>;
+  /** The job uses these uploads: they stop counting as unused and never expire unused. */
+  markUsed(ownerId: string, keys: string[], jobId: string): Promise<void>;
 }
 
 /** What a worker reports about the job it runs (one vocabulary for the whole life of a job). */
@@ -232,6 +234,8 @@ export class JobsService {
       if (!winner) throw new DomainError(ErrorCode.INTERNAL, 'job could not be stored');
       return winner.id;
     }
+    // Only a recorded job makes its uploads "used" (else a refused request would dodge the quota).
+    await this.peers.markUsed(ownerId, keys, id).catch((e: unknown) => this.log.warn({ err: e, job_id: id }, 'uploads not marked used'));
     this.status.publish(job);
     this.log.info(
       { job_id: id, user_id: ownerId, estimate, clips: clips.length, music: Boolean(music), output_seconds: outputSeconds },

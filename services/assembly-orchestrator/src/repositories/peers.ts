@@ -45,6 +45,9 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         if (!isDomainError(e) || e.code !== ErrorCode.NOT_FOUND) throw e;
       }
     },
+    markUsed: async (ownerId, keys, jobId) => {
+      await m.markUsed({ ownerId, objectKeys: keys, jobId });
+    },
     addReel: async (job) => {
       if (!job.outputKey) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'completed job has no output');
       await m.addReel({

@@ -294,6 +294,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         capture: noop,
         release: noop,
         addReel: noop,
+        markUsed: noop,
       };
       return new JobsService(repo, peers, { publish: () => undefined }, quietLogger());
     };

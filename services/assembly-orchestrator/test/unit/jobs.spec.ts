@@ -131,6 +131,7 @@ function peers(media: MediaInfo[], opts: { broke?: boolean; ent?: Entitlements; 
     capture: async (id) => void calls.push(`capture ${id}`),
     release: async (id) => void calls.push(`release ${id}`),
     addReel: async (j) => void calls.push(`reel ${j.id}`),
+    markUsed: async (_owner, keys, id) => void calls.push(`used ${id} ${keys.join(',')}`),
   };
   return { p, calls, estimated };
 }
@@ -276,8 +277,15 @@ describe('jobs service', () => {
     expect((await svc.report(id, 1, done)).accepted).toBe(true);
     expect(repo.jobs.get(id)).toMatchObject({ status: 'completed', progress: 100, message: 'Complete', outputKey: 'reels/u1/x.mp4' });
     expect(repo.facts).toEqual([expect.objectContaining({ kind: 'completed', jobId: id, attempt: 1 })]);
-    // Capture before listing, listing before "completed"; both are idempotent in their services.
-    expect(calls.filter((c) => !c.startsWith('reserve'))).toEqual([`capture ${id}`, `reel ${id}`, `capture ${id}`, `reel ${id}`]);
+    // The recorded job marks its upload used once; capture before listing, listing before
+    // "completed"; both are idempotent in their services.
+    expect(calls.filter((c) => !c.startsWith('reserve'))).toEqual([
+      `used ${id} a`,
+      `capture ${id}`,
+      `reel ${id}`,
+      `capture ${id}`,
+      `reel ${id}`,
+    ]);
   });
 
   it('does not let a stale worker overwrite a finished job', async () => {

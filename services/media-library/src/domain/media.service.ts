@@ -52,6 +52,14 @@ export interface MediaRepository {
   reel(ownerId: string, id: string): Promise<ReelRecord | null>;
   /** Soft-deletes; false when no such reel of this owner. */
   deleteReel(ownerId: string, id: string): Promise<boolean>;
+  /** Records that a job uses these uploads of the owner (first use kept). */
+  markUsed(ownerId: string, keys: string[]): Promise<void>;
+  /** Total size of the owner's uploads no job has used yet. */
+  unusedBytes(ownerId: string): Promise<number>;
+  /** Uploads no job used, made before `before` (oldest first, at most `limit`). */
+  unusedBefore(before: Date, limit: number): Promise<MediaRecord[]>;
+  /** Removes an upload's record. */
+  remove(objectKey: string): Promise<void>;
 }
 
 /** What was found in an uploaded file. */
@@ -85,6 +93,16 @@ const VIDEO_FORMATS = /^(mov,mp4,m4a,3gp,3g2,mj2|avi|matroska,webm)$/;
 const AUDIO_FORMATS = /^(mp3|wav|aac|mov,mp4,m4a,3gp,3g2,mj2)$/;
 
 export const MAX_DISPLAY_NAME = 200;
+
+/** Uploads no job has used are deleted after this long. */
+export const UNUSED_UPLOAD_TTL_MS = 24 * 3600_000;
+/**
+ * A user's uploads not yet used by a job may add up to this many times their plan's cap for one
+ * reel: room to choose between clips, not a free file store.
+ */
+export const UNUSED_UPLOAD_FACTOR = 2;
+
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
 /**
  * How long a replica's claim on an analysis keeps other replicas off it. A replica that stops
@@ -141,6 +159,15 @@ export class MediaService {
     };
     if (sizeCap > 0 && st.size > sizeCap)
       throw await refuse(new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is larger than your plan allows.', 'too_large'));
+    const quota = sizeCap * UNUSED_UPLOAD_FACTOR;
+    if (sizeCap > 0 && (await this.repo.unusedBytes(ownerId)) + st.size > quota)
+      throw await refuse(
+        new DomainError(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          `Your uploads not yet used in a reel would exceed ${gb(quota)}. Make a reel with them, or wait: unused uploads are deleted after 24 hours.`,
+          'upload_quota',
+        ),
+      );
     let probed: Probed;
     let thumb: Buffer | undefined;
     try {
@@ -197,6 +224,28 @@ export class MediaService {
         throw new DomainError(ErrorCode.NOT_FOUND, 'One of the selected files was not found. Please upload it again.', 'media_not_found');
       return m;
     });
+  }
+
+  /** A job uses these uploads (the caller's own only: others' keys change nothing). */
+  markUsed = (ownerId: string, keys: string[]) => this.repo.markUsed(ownerId, keys);
+
+  /**
+   * Deletes uploads no job used within UNUSED_UPLOAD_TTL_MS: their object and thumbnail, then the
+   * record. Returns how many went. Objects first, so a failure leaves the record for the next run.
+   */
+  async expireUnused(now: Date): Promise<number> {
+    let removed = 0;
+    for (const m of await this.repo.unusedBefore(new Date(now.getTime() - UNUSED_UPLOAD_TTL_MS), 500)) {
+      try {
+        for (const key of [m.objectKey, m.thumbnailKey]) if (key) await this.objects.delete(key);
+        await this.repo.remove(m.objectKey);
+        removed += 1;
+      } catch (e) {
+        this.log.warn({ err: e, object_key: m.objectKey }, 'could not delete an expired upload; next run retries');
+      }
+    }
+    if (removed) this.log.info({ removed }, 'unused uploads expired');
+    return removed;
   }
 
   addReel = (r: Omit<ReelRecord, 'createdAt'>) => this.repo.addReel(r);

@@ -117,4 +117,34 @@ export class DrizzleMediaRepository implements MediaRepository {
       .returning({ id: reels.id });
     return rows.length === 1;
   }
+
+  async markUsed(ownerId: string, keys: string[]) {
+    if (!keys.length) return;
+    await this.orm
+      .update(mediaObjects)
+      .set({ usedAt: new Date() })
+      .where(and(eq(mediaObjects.ownerId, ownerId), inArray(mediaObjects.objectKey, keys), isNull(mediaObjects.usedAt)));
+  }
+
+  async unusedBytes(ownerId: string) {
+    const [row] = await this.orm
+      .select({ total: sql<string>`coalesce(sum(${mediaObjects.sizeBytes}), 0)` })
+      .from(mediaObjects)
+      .where(and(eq(mediaObjects.ownerId, ownerId), isNull(mediaObjects.usedAt)));
+    return Number(row?.total ?? 0);
+  }
+
+  async unusedBefore(before: Date, limit: number) {
+    const rows = await this.orm
+      .select()
+      .from(mediaObjects)
+      .where(and(isNull(mediaObjects.usedAt), lt(mediaObjects.createdAt, before)))
+      .orderBy(mediaObjects.createdAt)
+      .limit(limit);
+    return rows.map(toMedia);
+  }
+
+  async remove(objectKey: string) {
+    await this.orm.delete(mediaObjects).where(eq(mediaObjects.objectKey, objectKey));
+  }
 }

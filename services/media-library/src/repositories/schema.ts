@@ -18,6 +18,7 @@ export const mediaObjects = pgTable('media_objects', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   analysisClaimedBy: text('analysis_claimed_by'),
   analysisClaimedAt: timestamp('analysis_claimed_at', { withTimezone: true }),
+  usedAt: timestamp('used_at', { withTimezone: true }),
 });
 
 export const reels = pgTable('reels', {

@@ -57,4 +57,8 @@ export const grpcBinding = (svc: MediaService) =>
       await svc.deleteReel(req.ownerId, req.reelId);
       return {};
     },
+    markUsed: async (req) => {
+      await svc.markUsed(req.ownerId, req.objectKeys);
+      return {};
+    },
   });

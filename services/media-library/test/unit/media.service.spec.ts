@@ -16,6 +16,7 @@ interface Row extends MediaRecord {
   createdAt: number;
   claimedBy: string | null;
   claimedAt: number | null;
+  usedAt?: number | null;
 }
 
 /**
@@ -86,8 +87,27 @@ class MemoryMedia implements MediaRepository {
     r.deletedAt = new Date();
     return true;
   }
+  async markUsed(ownerId: string, keys: string[]) {
+    for (const k of keys) {
+      const r = this.rows.get(k);
+      if (r && r.ownerId === ownerId && !r.usedAt) r.usedAt = this.now();
+    }
+  }
+  async unusedBytes(ownerId: string) {
+    return [...this.rows.values()].filter((r) => r.ownerId === ownerId && !r.usedAt).reduce((s, r) => s + r.sizeBytes, 0);
+  }
+  async unusedBefore(before: Date, limit: number) {
+    return [...this.rows.values()]
+      .filter((r) => !r.usedAt && r.createdAt / 1000 < before.getTime())
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .slice(0, limit)
+      .map((r) => this.view(r));
+  }
+  async remove(objectKey: string) {
+    this.rows.delete(objectKey);
+  }
   private view(r: Row): MediaRecord {
-    const { createdAt: _c, claimedBy: _b, claimedAt: _a, ...m } = r;
+    const { createdAt: _c, claimedBy: _b, claimedAt: _a, usedAt: _u, ...m } = r;
     return { ...m };
   }
 }
@@ -339,6 +359,46 @@ describe('registering an upload', () => {
     await t.service.registerUpload(OWNER, 'uploads/a.mp4', 'a.mp4', 0);
     await t.service.whenIdle();
     expect((await t.service.media(OWNER, ['uploads/a.mp4']))[0]).toMatchObject({ analysisStatus: 'failed', analysis: null });
+  });
+});
+
+describe('uploads no job uses', () => {
+  it("are limited to twice the plan's cap in all, and stop counting once a job uses them", async () => {
+    const t = setup();
+    t.upload('uploads/1.mp4', H264_MP4, 4000);
+    t.upload('uploads/2.mp4', H264_MP4, 4000);
+    t.upload('uploads/3.mp4', H264_MP4, 4000);
+    await t.service.registerUpload(OWNER, 'uploads/1.mp4', '1.mp4', 5000);
+    await t.service.registerUpload(OWNER, 'uploads/2.mp4', '2.mp4', 5000);
+    const refused = await failure(t.service.registerUpload(OWNER, 'uploads/3.mp4', '3.mp4', 5000));
+    expect(refused).toMatchObject({ code: ErrorCode.PAYLOAD_TOO_LARGE, reason: 'upload_quota' });
+    expect(refused.message).toContain('unused uploads are deleted after 24 hours');
+    expect(t.objects.files.has('uploads/3.mp4')).toBe(false);
+    // Another user's uploads are theirs to count.
+    t.upload('uploads/other.mp4', H264_MP4, 4000);
+    await t.service.registerUpload(OTHER, 'uploads/other.mp4', 'o.mp4', 5000);
+    // A job used the first two: room again.
+    await t.service.markUsed(OWNER, ['uploads/1.mp4', 'uploads/2.mp4']);
+    t.upload('uploads/3.mp4', H264_MP4, 4000);
+    await expect(t.service.registerUpload(OWNER, 'uploads/3.mp4', '3.mp4', 5000)).resolves.toMatchObject({ sizeBytes: 4000 });
+    await t.service.whenIdle();
+  });
+
+  it('are deleted with their thumbnail after 24 hours; used and younger ones stay', async () => {
+    const t = setup();
+    for (const k of ['old-unused', 'old-used', 'young'].map((n) => `uploads/${n}.mp4`)) t.upload(k, H264_MP4);
+    await t.service.registerUpload(OWNER, 'uploads/old-unused.mp4', 'a.mp4', 0);
+    await t.service.registerUpload(OWNER, 'uploads/old-used.mp4', 'b.mp4', 0);
+    await t.service.markUsed(OWNER, ['uploads/old-used.mp4']);
+    t.advance(20 * 3600_000);
+    await t.service.registerUpload(OWNER, 'uploads/young.mp4', 'c.mp4', 0);
+    await t.service.whenIdle();
+    t.advance(4 * 3600_000 + 1000);
+    expect(await t.service.expireUnused(new Date(Date.parse('2026-04-01T09:00:00Z') + 24 * 3600_000 + 1000))).toBe(1);
+    expect(t.objects.files.has('uploads/old-unused.mp4')).toBe(false);
+    expect(t.objects.files.has('thumbs/uploads/old-unused.mp4.jpg')).toBe(false);
+    expect([...t.repo.rows.keys()].sort()).toEqual(['uploads/old-used.mp4', 'uploads/young.mp4']);
+    expect(t.objects.files.has('uploads/old-used.mp4')).toBe(true);
   });
 });
 
