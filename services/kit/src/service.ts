@@ -94,6 +94,9 @@ export async function runService<C extends BaseConfig>(
   if (applied.length) log.info({ applied }, 'migrations applied');
 
   // Outgoing gRPC calls of this process carry the internal token; incoming ones must (below).
+  // Listening beyond loopback (a cluster) without one would let anyone who reaches the port in.
+  if (!config.INTERNAL_TOKEN && !isLoopback(config.GRPC_HOST))
+    throw new Error(`INTERNAL_TOKEN is required when GRPC_HOST (${config.GRPC_HOST}) is not a loopback address`);
   useInternalToken(config.INTERNAL_TOKEN);
   const bus = await Bus.connect({
     url: config.NATS_URL,
@@ -178,3 +181,6 @@ export function main<C extends BaseConfig>(spec: ServiceSpec<C>): void {
     process.exit(1);
   });
 }
+
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host);

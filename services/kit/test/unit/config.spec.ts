@@ -1,3 +1,4 @@
+import { isLoopback } from '../../src/service';
 import { ConfigError, baseSchema, parseConfig, storageSchema, z } from '../../src/config';
 
 describe('config', () => {
@@ -33,5 +34,12 @@ describe('config', () => {
     expect(c.STORAGE_DRIVER).toBe('s3');
     expect(c.S3_FORCE_PATH_STYLE).toBe(false);
     expect(() => parseConfig(storageSchema, { STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
+  });
+});
+
+describe('loopback addresses (where a service may listen without INTERNAL_TOKEN)', () => {
+  it('are 127.0.0.0/8, ::1 and localhost, and nothing else', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) expect(isLoopback(h)).toBe(true);
+    for (const h of ['0.0.0.0', '10.0.0.7', '::', 'reelsmith-billing', '127.0.0.1.nip.io']) expect(isLoopback(h)).toBe(false);
   });
 });
