@@ -7,5 +7,6 @@ export * from './plan.js';
 export * from './probe.js';
 export * from './render.js';
 export * from './render-args.js';
+export * from './render-batch-args.js';
 export * from './settings.js';
 export * from './title.js';

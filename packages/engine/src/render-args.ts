@@ -10,7 +10,7 @@
  * under music tends to muddy a highlight reel, and it keeps the mix predictable). Without music,
  * each segment keeps its clip's sound, and silent clips get silence.
  */
-import type { EditPlan } from './plan.js';
+import type { EditPlan, Segment } from './plan.js';
 import type { MediaInfo } from './probe.js';
 import { INPUT_GUARD } from './probe.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
@@ -34,7 +34,7 @@ export interface RenderArgsInput {
   thumbnail?: { path: string; atSec: number };
 }
 
-const num = (x: number) => String(Math.round(x * 1e6) / 1e6);
+export const num = (x: number) => String(Math.round(x * 1e6) / 1e6);
 const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
 
 /** Escapes a value for use inside a filtergraph option (paths of our own temp files). */
@@ -69,6 +69,73 @@ export interface BuiltCommand {
   durationSec: number;
 }
 
+/** Frames a segment occupies on the reel (cuts are frame-aligned, so these add up exactly). */
+export const segmentFrames = (seg: Segment, fps: number) => Math.round(seg.end * fps) - Math.round(seg.start * fps);
+
+/** The input options for one segment: seek into its clip, a guard, the file. */
+export function segmentInputArgs(seg: Segment, clip: MediaInfo, fps: number): string[] {
+  const available = seg.out - seg.in;
+  // Input seeking: ffmpeg jumps to the keyframe before `in` and decodes from there; a little
+  // extra duration keeps the last frame available for the trim.
+  // Two decoder threads per input: fifteen inputs with a frame-thread pool each would
+  // oversubscribe the cores and hold a frame pool each in memory.
+  return ['-threads', '2', '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`];
+}
+
+/**
+ * The filters for one segment read from input `i`: its picture as `[v<i>]` and, with `audio`,
+ * its sound as `[a<i>]`, each exactly as long as the segment's frames.
+ */
+export function segmentFilters(
+  seg: Segment,
+  i: number,
+  clip: MediaInfo,
+  fps: number,
+  out: { width: number; height: number },
+  letterbox: boolean,
+  audio: boolean,
+): string[] {
+  const frames = segmentFrames(seg, fps);
+  const filters = [
+    // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
+    `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, letterbox)},format=yuv420p,` +
+      // Exactly `frames` frames per segment, whatever the source delivers: the last frame is
+      // held for the plan's hold, and for any frames a variable-rate or short source lacks at
+      // its end, so later cuts stay on their beats.
+      `tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
+  ];
+  if (audio) {
+    const samples = Math.round((frames / fps) * AUDIO_RATE);
+    filters.push(
+      clip.audio
+        ? `[${i}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${samples}[a${i}]`
+        : `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[a${i}]`,
+    );
+  }
+  return filters;
+}
+
+/** H.264 at the engine's settings (the single pass and the chunks of a long reel alike). */
+export function videoCodecArgs(fps: number, preset = 'veryfast'): string[] {
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    preset,
+    '-crf',
+    '21',
+    '-pix_fmt',
+    'yuv420p',
+    // Constant frame rate, a keyframe every two seconds for seeking in players.
+    '-r',
+    String(fps),
+    '-fps_mode',
+    'cfr',
+    '-g',
+    String(fps * 2),
+  ];
+}
+
 export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   const { plan, settings } = input;
   const out = ASPECTS[settings.aspect];
@@ -79,32 +146,11 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
 
   plan.segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
-    const frames = Math.round(seg.end * fps) - Math.round(seg.start * fps);
-    const available = seg.out - seg.in;
-    // Input seeking: ffmpeg jumps to the keyframe before `in` and decodes from there; a little
-    // extra duration keeps the last frame available for the trim.
-    // Two decoder threads per input: fifteen inputs with a frame-thread pool each would
-    // oversubscribe the cores and hold a frame pool each in memory.
-    args.push('-threads', '2', '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`);
-    filters.push(
-      // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
-      `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, settings.enable_letterbox)},format=yuv420p,` +
-        // Exactly `frames` frames per segment, whatever the source delivers: the last frame is
-        // held for the plan's hold, and for any frames a variable-rate or short source lacks at
-        // its end, so later cuts stay on their beats.
-        `tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
-    );
-    if (!withMusic) {
-      const samples = Math.round((frames / fps) * AUDIO_RATE);
-      filters.push(
-        clip.audio
-          ? `[${i}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${samples}[a${i}]`
-          : `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[a${i}]`,
-      );
-    }
+    args.push(...segmentInputArgs(seg, clip, fps));
+    filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, !withMusic));
   });
   const n = plan.segments.length;
-  const totalFrames = plan.segments.reduce((s, seg) => s + Math.round(seg.end * fps) - Math.round(seg.start * fps), 0);
+  const totalFrames = plan.segments.reduce((s, seg) => s + segmentFrames(seg, fps), 0);
   const total = totalFrames / fps;
   const totalSamples = Math.round(total * AUDIO_RATE);
   const pads = plan.segments.map((_, i) => (withMusic ? `[v${i}]` : `[v${i}][a${i}]`)).join('');
@@ -146,21 +192,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     '[vout]',
     '-map',
     '[aout]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    input.preset ?? 'veryfast',
-    '-crf',
-    '21',
-    '-pix_fmt',
-    'yuv420p',
-    // Constant frame rate, a keyframe every two seconds for seeking in players.
-    '-r',
-    String(fps),
-    '-fps_mode',
-    'cfr',
-    '-g',
-    String(fps * 2),
+    ...videoCodecArgs(fps, input.preset),
     '-c:a',
     'aac',
     '-b:a',

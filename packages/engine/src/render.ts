@@ -9,7 +9,8 @@ import { prepareFonts } from './fonts.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { probe, type MediaInfo } from './probe.js';
-import { buildRenderArgs, thumbnailTime } from './render-args.js';
+import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
+import { buildChunkArgs, buildJoinArgs, concatList, planBatches, type BatchOptions } from './render-batch-args.js';
 import { ASPECTS, parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
 import { titleScript } from './title.js';
 
@@ -31,6 +32,11 @@ export interface RenderRequest {
   timeoutMs?: number;
   signal?: AbortSignal;
   tmpRoot?: string;
+  /**
+   * Reels with more segments than a batch holds are rendered batch by batch and joined (memory
+   * and command lines stay bounded); tests set a small batch to exercise that path.
+   */
+  batch?: BatchOptions;
 }
 
 export interface RenderResult {
@@ -113,7 +119,10 @@ export async function prepare(
   return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis } };
 }
 
-/** Probe -> analyse -> plan -> one ffmpeg render (reel and thumbnail). Temporary files never outlive it. */
+/**
+ * Probe -> analyse -> plan -> one ffmpeg render (reel and thumbnail); a long reel is rendered in
+ * batches and joined (render-batch-args.ts). Temporary files never outlive it.
+ */
 export async function renderReel(req: RenderRequest): Promise<RenderResult> {
   let last = -1;
   let lastStage: Stage = 'probing';
@@ -152,35 +161,73 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       fontEnv = prepareFonts(tmp);
     }
     const thumbTmp = path.join(tmp, 'thumb.jpg');
-    const cmd = buildRenderArgs({
-      clips,
-      music,
-      plan,
-      settings,
-      output: partial,
-      title,
-      thumbnail: { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) },
-    });
+    const thumb = { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) };
     fs.mkdirSync(path.dirname(output), { recursive: true });
     report(10, 'rendering');
     const timeoutMs = req.timeoutMs ?? 120_000 + plan.totalSec * 4000;
-    await execMedia('ffmpeg', cmd.args, {
-      timeoutMs,
-      signal: req.signal,
-      env: fontEnv,
-      onProgress: (f) => {
-        const us = Number(f.out_time_us ?? f.out_time_ms ?? 0);
-        if (!Number.isFinite(us) || us <= 0) return;
-        // At the end of the picture ffmpeg still writes the trailer and moves the index to the front.
-        const p = Math.min(98, 10 + (88 * us) / 1e6 / cmd.durationSec);
-        report(p, p >= 98 ? 'finalizing' : 'rendering');
-      },
-    });
+    const deadline = Date.now() + timeoutMs;
+    /** Runs one ffmpeg command of the render; `from`..`to` is its share of the progress bar. */
+    const ffmpeg = (cmd: BuiltCommand, from: number, to: number) => {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new EngineError('TIMEOUT', `ffmpeg did not finish within ${Math.round(timeoutMs / 1000)} s`);
+      return execMedia('ffmpeg', cmd.args, {
+        timeoutMs: left,
+        signal: req.signal,
+        env: fontEnv,
+        onProgress: (f) => {
+          const us = Number(f.out_time_us ?? f.out_time_ms ?? 0);
+          if (!Number.isFinite(us) || us <= 0) return;
+          // At the end of the picture ffmpeg still writes the trailer and moves the index to the front.
+          const p = Math.min(to, from + ((to - from) * us) / 1e6 / cmd.durationSec);
+          report(p, p >= 98 ? 'finalizing' : 'rendering');
+        },
+      });
+    };
+    const batches = planBatches(plan, clips, req.batch);
+    let durationSec: number;
+    if (batches.length === 1) {
+      const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title, thumbnail: thumb });
+      await ffmpeg(cmd, 10, 98);
+      durationSec = cmd.durationSec;
+    } else {
+      // Batch by batch into chunks, one at a time (peak memory is one batch's), then one join.
+      const totalFrames = batches.reduce((s, b) => s + b.frames, 0);
+      const video: Array<{ file: string; durationSec: number }> = [];
+      const audio: Array<{ file: string; durationSec: number }> = [];
+      for (const [k, batch] of batches.entries()) {
+        const name = `chunk-${String(k).padStart(4, '0')}`;
+        const cmd = buildChunkArgs({
+          clips,
+          plan,
+          settings,
+          batch,
+          totalFrames,
+          video: path.join(tmp, `${name}.mp4`),
+          audio: music ? undefined : path.join(tmp, `${name}.wav`),
+          title,
+          thumbnail: thumb,
+        });
+        // The chunks share 10..95 % by their frames; the join (audio encode and copy) the rest.
+        await ffmpeg(cmd, 10 + (85 * batch.startFrame) / totalFrames, 10 + (85 * (batch.startFrame + batch.frames)) / totalFrames);
+        video.push({ file: `${name}.mp4`, durationSec: cmd.durationSec });
+        if (!music) audio.push({ file: `${name}.wav`, durationSec: cmd.durationSec });
+      }
+      const videoList = path.join(tmp, 'video.txt');
+      fs.writeFileSync(videoList, concatList(video));
+      let audioList: string | undefined;
+      if (!music) {
+        audioList = path.join(tmp, 'audio.txt');
+        fs.writeFileSync(audioList, concatList(audio));
+      }
+      const join = buildJoinArgs({ settings, fps: plan.fps, totalFrames, videoList, audioList, music, output: partial });
+      await ffmpeg(join, 95, 98);
+      durationSec = join.durationSec;
+    }
     if (!fs.existsSync(thumbTmp)) throw new EngineError('RENDER_FAILED', 'ffmpeg wrote no thumbnail');
     fs.renameSync(partial, output);
     fs.copyFileSync(thumbTmp, thumbnail);
     report(100, 'done');
-    return { plan, output, thumbnail, durationSec: cmd.durationSec, clips, music };
+    return { plan, output, thumbnail, durationSec, clips, music };
   } catch (e) {
     fs.rmSync(partial, { force: true });
     throw e;

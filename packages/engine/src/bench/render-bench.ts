@@ -10,7 +10,10 @@
  *    intermediates at the engine's own settings (crf 21, a generation of loss) and once with
  *    lossless intermediates (the same output quality as the engine, which the bench checks);
  *  - analysis speed on the corpus, beat tracking + fit speed and accuracy on a 10-minute track;
- *  - peak memory of the render's ffmpeg process.
+ *  - peak memory of the render's ffmpeg process;
+ *  - a long reel: a 12-minute clip without music makes a 12-minute reel (288 segments), which the
+ *    engine renders in batches; its wall time and the peak memory of its ffmpeg processes
+ *    against the 1 GiB goal (`--long-only` runs just this case).
  * The render, the floor and the naive pipeline run in interleaved rounds (`--rounds N`, default
  * 3) and their medians are compared.
  * Prints the figures and their ratios against the targets. Nothing here is asserted.
@@ -26,6 +29,7 @@ import { analyseMusic } from '../music-analysis.js';
 import { probe, type MediaInfo } from '../probe.js';
 import { prepareFonts } from '../fonts.js';
 import { buildRenderArgs, filterValue, frameFilter } from '../render-args.js';
+import { buildChunkArgs, planBatches } from '../render-batch-args.js';
 import { renderReel } from '../render.js';
 import { parseSettings } from '../settings.js';
 import { titleScript } from '../title.js';
@@ -176,9 +180,87 @@ function makeCorpus(dir: string): { clips: string[]; music30: string; track10m: 
   return { clips, music30: p('music-30s.mp3'), track10m: p('track-10min-120bpm.mp3') };
 }
 
+/**
+ * A paid user's 12-minute reel: one 12-minute clip, no music, so the reel is as long as the clip.
+ * The clip is 1080p testsrc; the reel is the engine's usual
+ * 1920x1080 30 fps at the spec's defaults (title, fades), without Intelligence (no analysis to
+ * wait for). Peak memory is the highest VmHWM of any of the render's ffmpeg processes.
+ */
+async function longReel(dir: string): Promise<string[]> {
+  const minutes = 12;
+  // One minute of 1080p30 (the size of phone footage, which sets each decoder's memory), looped
+  // to twelve by copying: an encode of the whole twelve minutes would take longer than the render.
+  const minute = path.join(dir, 'long-1min-1080p.mp4');
+  const clip = path.join(dir, 'long-12min-1080p.mp4');
+  log(`generating a ${minutes}-minute 1920x1080 clip for the long reel...`);
+  ff([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=1920x1080:rate=30:duration=60',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000:duration=60',
+    '-ac',
+    '2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '60',
+    '-c:a',
+    'aac',
+    '-shortest',
+    minute,
+  ]);
+  ff(['-stream_loop', String(minutes - 1), '-i', minute, '-c', 'copy', clip]);
+  log('rendering the long reel...');
+  const settings = parseSettings({ pacing_preset: 'standard', enable_intelligence: false });
+  const t = now();
+  const { value: r, peakBytes } = await peakChildMemory(() =>
+    renderReel({ clips: [clip], output: path.join(dir, 'long.mp4'), settings, tmpRoot: dir }),
+  );
+  const wall = now() - t;
+  // The command lines it ran, rebuilt by the same pure functions: inputs and bytes per process.
+  const batches = planBatches(r.plan, r.clips);
+  const totalFrames = batches.reduce((s, b) => s + b.frames, 0);
+  const chunkArgs = batches.map(
+    (batch) =>
+      buildChunkArgs({
+        clips: r.clips,
+        plan: r.plan,
+        settings,
+        batch,
+        totalFrames,
+        video: 'c.mp4',
+        audio: 'c.wav',
+        title: { assFile: 'title.ass' },
+      }).args,
+  );
+  const maxInputs = Math.max(...chunkArgs.map((a) => a.filter((x) => x === '-i').length));
+  const maxBytes = Math.max(...chunkArgs.map((a) => a.reduce((s, x) => s + Buffer.byteLength(x) + 1, 0)));
+  const f = (x: number) => x.toFixed(2);
+  const ratio = peakBytes / 2 ** 30;
+  return [
+    `long reel: ${minutes}-minute 1920x1080 clip (testsrc, one minute looped), no music, standard pacing -> ${f(r.durationSec)} s reel at 1920x1080 30 fps, ${r.plan.segments.length} segments in ${batches.length} batches (at most ${maxInputs} inputs and ${(maxBytes / 1024).toFixed(1)} KiB of arguments per ffmpeg process)`,
+    `long reel render         ${f(wall)} s wall  (${f(r.durationSec / wall)}x real time)`,
+    `long reel peak memory    ${f(peakBytes / 2 ** 20)} MiB  = ${f(ratio)}x the 1 GiB goal   target <= 1.00x  ${ratio <= 1 ? 'meets target' : 'MISSES target'}`,
+  ];
+}
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-bench-'));
   try {
+    if (process.argv.includes('--long-only')) {
+      const lines = await longReel(dir);
+      log('');
+      lines.forEach((l) => log(l));
+      return;
+    }
     const corpus = makeCorpus(dir);
     const infos: MediaInfo[] = [];
     for (const c of corpus.clips) infos.push(await probe(c, 'clip'));
@@ -369,6 +451,8 @@ async function main(): Promise<void> {
       lossless: psnr(path.join(dir, 'naive-lossless.mp4'), raw),
     };
     fs.rmSync(raw);
+    // The long reel after the rounds, so it does not share the machine with them.
+    const longLines = await longReel(dir);
     const engineSec = median(engineTimes);
     const decodeFilterSec = median(decodeTimes);
     const encodeSec = median(encodeTimes);
@@ -417,6 +501,8 @@ async function main(): Promise<void> {
     log(
       `beat accuracy (±50 ms)   fitted ${(beatAccuracy(long.beats, reference) * 100).toFixed(1)} %, raw aubio ${(beatAccuracy(long.rawBeats, reference) * 100).toFixed(1)} %   target >= 95 %  ${verdict(beatAccuracy(long.beats, reference) >= 0.95)}`,
     );
+    log('');
+    longLines.forEach((l) => log(l));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

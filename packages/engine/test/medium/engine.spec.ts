@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,10 @@ import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionM
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'media');
 const FRAME = 1 / 30;
+
+/** What ffmpeg complains about while decoding the whole file (nothing, for a sound file). */
+const noDecodeErrors = (file: string) =>
+  spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' }).stderr.trim();
 
 describe('render engine on generated media', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-test-'));
@@ -165,6 +169,56 @@ describe('render engine on generated media', () => {
     const ins = r.plan.segments.filter((s) => s.clip === 0).map((s) => s.in);
     expect([...ins].sort((x, y) => x - y)).toEqual(ins);
   }, 120_000);
+
+  it('renders a reel with more segments than a batch holds in batches: planned length, one continuous sound track, fades only at its ends, no decode errors', async () => {
+    const progress: number[] = [];
+    const r = await renderReel({
+      clips: [c.landscape, c.silent, c.portrait],
+      output: path.join(root, 'batched.mp4'),
+      settings: { enable_intelligence: false, title_config: { text: 'Batched', position: 'top' } },
+      batch: { maxSegments: 2 },
+      tmpRoot,
+      onProgress: (p) => progress.push(p),
+    });
+    // 15 s of material in 2.5 s segments, two per batch: three chunks or more.
+    expect(r.plan.segments.length).toBeGreaterThanOrEqual(5);
+    const p = ffprobe(r.output);
+    expect(p.video).toMatchObject({ codec: 'h264', width: 1920, height: 1080, fps: 30 });
+    expect(Math.abs(p.video.frames - Math.round(r.plan.totalSec * 30))).toBeLessThanOrEqual(1);
+    expect(Math.abs(p.video.duration - r.plan.totalSec)).toBeLessThanOrEqual(2 * FRAME);
+    const streams = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', r.output]).toString();
+    expect(streams.trim().split('\n').sort()).toEqual(['audio', 'video']);
+    expect(Math.abs(decodedAudioSeconds(r.output) - p.video.frames / 30)).toBeLessThan(FRAME);
+    expect(noDecodeErrors(r.output)).toBe('');
+    // The fades and the title are the reel's, not each chunk's: dark at both ends, bright where
+    // the second chunk starts, title only during the first seconds.
+    expect(regionMean(grayFrame(r.output, 0, 192, 108), 192, 0, 0, 192, 108)).toBeLessThan(20);
+    expect(regionMean(grayFrame(r.output, r.durationSec - 0.04, 192, 108), 192, 0, 0, 192, 108)).toBeLessThan(20);
+    const secondChunk = r.plan.segments[2]!.start;
+    expect(regionMean(grayFrame(r.output, secondChunk + 0.02, 192, 108), 192, 0, 0, 192, 108)).toBeGreaterThan(40);
+    expect(fs.existsSync(r.thumbnail)).toBe(true);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!).toBeGreaterThanOrEqual(progress[i - 1]!);
+    expect(progress.at(-1)).toBe(100);
+    expect(fs.readdirSync(tmpRoot)).toEqual([]);
+  }, 180_000);
+
+  it('renders a batched reel with music: as long as the music, the music as its one track', async () => {
+    const r = await renderReel({
+      clips: [c.landscape, c.rotated],
+      music: c.music,
+      output: path.join(root, 'batched-music.mp4'),
+      settings: { aspect: '1:1', enable_intelligence: false, title_config: { enabled: false } },
+      batch: { maxSegments: 2 },
+      tmpRoot,
+    });
+    expect(r.plan.segments.length).toBeGreaterThanOrEqual(3);
+    const p = ffprobe(r.output);
+    expect(p.video).toMatchObject({ width: 1080, height: 1080, fps: 30 });
+    expect(Math.abs(p.video.duration - r.plan.totalSec)).toBeLessThanOrEqual(2 * FRAME);
+    expect(Math.abs(r.plan.totalSec - (r.music?.durationSec ?? 0))).toBeLessThan(FRAME);
+    expect(Math.abs(decodedAudioSeconds(r.output) - p.video.frames / 30)).toBeLessThan(FRAME);
+    expect(noDecodeErrors(r.output)).toBe('');
+  }, 180_000);
 
   it('reads HEVC in MOV, VP9 in MKV, VP8 in WebM and MPEG-4 part 2 in AVI, with AAC, M4A or WAV music, into a square reel of constant frame rate', async () => {
     const dir = path.join(root, 'codecs');

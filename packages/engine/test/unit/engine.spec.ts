@@ -4,6 +4,7 @@ import { planEdit, type PlanInput } from '../../src/plan';
 import type { MediaInfo } from '../../src/probe';
 import { mapLimit } from '../../src/render';
 import { buildRenderArgs, frameFilter } from '../../src/render-args';
+import { buildChunkArgs, buildJoinArgs, concatList, planBatches } from '../../src/render-batch-args';
 import { parseSettings } from '../../src/settings';
 import { assLiteral, titleScript } from '../../src/title';
 
@@ -271,5 +272,164 @@ describe('bounded concurrency', () => {
       return i;
     });
     await expect(failing).rejects.toThrow('bad 1');
+  });
+});
+
+describe('long reels in batches', () => {
+  const info = (w: number, h: number, durationSec: number, audio = true): MediaInfo => ({
+    path: `/m/${w}x${h}-${durationSec}.mp4`,
+    sizeBytes: 1,
+    durationSec,
+    formatName: 'mov',
+    video: { codec: 'h264', width: w, height: h, codedWidth: w, codedHeight: h, rotation: 0, sar: 1, fps: 30, variableFrameRate: false },
+    audio: audio ? { codec: 'aac', channels: 2, sampleRate: 48000 } : undefined,
+  });
+  // A paid user's 12-minute clip without music: 288 segments of 2.5 s.
+  const longPlan = (minutes: number) =>
+    planEdit({ clips: [{ durationSec: minutes * 60 }], pacing: 'standard', beatMapping: false, intelligence: false, fps: 30 });
+  const inputsOf = (args: string[]) => args.filter((a) => a === '-i').length;
+  const bytesOf = (args: string[]) => args.reduce((s, a) => s + Buffer.byteLength(a) + 1, 0);
+
+  it('splits a long plan into consecutive batches of at most 16 segments that cover every frame once; a short plan stays one batch', () => {
+    const plan = longPlan(12);
+    const clips = [info(1920, 1080, 720)];
+    expect(plan.segments.length).toBe(288);
+    const batches = planBatches(plan, clips);
+    expect(batches.length).toBe(18);
+    let frame = 0;
+    let seg = 0;
+    for (const b of batches) {
+      expect(b.first).toBe(seg);
+      expect(b.end - b.first).toBeLessThanOrEqual(16);
+      expect(b.startFrame).toBe(frame);
+      frame += b.frames;
+      seg = b.end;
+    }
+    expect(seg).toBe(288);
+    expect(frame).toBe(720 * 30);
+    const short = planEdit({ clips: [{ durationSec: 30 }], pacing: 'standard', beatMapping: false, intelligence: false, fps: 30 });
+    expect(planBatches(short, [info(1920, 1080, 30)])).toEqual([{ first: 0, end: short.segments.length, startFrame: 0, frames: 900 }]);
+    // 4K sources hold four times the pictures per decoder: a quarter as many per batch.
+    expect(Math.max(...planBatches(plan, [info(3840, 2160, 720)]).map((b) => b.end - b.first))).toBe(4);
+    expect(planBatches(plan, clips, { maxSegments: 5 }).every((b) => b.end - b.first <= 5)).toBe(true);
+  });
+
+  it("keeps every command line of a 60-minute reel as small as a short reel's: a bounded number of inputs, lists in files", () => {
+    const settings = parseSettings({});
+    const plan = longPlan(60);
+    const clips = [info(1920, 1080, 3600, false)];
+    const batches = planBatches(plan, clips);
+    const totalFrames = batches.reduce((s, b) => s + b.frames, 0);
+    expect(totalFrames).toBe(3600 * 30);
+    const chunks = batches.map((batch, k) =>
+      buildChunkArgs({
+        clips,
+        plan,
+        settings,
+        batch,
+        totalFrames,
+        video: `/t/c${k}.mp4`,
+        audio: `/t/c${k}.wav`,
+        title: { assFile: '/t/title.ass' },
+      }),
+    );
+    for (const c of chunks) {
+      expect(inputsOf(c.args)).toBeLessThanOrEqual(16);
+      expect(bytesOf(c.args)).toBeLessThan(64 * 1024);
+    }
+    const join = buildJoinArgs({
+      settings,
+      fps: 30,
+      totalFrames,
+      videoList: '/t/video.txt',
+      audioList: '/t/audio.txt',
+      output: '/o/out.mp4',
+    });
+    expect(inputsOf(join.args)).toBe(2);
+    expect(bytesOf(join.args)).toBeLessThan(4096);
+    expect(join.durationSec).toBe(3600);
+  });
+
+  it("encodes each chunk video-only on the reel's clock: title and fade-in in the first, fade-out in the last, sound as PCM", () => {
+    const settings = parseSettings({});
+    const plan = longPlan(12);
+    const clips = [info(1920, 1080, 720)];
+    const batches = planBatches(plan, clips);
+    const totalFrames = 720 * 30;
+    const chunk = (k: number) =>
+      buildChunkArgs({
+        clips,
+        plan,
+        settings,
+        batch: batches[k]!,
+        totalFrames,
+        video: `/t/c${k}.mp4`,
+        audio: `/t/c${k}.wav`,
+        title: { assFile: '/t/title.ass' },
+        thumbnail: { path: '/t/thumb.jpg', atSec: 360 },
+      });
+    const first = chunk(0).args.join(' ');
+    const middle = chunk(5).args.join(' ');
+    const last = chunk(batches.length - 1).args.join(' ');
+    expect(first).toContain("settb=1/30,setpts=N+0,subtitles=filename='/t/title.ass',fade=t=in:st=0:d=2,setpts=PTS-STARTPTS");
+    expect(first).not.toContain('fade=t=out');
+    expect(middle).not.toMatch(/subtitles|fade=/);
+    // Frames 20400..21600 of the reel: the fade-out starts at 718 s on the reel clock.
+    expect(last).toContain(`setpts=N+${batches.at(-1)!.startFrame},fade=t=out:st=718:d=2`);
+    for (const c of [first, middle, last]) {
+      expect(c).toMatch(/-map \[vout\] -an -c:v libx264 .*-g 60 -flags \+cgop -f mp4 \/t\/c\d+\.mp4/);
+      expect(c).toMatch(/-map \[aout\] -c:a pcm_s16le -ar 48000 -ac 2 -f wav \/t\/c\d+\.wav/);
+      expect(c).toContain(`concat=n=16:v=1:a=1[vc][aout]`);
+    }
+    // The thumbnail (frame 10800) comes from the one chunk that holds it, by its frame in that chunk.
+    const holder = batches.findIndex((b) => b.startFrame <= 10800 && 10800 < b.startFrame + b.frames);
+    const withThumb = batches.map((_, k) => chunk(k).args.includes('file:/t/thumb.jpg'));
+    expect(withThumb.filter(Boolean).length).toBe(1);
+    expect(withThumb[holder]).toBe(true);
+    const k = 10800 - batches[holder]!.startFrame;
+    expect(chunk(holder).args.join(' ')).toContain(`[vth]trim=start_frame=${k}:end_frame=${k + 1},scale=640:-2[thumb]`);
+    // With music the chunks carry no sound: the music is added when joining.
+    const silent = buildChunkArgs({ clips, plan, settings, batch: batches[1]!, totalFrames, video: '/t/c1.mp4' }).args.join(' ');
+    expect(silent).toContain('concat=n=16:v=1:a=0[vc]');
+    expect(silent).not.toContain('[aout]');
+  });
+
+  it("joins by copying the picture and encodes one continuous track, music or the joined PCM, with the reel's fades", () => {
+    const settings = parseSettings({});
+    const pcm = buildJoinArgs({
+      settings,
+      fps: 30,
+      totalFrames: 21600,
+      videoList: '/t/video.txt',
+      audioList: '/t/audio.txt',
+      output: '/o/out.mp4',
+    });
+    const joined = pcm.args.join(' ');
+    expect(joined).toContain(
+      '-protocol_whitelist file -f concat -i file:/t/video.txt -protocol_whitelist file -f concat -i file:/t/audio.txt',
+    );
+    expect(joined).toContain('apad,atrim=end_sample=34560000,afade=t=in:st=0:d=2,afade=t=out:st=718:d=2[aout]');
+    for (const flag of ['-map 0:v', '-map [aout]', '-c:v copy', '-c:a aac', '-movflags +faststart']) expect(joined).toContain(flag);
+    const withMusic = buildJoinArgs({
+      settings: parseSettings({ enable_fades: false }),
+      fps: 30,
+      totalFrames: 21600,
+      videoList: '/t/video.txt',
+      music: { ...info(1, 1, 800), video: undefined, path: '/m/song.mp3' },
+      output: '/o/out.mp4',
+    }).args.join(' ');
+    expect(withMusic).toMatch(/-t 721 -protocol_whitelist file,pipe -format_whitelist \S+ -i file:\/m\/song\.mp3/);
+    expect(withMusic).toContain('atrim=end_sample=34560000[aout]');
+    expect(() => buildJoinArgs({ settings, fps: 30, totalFrames: 1, videoList: '/v', output: '/o' })).toThrow();
+  });
+
+  it('lists chunks by plain names with their exact durations', () => {
+    expect(
+      concatList([
+        { file: 'chunk-0000.mp4', durationSec: 60 },
+        { file: 'chunk-0001.mp4', durationSec: 1 / 3 },
+      ]),
+    ).toBe("file 'chunk-0000.mp4'\nduration 60\nfile 'chunk-0001.mp4'\nduration 0.333333\n");
+    expect(() => concatList([{ file: "x'.mp4", durationSec: 1 }])).toThrow();
   });
 });
