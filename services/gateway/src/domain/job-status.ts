@@ -23,6 +23,8 @@ export interface JobStatusView {
 
 export interface LinkSigner {
   signedUrl(key: string, opts: { expiresInSeconds: number; downloadName?: string }): Promise<string>;
+  /** Null once the object is gone (the reel was deleted). */
+  stat(key: string): Promise<unknown>;
 }
 
 /** Download links handed to browsers are valid this long. */
@@ -39,8 +41,9 @@ export function jobStatusViews(signer: LinkSigner) {
         status,
         message: f.message,
         progress: Math.max(0, Math.min(100, f.progress)),
+        // No link to a reel that was deleted since.
         download_url:
-          status === 'completed' && f.outputKey
+          status === 'completed' && f.outputKey && (await signer.stat(f.outputKey))
             ? await signer.signedUrl(f.outputKey, { expiresInSeconds: LINK_SECONDS, downloadName: f.outputFilename })
             : null,
       };

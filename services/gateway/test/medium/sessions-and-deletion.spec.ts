@@ -138,6 +138,9 @@ describe('gateway: deleted reels and ended sessions', () => {
       const { token, userId } = fake.signIn();
       const job = await fake.completedJob(userId);
 
+      const statusLink = async () =>
+        ((await (await call(bases.slow, 'GET', `/jobs/${job.id}/status`, token)).json()) as { download_url: string | null }).download_url;
+      expect(await statusLink()).toContain('http');
       const before = await call(bases.slow, 'GET', `/downloads/${job.id}`, token);
       expect(before.status).toBe(302);
       const link = before.headers.get('location')!;
@@ -152,6 +155,8 @@ describe('gateway: deleted reels and ended sessions', () => {
       expect(after.status).toBe(404);
       expect(await after.json()).toEqual({ detail: 'This reel was deleted and can no longer be downloaded.', code: 'reel_not_found' });
       expect((await fetch(link.replace(ORIGIN, bases.slow))).status).toBe(404);
+      // The job's status no longer offers a link either.
+      expect(await statusLink()).toBeNull();
     });
 
     it("is not someone else's to delete or download: 404 and the files stay", async () => {

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode, type ObjectStore } from '@reelsmith/kit';
+import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { toJobRequestMessage } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,14 +15,13 @@ export interface AssemblyDeps {
   uploads: UploadsService;
   views: JobStatusViews;
   /** Where the reels are: a download is only offered while its object exists. */
-  store: Pick<ObjectStore, 'stat'>;
 }
 
 /**
  * POST /uploads/file, POST /jobs/assemble, GET /jobs/:id/status, GET /downloads/:id. Every route
  * acts for the signed-in user on their own things.
  */
-export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, store }) => {
+export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views }) => {
   await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
   app.post(
@@ -107,11 +106,11 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     async (req, reply) => {
       const job = await peers.jobs.getJob({ jobId: req.params.id, ownerId: callerOf(req).id }, { requestId: req.id });
       const facts = jobStatusFacts(job);
-      const { download_url } = await views.view(facts);
-      if (!download_url) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'This video is not ready yet.', 'not_ready');
-      // Deleting a reel removes its objects (media-library); its job stays 'completed'.
-      if (!(await store.stat(facts.outputKey)))
+      const { status, download_url } = await views.view(facts);
+      // Deleting a reel removes its objects (media-library); its job stays 'completed', with no link.
+      if (status === 'completed' && !download_url)
         throw new DomainError(ErrorCode.NOT_FOUND, 'This reel was deleted and can no longer be downloaded.', 'reel_not_found');
+      if (!download_url) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'This video is not ready yet.', 'not_ready');
       return reply.redirect(download_url, 302);
     },
   );

@@ -126,7 +126,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
-          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, store: deps.store });
+          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views });
           await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
         }
       }
