@@ -115,6 +115,23 @@ export function segmentFilters(
   return filters;
 }
 
+/**
+ * The reel's sound as delivered (AAC stereo at the engine's rate) and the moov atom first, so
+ * playback starts before the download ends: the single pass and the join of a long reel alike.
+ */
+export const deliveryAudioArgs = (): string[] => [
+  '-c:a',
+  'aac',
+  '-b:a',
+  '192k',
+  '-ar',
+  String(AUDIO_RATE),
+  '-ac',
+  '2',
+  '-movflags',
+  '+faststart',
+];
+
 /** H.264 at the engine's settings (the single pass and the chunks of a long reel alike). */
 export function videoCodecArgs(fps: number, preset = 'veryfast'): string[] {
   return [
@@ -193,17 +210,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     '-map',
     '[aout]',
     ...videoCodecArgs(fps, input.preset),
-    '-c:a',
-    'aac',
-    '-b:a',
-    '192k',
-    '-ar',
-    String(AUDIO_RATE),
-    '-ac',
-    '2',
-    // moov atom first, so playback starts before the download ends.
-    '-movflags',
-    '+faststart',
+    ...deliveryAudioArgs(),
     // No -frames:v here: it closes the file on the last video frame and drops audio still queued.
     // The filters already cut both streams to the exact length.
     '-f',

@@ -22,6 +22,7 @@ import type { MediaInfo } from './probe.js';
 import { INPUT_GUARD } from './probe.js';
 import {
   AUDIO_RATE,
+  deliveryAudioArgs,
   fadeTimes,
   filterValue,
   num,
@@ -220,17 +221,7 @@ export function buildJoinArgs(input: JoinArgsInput): BuiltCommand {
     '[aout]',
     '-c:v',
     'copy',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '192k',
-    '-ar',
-    String(AUDIO_RATE),
-    '-ac',
-    '2',
-    // moov atom first, so playback starts before the download ends.
-    '-movflags',
-    '+faststart',
+    ...deliveryAudioArgs(),
     '-f',
     'mp4',
     input.output,
