@@ -16,6 +16,7 @@ import {
   type Subscription,
 } from 'nats';
 import type { Logger } from 'pino';
+import type { Metrics } from './metrics.js';
 import { extractTrace, injectTrace, inSpan } from './tracing.js';
 
 export interface BusOptions {
@@ -31,6 +32,8 @@ export interface BusOptions {
    * NATS server without seeing each other's messages. Empty in production.
    */
   prefix?: string;
+  /** Handler durations by subject and outcome go here (nats_handler_seconds). */
+  metrics?: Metrics;
 }
 
 export interface PublishOptions {
@@ -46,6 +49,8 @@ export interface PublishResult {
 export interface Delivery<T> {
   data: T;
   subject: string;
+  /** The publisher's message id (`Nats-Msg-Id`), or the stream sequence when it gave none. */
+  msgId: string;
   /** 1 on the first delivery, 2 on the first redelivery... */
   deliveryCount: number;
   maxDeliver: number;
@@ -92,6 +97,7 @@ export class Bus {
     private readonly jsm: JetStreamManager,
     private readonly log: Logger,
     private readonly prefix: string,
+    private readonly metrics?: Metrics,
   ) {}
 
   static async connect(opts: BusOptions): Promise<Bus> {
@@ -104,7 +110,7 @@ export class Bus {
       ...(opts.user ? { user: opts.user, pass: opts.password } : {}),
     });
     const jsm = await nc.jetstreamManager();
-    return new Bus(nc, nc.jetstream(), jsm, opts.log.child({ component: 'bus' }), opts.prefix ?? '');
+    return new Bus(nc, nc.jetstream(), jsm, opts.log.child({ component: 'bus' }), opts.prefix ?? '', opts.metrics);
   }
 
   subject(s: string): string {
@@ -187,6 +193,7 @@ export class Bus {
       const delivery: Delivery<MessageShape<SubjectSchema<S>>> = {
         data: fromBinary(schema, m.data) as MessageShape<SubjectSchema<S>>,
         subject: m.subject,
+        msgId: m.headers?.get('Nats-Msg-Id') || `${stream}:${m.seq}`,
         deliveryCount,
         maxDeliver: opts.maxDeliver,
         lastAttempt: deliveryCount >= opts.maxDeliver,
@@ -195,6 +202,8 @@ export class Bus {
       // Keep the delivery alive while the handler works, at a third of the ack wait.
       const keepAlive = setInterval(() => m.working(), Math.max(250, Math.floor(opts.ackWaitMs / 3)));
       const log = this.log.child({ subject: m.subject, seq: m.seq, delivery: deliveryCount });
+      const endTimer = this.metrics?.natsHandlerSeconds.startTimer({ subject });
+      let result = 'retry';
       try {
         let outcome: Outcome;
         try {
@@ -202,22 +211,25 @@ export class Bus {
         } catch (e) {
           log.warn({ err: e }, 'handler failed');
           if (delivery.lastAttempt) {
+            result = 'dead_letter';
             await opts.onDeadLetter?.(delivery, e);
-            m.term('failed on every delivery');
+            terminate(m);
             return;
           }
           outcome = retry(backoffMs(deliveryCount));
         }
+        result = outcome.kind === 'retry' && delivery.lastAttempt ? 'dead_letter' : outcome.kind;
         if (outcome.kind === 'ack') m.ack();
         else if (outcome.kind === 'drop') {
           log.warn({ reason: outcome.reason }, 'message dropped');
-          m.term(outcome.reason);
+          terminate(m);
         } else if (delivery.lastAttempt) {
           await opts.onDeadLetter?.(delivery, new Error('retries exhausted'));
-          m.term('retries exhausted');
+          terminate(m);
         } else m.nak(outcome.delayMs);
       } finally {
         clearInterval(keepAlive);
+        endTimer?.({ outcome: result });
       }
     };
 
@@ -254,6 +266,19 @@ export class Bus {
     };
   }
 
+  /** How many messages of a durable consumer wait to be delivered, and how many are being worked on. */
+  async queueDepth(spec: StreamSpec, durable: string): Promise<{ pending: number; inProgress: number }> {
+    try {
+      const info = await this.jsm.consumers.info(this.streamName(spec), durable);
+      return { pending: info.num_pending, inProgress: info.num_ack_pending };
+    } catch (e) {
+      // No consumer yet (no worker has ever started): everything in the stream is waiting.
+      if (!String(e).includes('consumer not found')) throw e;
+      const s = await this.jsm.streams.info(this.streamName(spec));
+      return { pending: s.state.messages, inProgress: 0 };
+    }
+  }
+
   /** Core NATS (fire and forget): the status of a job the orchestrator has just recorded. */
   publishJobStatus(message: MessageInitShape<typeof coreSubjects.jobStatus.schema>): void {
     const schema = coreSubjects.jobStatus.schema;
@@ -276,6 +301,45 @@ export class Bus {
     });
   }
 
+  /** Core NATS (fire and forget): sessions identity has just ended. */
+  publishSessionsRevoked(message: MessageInitShape<typeof coreSubjects.sessionsRevoked.schema>): void {
+    const schema = coreSubjects.sessionsRevoked.schema;
+    this.nc.publish(this.subject(coreSubjects.sessionsRevoked.subject()), toBinary(schema, create(schema, message)));
+  }
+
+  /** Every ended session; each gateway replica drops them from its session cache. */
+  subscribeSessionsRevoked(onRevoked: (m: MessageShape<typeof coreSubjects.sessionsRevoked.schema>) => void): Subscription {
+    const schema = coreSubjects.sessionsRevoked.schema;
+    return this.nc.subscribe(this.subject(coreSubjects.sessionsRevoked.pattern), {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          onRevoked(fromBinary(schema, msg.data));
+        } catch (e) {
+          this.log.warn({ err: e }, 'bad sessions revoked message');
+        }
+      },
+    });
+  }
+
+  /**
+   * Every message on `pattern` (e.g. 'events.billing.>') as core NATS delivers it: each
+   * subscriber gets each message, the JetStream stream keeps them besides. For caches that must
+   * hear every fact at once on every replica; the subject is given without the prefix.
+   */
+  subscribeFacts(pattern: string, onFact: (subject: string, data: Uint8Array) => void): Subscription {
+    return this.nc.subscribe(this.subject(pattern), {
+      callback: (err, msg) => {
+        if (!err) onFact(msg.subject.slice(this.prefix.length), msg.data);
+      },
+    });
+  }
+
+  /** Waits until the server has seen everything published so far (and subscriptions are in place). */
+  async flush(): Promise<void> {
+    await this.nc.flush();
+  }
+
   /** Round trip to the server; the health check of the bus. */
   async ping(): Promise<void> {
     if (this.nc.isClosed()) throw new Error('connection closed');
@@ -295,4 +359,11 @@ function headerCarrier(h?: MsgHdrs): Record<string, string> {
 }
 
 /** 1 s, 2 s, 4 s ... capped at 30 s. */
+/**
+ * Ends a message's deliveries. A plain +TERM: servers before 2.10.4 do not parse a reason after it
+ * and would treat the message as unacknowledged (redelivering it until max deliver); the reason
+ * goes to our log instead.
+ */
+const terminate = (m: JsMsg) => m.term();
+
 export const backoffMs = (deliveryCount: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, deliveryCount - 1));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -114,6 +115,30 @@ export interface CallContext {
   metadata: grpc.Metadata;
   log: Logger;
   signal: AbortSignal;
+  /** When the caller stops waiting (ms since the epoch; Infinity without a deadline). */
+  deadline: number;
+}
+
+/**
+ * The deadline of the work in progress (an incoming gRPC call, or a gateway request): outgoing
+ * calls made inside it never get more time than it has left, so a service does not work on
+ * answers nobody waits for.
+ */
+const inheritedDeadline = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with `deadline` (ms since the epoch) as the latest deadline of every call it makes. */
+export function withDeadline<R>(deadline: number, fn: () => R): R {
+  const outer = inheritedDeadline.getStore();
+  return inheritedDeadline.run(outer === undefined ? deadline : Math.min(outer, deadline), fn);
+}
+
+/** The deadline the current work inherited, if any. */
+export const currentDeadline = (): number | undefined => inheritedDeadline.getStore();
+
+function deadlineOf(call: { getDeadline(): grpc.Deadline }): number {
+  const d = call.getDeadline();
+  const ms = d instanceof Date ? d.getTime() : Number(d);
+  return Number.isFinite(ms) ? ms : Infinity;
 }
 
 type UnaryImpl<M extends DescMethod> = M extends { methodKind: 'unary' }
@@ -219,18 +244,27 @@ export async function serveGrpc(opts: GrpcServerOptions): Promise<RunningGrpcSer
       ) => {
         const started = process.hrtime.bigint();
         const controller = new AbortController();
+        if (call.cancelled) controller.abort();
         call.on('cancelled', () => controller.abort());
         const parent = extractTrace(metadataCarrier(call.metadata));
+        const deadline = deadlineOf(call);
         const ctx: CallContext = {
           metadata: call.metadata,
           signal: controller.signal,
+          deadline,
           log: opts.log.child({ rpc: method.name, request_id: call.metadata.get('x-request-id')[0] }),
         };
         let code = 'OK';
         try {
           if (opts.internalToken && !OPEN_SERVICES.has(service.typeName) && !tokenMatches(call.metadata, opts.internalToken))
             throw new DomainError(ErrorCode.UNAUTHENTICATED, 'internal calls need the service token', 'internal_token');
-          await inSpan(`${service.typeName}/${method.name}`, parent, () => body(ctx));
+          // A caller that has gone (cancelled, or its deadline passed while the call waited in a
+          // busy process) gets no work done: the handler, and its database, are not reached.
+          if (controller.signal.aborted || Date.now() >= deadline) {
+            opts.metrics?.grpcServerSkipped?.inc({ ...label });
+            throw new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the caller stopped waiting before the call started', 'caller_gone');
+          }
+          await withDeadline(deadline, () => inSpan(`${service.typeName}/${method.name}`, parent, () => body(ctx)));
         } catch (e) {
           const err = toServiceError(e, ctx.log, method.name);
           code = grpc.status[err.code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN';
@@ -292,6 +326,8 @@ export async function serveGrpc(opts: GrpcServerOptions): Promise<RunningGrpcSer
 export interface CallOptions {
   /** Overrides the client's default deadline for this call. */
   deadlineMs?: number;
+  /** A latest deadline (ms since the epoch), e.g. what the caller's own request has left. */
+  deadline?: number;
   requestId?: string;
   metadata?: Record<string, string>;
 }
@@ -331,7 +367,13 @@ export function dial<T extends GenServiceMethods>(service: GenService<T>, addres
       if (o?.requestId) md.set('x-request-id', o.requestId);
       if (outgoingToken) md.set(INTERNAL_TOKEN_KEY, outgoingToken);
       for (const [k, v] of Object.entries(o?.metadata ?? {})) md.set(k, v);
-      return { md, options: { deadline: Date.now() + (o?.deadlineMs ?? opts.deadlineMs) } };
+      // Never longer than the work this call is part of has left (an incoming call, a request).
+      const deadline = Math.min(
+        Date.now() + (o?.deadlineMs ?? opts.deadlineMs),
+        o?.deadline ?? Infinity,
+        inheritedDeadline.getStore() ?? Infinity,
+      );
+      return { md, options: { deadline } };
     };
     if (method.methodKind === 'unary') {
       out[method.localName] = (req: unknown, o?: CallOptions) => {

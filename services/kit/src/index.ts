@@ -14,3 +14,4 @@ export * from './topology.js';
 export * from './describe.js';
 export * from './outbox.js';
 export * from './interval.js';
+export * from './probe.js';

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { redactDeep } from './redact.js';
+import { currentTraceId } from './tracing.js';
 
 export type { Logger };
 
@@ -22,6 +23,11 @@ export function createLogger(opts: LoggerOptions): Logger {
         level: opts.level ?? 'info',
         base: { service: opts.service },
         timestamp: pino.stdTimeFunctions.isoTime,
+        // Every line written inside a traced request, call or message carries its trace id.
+        mixin: () => {
+          const traceId = currentTraceId();
+          return traceId ? { trace_id: traceId } : {};
+        },
         formatters: {
           level: (label) => ({ level: label }),
           bindings: (b) => redactDeep(b) as Record<string, unknown>,

@@ -9,6 +9,7 @@ import { HealthMonitor, type DependencyCheck } from './health.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { outboxMigration } from './outbox.js';
+import { probeBinding } from './probe.js';
 import { startTracing } from './tracing.js';
 
 /** What a service gets to wire its app with. */
@@ -89,8 +90,8 @@ export async function runService<C extends BaseConfig>(
   const log = opts.log ?? createLogger({ service: spec.name, level: config.LOG_LEVEL });
   const metrics = createMetrics(spec.name);
 
-  const db = await openDatabase({ url: config.DATABASE_URL, pgliteDir: path.join(config.DATA_DIR, 'db', spec.name) });
-  const applied = await migrate(db, [...(spec.outbox ? [outboxMigration()] : []), ...readMigrations(spec.migrationsDir)]);
+  const db = await openServiceDatabase(spec);
+  const applied = await migrate(db, serviceMigrations(spec));
   if (applied.length) log.info({ applied }, 'migrations applied');
 
   // Outgoing gRPC calls of this process carry the internal token; incoming ones must (below).
@@ -106,6 +107,7 @@ export async function runService<C extends BaseConfig>(
     token: config.NATS_TOKEN,
     user: config.NATS_USER,
     password: config.NATS_PASSWORD,
+    metrics,
   });
   await bus.ensureDeclaredStreams();
 
@@ -122,7 +124,7 @@ export async function runService<C extends BaseConfig>(
     grpcServer = await serveGrpc({
       host: config.GRPC_HOST,
       port: config.GRPC_PORT,
-      services: [health.binding(), ...app.grpc],
+      services: [health.binding(), probeBinding(spec.name, db, bus), ...app.grpc],
       log,
       metrics,
       serviceName: spec.name,
@@ -174,8 +176,47 @@ export async function runService<C extends BaseConfig>(
   return { grpcPort: grpcServer.port, opsPort, stop };
 }
 
-/** Entry point helper: runs the service, and a start-up failure ends the process with its reason. */
-export function main<C extends BaseConfig>(spec: ServiceSpec<C>): void {
+const openServiceDatabase = <C extends BaseConfig>(spec: ServiceSpec<C>) =>
+  openDatabase({ url: spec.config.DATABASE_URL, pgliteDir: path.join(spec.config.DATA_DIR, 'db', spec.name) });
+
+/** The service's migrations in the order start-up applies them (the kit's outbox table first). */
+const serviceMigrations = <C extends BaseConfig>(spec: ServiceSpec<C>) => [
+  ...(spec.outbox ? [outboxMigration()] : []),
+  ...readMigrations(spec.migrationsDir),
+];
+
+/**
+ * Applies the service's migrations with the same runner and files as start-up, then closes the
+ * database: what a cluster's pre-install/pre-upgrade hook Job runs (`main.js --migrate-only`).
+ * Returns the names applied now.
+ */
+export async function migrateService<C extends BaseConfig>(spec: ServiceSpec<C>, opts: { log?: Logger } = {}): Promise<string[]> {
+  const log = opts.log ?? createLogger({ service: spec.name, level: spec.config.LOG_LEVEL });
+  const db = await openServiceDatabase(spec);
+  try {
+    const applied = await migrate(db, serviceMigrations(spec));
+    log.info({ applied }, applied.length ? 'migrations applied' : 'database is up to date');
+    return applied;
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Entry point helper: runs the service, and a start-up failure ends the process with its reason.
+ * With `--migrate-only` it applies the migrations and exits instead (0 when the database is up to date).
+ */
+export function main<C extends BaseConfig>(spec: ServiceSpec<C>, argv: readonly string[] = process.argv.slice(2)): void {
+  if (argv.includes('--migrate-only')) {
+    migrateService(spec).then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`${spec.name} migrations failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+        process.exit(1);
+      },
+    );
+    return;
+  }
   runService(spec).catch((e: unknown) => {
     process.stderr.write(`${spec.name} failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);

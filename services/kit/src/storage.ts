@@ -21,6 +21,11 @@ export interface ObjectInfo {
   size: number;
 }
 
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface SignedUrlOptions {
   expiresInSeconds: number;
   /** Suggested file name for the browser's download. */
@@ -32,7 +37,8 @@ export interface ObjectStore {
   readonly kind: 'local' | 's3';
   /** Streams `body` in; memory stays bounded whatever its size. */
   put(key: string, body: Readable | Buffer, opts?: { contentType?: string }): Promise<ObjectInfo>;
-  get(key: string): Promise<Readable>;
+  /** The object, or bytes `range.start`..`range.end` (inclusive) of it. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
   /** A link that works without a session until it expires. */
@@ -116,12 +122,12 @@ export class LocalObjectStore implements ObjectStore {
     return { key, size: (await fs.promises.stat(target)).size };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const p = this.pathOf(key);
     await fs.promises.access(p).catch(() => {
       throw new DomainError(ErrorCode.NOT_FOUND, 'object not found');
     });
-    return fs.createReadStream(p);
+    return fs.createReadStream(p, range);
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {
@@ -201,10 +207,12 @@ export class S3ObjectStore implements ObjectStore {
     return info;
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
       return res.Body as Readable;
     } catch (e) {
       if ((e as { name?: string }).name === 'NoSuchKey') throw new DomainError(ErrorCode.NOT_FOUND, 'object not found');

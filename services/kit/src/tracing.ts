@@ -1,4 +1,4 @@
-import { context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, trace, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
@@ -48,6 +48,17 @@ export async function inSpan<T>(name: string, parent: Context, fn: (span: Span) 
   }
 }
 
-export function currentTraceId(): string | undefined {
-  return trace.getSpan(context.active())?.spanContext().traceId;
+export function currentTraceId(ctx: Context = context.active()): string | undefined {
+  const sc = trace.getSpan(ctx)?.spanContext();
+  return sc && isSpanContextValid(sc) ? sc.traceId : undefined;
 }
+
+/** Starts a span (child of `parent`) without entering it; the caller enters it with `context.with`. */
+export function startSpan(name: string, parent: Context): { span: Span; ctx: Context } {
+  const span = tracer().startSpan(name, undefined, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+}
+
+/** Runs `fn` with `ctx` as the active context (callbacks too: hooks call `done` inside it). */
+export const withContext = <T>(ctx: Context, fn: () => T): T => context.with(ctx, fn);
+export type { Context as TraceContext };

@@ -1,6 +1,6 @@
 import { health, testing } from '@reelsmith/proto';
 import { DomainError, ErrorCode } from '../../src/errors';
-import { bind, dial, serveGrpc, useInternalToken, type RunningGrpcServer } from '../../src/grpc';
+import { bind, dial, serveGrpc, useInternalToken, withDeadline, type RunningGrpcServer } from '../../src/grpc';
 import { HealthMonitor, checkRemoteHealth } from '../../src/health';
 import { createMetrics } from '../../src/metrics';
 import { quietLogger } from '../../src/testing';
@@ -151,5 +151,80 @@ describe('service-to-service authentication', () => {
   it('leaves the standard health service open to probes', async () => {
     useInternalToken(undefined);
     expect(await checkRemoteHealth(`127.0.0.1:${server.port}`, 2000)).toBe('SERVING');
+  });
+});
+
+describe('no work for callers who left', () => {
+  let server: RunningGrpcServer;
+  let reached: string[] = [];
+  let seenDeadline = 0;
+  const busyWait = (ms: number) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      /* the process is too busy to serve anything else */
+    }
+  };
+  beforeAll(async () => {
+    server = await serveGrpc({
+      host: '127.0.0.1',
+      port: 0,
+      log: quietLogger(),
+      serviceName: 'test',
+      services: [
+        bind(testing.EchoService, {
+          echo: async (req, ctx) => {
+            seenDeadline = ctx.deadline;
+            reached.push(req.text); // stands for the repository: the work a caller pays for
+            if (req.text === 'busy') busyWait(400);
+            return { text: req.text, requestId: '', big: 0n };
+          },
+        }),
+      ],
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    reached = [];
+  });
+
+  it('does not run the handler of a call whose deadline passed while the service was busy', async () => {
+    const c = dial(testing.EchoService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
+    try {
+      const busy = c.echo({ text: 'busy' });
+      const late = c.echo({ text: 'late' }, { deadlineMs: 100 });
+      await expect(late).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+      await busy;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(reached).toEqual(['busy']);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('passes on the deadline of the work a call is part of, and the late call does no work', async () => {
+    const c = dial(testing.EchoService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
+    try {
+      const busy = c.echo({ text: 'busy' });
+      // The caller's own request has 50 ms left: the call inherits that, not the client's 5 s.
+      const late = withDeadline(Date.now() + 50, () => c.echo({ text: 'inherited' }));
+      await expect(late).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+      await busy;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(reached).toEqual(['busy']);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('hands the handler the deadline its caller set', async () => {
+    const c = dial(testing.EchoService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
+    try {
+      const before = Date.now();
+      await c.echo({ text: 'x' }, { deadlineMs: 3000 });
+      expect(seenDeadline).toBeGreaterThan(before + 2000);
+      expect(seenDeadline).toBeLessThan(before + 3500);
+    } finally {
+      c.close();
+    }
   });
 });
