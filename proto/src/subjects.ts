@@ -4,14 +4,37 @@
  * payload type without the compiler noticing.
  */
 import type { DescMessage } from '@bufbuild/protobuf';
-import { JobCompletedSchema, JobFailedSchema, JobStatusSchema, RenderJobSchema } from './gen/reelsmith/assembly/v1/events_pb.js';
+import {
+  JobCompletedSchema,
+  JobFailedSchema,
+  JobStartedSchema,
+  JobStatusSchema,
+  JobSubmittedSchema,
+  RenderDeadLetteredSchema,
+  RenderJobSchema,
+} from './gen/reelsmith/assembly/v1/events_pb.js';
 import {
   CreditsGrantedSchema,
   CreditsReservedSchema,
   ReservationCapturedSchema,
   ReservationReleasedSchema,
 } from './gen/reelsmith/billing/v1/events_pb.js';
-import { UserLoggedInSchema, UserRegisteredSchema } from './gen/reelsmith/identity/v1/events_pb.js';
+import { PaymentSucceededSchema } from './gen/reelsmith/billing/v1/payment_events_pb.js';
+import { RequestCountsSchema } from './gen/reelsmith/gateway/v1/events_pb.js';
+import {
+  AdminChangedSchema,
+  SessionsRevokedSchema,
+  LoginFailedSchema,
+  UserLoggedInSchema,
+  UserRegisteredSchema,
+  UserVerifiedSchema,
+} from './gen/reelsmith/identity/v1/events_pb.js';
+import {
+  ClipPurchasedSchema,
+  FootageOptedInSchema,
+  OfferAnsweredSchema,
+  OfferMadeSchema,
+} from './gen/reelsmith/marketplace/v1/events_pb.js';
 
 /** Durable facts on the EVENTS stream (`events.<domain>.<fact>`) and work on the RENDER stream. */
 export const subjects = {
@@ -23,6 +46,19 @@ export const subjects = {
   'events.billing.granted': CreditsGrantedSchema,
   'events.identity.user_registered': UserRegisteredSchema,
   'events.identity.user_logged_in': UserLoggedInSchema,
+  // Facts the admin dashboard (telemetry) records.
+  'events.identity.user_verified': UserVerifiedSchema,
+  'events.identity.login_failed': LoginFailedSchema,
+  'events.identity.admin_changed': AdminChangedSchema,
+  'events.job.submitted': JobSubmittedSchema,
+  'events.job.started': JobStartedSchema,
+  'events.render.dead_lettered': RenderDeadLetteredSchema,
+  'events.billing.payment_succeeded': PaymentSucceededSchema,
+  'events.marketplace.offer_made': OfferMadeSchema,
+  'events.marketplace.offer_answered': OfferAnsweredSchema,
+  'events.gateway.request_counts': RequestCountsSchema,
+  'events.marketplace.opted_in': FootageOptedInSchema,
+  'events.marketplace.clip_purchased': ClipPurchasedSchema,
   'render.jobs': RenderJobSchema,
 } as const satisfies Record<string, DescMessage>;
 
@@ -30,11 +66,13 @@ export type Subject = keyof typeof subjects;
 export type SubjectSchema<S extends Subject> = (typeof subjects)[S];
 
 /**
- * Core NATS (not persisted): the authoritative status of a job each time the orchestrator records
+ * Core NATS (not persisted), every subscriber gets each message. The authoritative status of a job each time the orchestrator records
  * a change, `jobs.<id>.status`; every gateway replica forwards it to the job's sockets.
  */
 export const coreSubjects = {
   jobStatus: { pattern: 'jobs.*.status', schema: JobStatusSchema, subject: (jobId: string) => `jobs.${jobId}.status` },
+  /** Sessions identity has just ended; every gateway replica drops them from its session cache. */
+  sessionsRevoked: { pattern: 'sessions.revoked', schema: SessionsRevokedSchema, subject: () => 'sessions.revoked' },
 } as const;
 
 export type StreamRetention = 'limits' | 'workqueue';

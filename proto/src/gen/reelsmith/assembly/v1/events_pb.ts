@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiRwoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDIqkBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEiVwoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoA2IGcHJvdG8z");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIqkBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEibQoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoAxIUCgx3YWxsX3NlY29uZHMYBSABKAEiTQoMSm9iU3VibWl0dGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFHN1Ym1pdHRlZF9hdF91bml4X21zGAMgASgDIloKCkpvYlN0YXJ0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoBRIaChJzdGFydGVkX2F0X3VuaXhfbXMYBCABKAMiSQoSUmVuZGVyRGVhZExldHRlcmVkEg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhIKCmF0X3VuaXhfbXMYAyABKANiBnByb3RvMw");
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -34,6 +34,14 @@ export type RenderJob = Message<"reelsmith.assembly.v1.RenderJob"> & {
    * @generated from field: int64 queued_at_unix_ms = 3;
    */
   queuedAtUnixMs: bigint;
+
+  /**
+   * W3C trace context of the request that submitted the job: the render continues its trace
+   * (the outbox relay publishes later, outside that request).
+   *
+   * @generated from field: string traceparent = 4;
+   */
+  traceparent: string;
 };
 
 /**
@@ -195,6 +203,13 @@ export type JobFailed = Message<"reelsmith.assembly.v1.JobFailed"> & {
    * @generated from field: int64 failed_at_unix_ms = 4;
    */
   failedAtUnixMs: bigint;
+
+  /**
+   * From submission to failure.
+   *
+   * @generated from field: double wall_seconds = 5;
+   */
+  wallSeconds: number;
 };
 
 /**
@@ -203,4 +218,97 @@ export type JobFailed = Message<"reelsmith.assembly.v1.JobFailed"> & {
  */
 export const JobFailedSchema: GenMessage<JobFailed> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 3);
+
+/**
+ * events.job.submitted (published by the orchestrator with the queued job, in its transaction)
+ *
+ * @generated from message reelsmith.assembly.v1.JobSubmitted
+ */
+export type JobSubmitted = Message<"reelsmith.assembly.v1.JobSubmitted"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 submitted_at_unix_ms = 3;
+   */
+  submittedAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobSubmitted.
+ * Use `create(JobSubmittedSchema)` to create a new message.
+ */
+export const JobSubmittedSchema: GenMessage<JobSubmitted> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 4);
+
+/**
+ * events.job.started (published by the orchestrator when a delivery's worker starts the job)
+ *
+ * @generated from message reelsmith.assembly.v1.JobStarted
+ */
+export type JobStarted = Message<"reelsmith.assembly.v1.JobStarted"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int32 attempt = 3;
+   */
+  attempt: number;
+
+  /**
+   * @generated from field: int64 started_at_unix_ms = 4;
+   */
+  startedAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobStarted.
+ * Use `create(JobStartedSchema)` to create a new message.
+ */
+export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 5);
+
+/**
+ * events.render.dead_lettered (published by the render worker when a job failed on its last
+ * allowed delivery and left the work queue)
+ *
+ * @generated from message reelsmith.assembly.v1.RenderDeadLettered
+ */
+export type RenderDeadLettered = Message<"reelsmith.assembly.v1.RenderDeadLettered"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: int32 attempt = 2;
+   */
+  attempt: number;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 3;
+   */
+  atUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.RenderDeadLettered.
+ * Use `create(RenderDeadLetteredSchema)` to create a new message.
+ */
+export const RenderDeadLetteredSchema: GenMessage<RenderDeadLettered> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 6);
 

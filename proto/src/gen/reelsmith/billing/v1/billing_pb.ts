@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/billing/v1/billing.proto.
  */
 export const file_reelsmith_billing_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYmlsbGluZy92MS9iaWxsaW5nLnByb3RvEhRyZWVsc21pdGguYmlsbGluZy52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJvCg9Fc3RpbWF0ZVJlcXVlc3QSFQoNcGFjaW5nX3ByZXNldBgBIAEoCRIRCgloYXNfbXVzaWMYAiABKAgSGgoSdG90YWxfc291cmNlX2J5dGVzGAMgASgDEhYKDm91dHB1dF9zZWNvbmRzGAQgASgBIiMKEEVzdGltYXRlUmVzcG9uc2USDwoHY3JlZGl0cxgBIAEoAyJhCgxTdWJzY3JpcHRpb24SDAoEcGxhbhgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFQoNYmlsbGluZ19jeWNsZRgDIAEoCRIcChRuZXh0X2JpbGxpbmdfdW5peF9tcxgEIAEoAyLAAgoMRW50aXRsZW1lbnRzEhgKEHVwbG9hZF9jYXBfYnl0ZXMYASABKAMSGQoRbXVzaWNfY2FwX3NlY29uZHMYAiABKAMSHQoVbGlicmFyeV9zZWxlY3Rpb25fY2FwGAMgASgFEhEKCXVubGltaXRlZBgEIAEoCBIcChR1cGxvYWRfbGltaXRfbWVzc2FnZRgFIAEoCRIbChNtdXNpY19saW1pdF9tZXNzYWdlGAYgASgJEh8KF3NlbGVjdGlvbl9saW1pdF9tZXNzYWdlGAcgASgJEhIKCnN1YnNjcmliZWQYCCABKAgSHAoUaW5zdWZmaWNpZW50X21lc3NhZ2UYCSABKAkSGAoQcmVlbF9jYXBfc2Vjb25kcxgKIAEoAxIhChlyZWVsX2xlbmd0aF9saW1pdF9tZXNzYWdlGAsgASgJIs8BCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDwoHY3JlZGl0cxgCIAEoAxI4CgxzdWJzY3JpcHRpb24YAyABKAsyIi5yZWVsc21pdGguYmlsbGluZy52MS5TdWJzY3JpcHRpb24SFQoNbGFzdF9mcmVlX3VzZRgEIAEoCRIXCg9kYWlseV9mcmVlX3VzZWQYBSABKAgSOAoMZW50aXRsZW1lbnRzGAYgASgLMiIucmVlbHNtaXRoLmJpbGxpbmcudjEuRW50aXRsZW1lbnRzIksKEUdldEFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEhIKCmVudGVycHJpc2UYAyABKAgiRAoSR2V0QWNjb3VudFJlc3BvbnNlEi4KB2FjY291bnQYASABKAsyHS5yZWVsc21pdGguYmlsbGluZy52MS5BY2NvdW50Iq0BCgtSZXNlcnZhdGlvbhIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIzCgRraW5kGAMgASgOMiUucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25LaW5kEjcKBnN0YXR1cxgEIAEoDjInLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uU3RhdHVzEg8KB2NyZWRpdHMYBSABKAMiXgoOUmVzZXJ2ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSGAoQZXN0aW1hdGVfY3JlZGl0cxgDIAEoAxIRCgl1bmxpbWl0ZWQYBCABKAgiGAoGSm9iUmVmEg4KBmpvYl9pZBgBIAEoCSJNChNSZXNlcnZhdGlvblJlc3BvbnNlEjYKC3Jlc2VydmF0aW9uGAEgASgLMiEucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb24iWQoMR3JhbnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDwoHY3JlZGl0cxgCIAEoAxIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSDgoGcmVhc29uGAQgASgJIjEKDUdyYW50UmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgdiYWxhbmNlGAIgASgDInwKFlNldFN1YnNjcmlwdGlvblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRwbGFuGAIgASgJEhUKDWJpbGxpbmdfY3ljbGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhwKFG5leHRfYmlsbGluZ191bml4X21zGAUgASgDIrYCCgRQbGFuEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSGwoTbW9udGhseV9wcmljZV9jZW50cxgDIAEoAxIaChJ5ZWFybHlfcHJpY2VfY2VudHMYBCABKAMSFwoPbW9udGhseV9jcmVkaXRzGAUgASgDEhYKDnllYXJseV9jcmVkaXRzGAYgASgDEhcKD3N0b3JhZ2VfbW9udGhseRgHIAEoCRIWCg5zdG9yYWdlX3llYXJseRgIIAEoCRIWCg5leHBvcnRfcXVhbGl0eRgJIAEoCRIcChRhcHByb3hfdmlkZW9fbW9udGhseRgKIAEoCRIbChNhcHByb3hfdmlkZW9feWVhcmx5GAsgASgJEhAKCGZlYXR1cmVzGAwgAygJEhQKDG1vc3RfcG9wdWxhchgNIAEoCCJSCgpDcmVkaXRQYWNrEgoKAmlkGAEgASgJEg8KB2NyZWRpdHMYAiABKAMSEwoLcHJpY2VfY2VudHMYAyABKAMSEgoKYmVzdF92YWx1ZRgEIAEoCCIVChNHZXRDYXRhbG9ndWVSZXF1ZXN0ImcKCUNhdGFsb2d1ZRIpCgVwbGFucxgBIAMoCzIaLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlBsYW4SLwoFcGFja3MYAiADKAsyIC5yZWVsc21pdGguYmlsbGluZy52MS5DcmVkaXRQYWNrKpIBCg9SZXNlcnZhdGlvbktpbmQSIAocUkVTRVJWQVRJT05fS0lORF9VTlNQRUNJRklFRBAAEh8KG1JFU0VSVkFUSU9OX0tJTkRfRlJFRV9WSURFTxABEhwKGFJFU0VSVkFUSU9OX0tJTkRfQ1JFRElUUxACEh4KGlJFU0VSVkFUSU9OX0tJTkRfVU5MSU1JVEVEEAMqlgEKEVJlc2VydmF0aW9uU3RhdHVzEiIKHlJFU0VSVkFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF1JFU0VSVkFUSU9OX1NUQVRVU19IRUxEEAESHwobUkVTRVJWQVRJT05fU1RBVFVTX0NBUFRVUkVEEAISHwobUkVTRVJWQVRJT05fU1RBVFVTX1JFTEVBU0VEEAMyxAYKDkJpbGxpbmdTZXJ2aWNlElkKCERlc2NyaWJlEiUucmVlbHNtaXRoLmJpbGxpbmcudjEuRGVzY3JpYmVSZXF1ZXN0GiYucmVlbHNtaXRoLmJpbGxpbmcudjEuRGVzY3JpYmVSZXNwb25zZRJZCghFc3RpbWF0ZRIlLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkVzdGltYXRlUmVxdWVzdBomLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkVzdGltYXRlUmVzcG9uc2USXwoKR2V0QWNjb3VudBInLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkdldEFjY291bnRSZXF1ZXN0GigucmVlbHNtaXRoLmJpbGxpbmcudjEuR2V0QWNjb3VudFJlc3BvbnNlEloKB1Jlc2VydmUSJC5yZWVsc21pdGguYmlsbGluZy52MS5SZXNlcnZlUmVxdWVzdBopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUgoHQ2FwdHVyZRIcLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkpvYlJlZhopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUgoHUmVsZWFzZRIcLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkpvYlJlZhopLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uUmVzcG9uc2USUAoFR3JhbnQSIi5yZWVsc21pdGguYmlsbGluZy52MS5HcmFudFJlcXVlc3QaIy5yZWVsc21pdGguYmlsbGluZy52MS5HcmFudFJlc3BvbnNlEmkKD1NldFN1YnNjcmlwdGlvbhIsLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlNldFN1YnNjcmlwdGlvblJlcXVlc3QaKC5yZWVsc21pdGguYmlsbGluZy52MS5HZXRBY2NvdW50UmVzcG9uc2USWgoMR2V0Q2F0YWxvZ3VlEikucmVlbHNtaXRoLmJpbGxpbmcudjEuR2V0Q2F0YWxvZ3VlUmVxdWVzdBofLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkNhdGFsb2d1ZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("CiJyZWVsc21pdGgvYmlsbGluZy92MS9iaWxsaW5nLnByb3RvEhRyZWVsc21pdGguYmlsbGluZy52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJvCg9Fc3RpbWF0ZVJlcXVlc3QSFQoNcGFjaW5nX3ByZXNldBgBIAEoCRIRCgloYXNfbXVzaWMYAiABKAgSGgoSdG90YWxfc291cmNlX2J5dGVzGAMgASgDEhYKDm91dHB1dF9zZWNvbmRzGAQgASgBIiMKEEVzdGltYXRlUmVzcG9uc2USDwoHY3JlZGl0cxgBIAEoAyJ/CgxTdWJzY3JpcHRpb24SDAoEcGxhbhgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFQoNYmlsbGluZ19jeWNsZRgDIAEoCRIcChRuZXh0X2JpbGxpbmdfdW5peF9tcxgEIAEoAxIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgFIAEoCCLAAgoMRW50aXRsZW1lbnRzEhgKEHVwbG9hZF9jYXBfYnl0ZXMYASABKAMSGQoRbXVzaWNfY2FwX3NlY29uZHMYAiABKAMSHQoVbGlicmFyeV9zZWxlY3Rpb25fY2FwGAMgASgFEhEKCXVubGltaXRlZBgEIAEoCBIcChR1cGxvYWRfbGltaXRfbWVzc2FnZRgFIAEoCRIbChNtdXNpY19saW1pdF9tZXNzYWdlGAYgASgJEh8KF3NlbGVjdGlvbl9saW1pdF9tZXNzYWdlGAcgASgJEhIKCnN1YnNjcmliZWQYCCABKAgSHAoUaW5zdWZmaWNpZW50X21lc3NhZ2UYCSABKAkSGAoQcmVlbF9jYXBfc2Vjb25kcxgKIAEoAxIhChlyZWVsX2xlbmd0aF9saW1pdF9tZXNzYWdlGAsgASgJIs8BCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDwoHY3JlZGl0cxgCIAEoAxI4CgxzdWJzY3JpcHRpb24YAyABKAsyIi5yZWVsc21pdGguYmlsbGluZy52MS5TdWJzY3JpcHRpb24SFQoNbGFzdF9mcmVlX3VzZRgEIAEoCRIXCg9kYWlseV9mcmVlX3VzZWQYBSABKAgSOAoMZW50aXRsZW1lbnRzGAYgASgLMiIucmVlbHNtaXRoLmJpbGxpbmcudjEuRW50aXRsZW1lbnRzIksKEUdldEFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEhIKCmVudGVycHJpc2UYAyABKAgiRAoSR2V0QWNjb3VudFJlc3BvbnNlEi4KB2FjY291bnQYASABKAsyHS5yZWVsc21pdGguYmlsbGluZy52MS5BY2NvdW50Iq0BCgtSZXNlcnZhdGlvbhIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIzCgRraW5kGAMgASgOMiUucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25LaW5kEjcKBnN0YXR1cxgEIAEoDjInLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmF0aW9uU3RhdHVzEg8KB2NyZWRpdHMYBSABKAMiXgoOUmVzZXJ2ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSGAoQZXN0aW1hdGVfY3JlZGl0cxgDIAEoAxIRCgl1bmxpbWl0ZWQYBCABKAgiGAoGSm9iUmVmEg4KBmpvYl9pZBgBIAEoCSJNChNSZXNlcnZhdGlvblJlc3BvbnNlEjYKC3Jlc2VydmF0aW9uGAEgASgLMiEucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb24iWQoMR3JhbnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDwoHY3JlZGl0cxgCIAEoAxIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSDgoGcmVhc29uGAQgASgJIjEKDUdyYW50UmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgdiYWxhbmNlGAIgASgDInwKFlNldFN1YnNjcmlwdGlvblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRwbGFuGAIgASgJEhUKDWJpbGxpbmdfY3ljbGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhwKFG5leHRfYmlsbGluZ191bml4X21zGAUgASgDIrYCCgRQbGFuEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSGwoTbW9udGhseV9wcmljZV9jZW50cxgDIAEoAxIaChJ5ZWFybHlfcHJpY2VfY2VudHMYBCABKAMSFwoPbW9udGhseV9jcmVkaXRzGAUgASgDEhYKDnllYXJseV9jcmVkaXRzGAYgASgDEhcKD3N0b3JhZ2VfbW9udGhseRgHIAEoCRIWCg5zdG9yYWdlX3llYXJseRgIIAEoCRIWCg5leHBvcnRfcXVhbGl0eRgJIAEoCRIcChRhcHByb3hfdmlkZW9fbW9udGhseRgKIAEoCRIbChNhcHByb3hfdmlkZW9feWVhcmx5GAsgASgJEhAKCGZlYXR1cmVzGAwgAygJEhQKDG1vc3RfcG9wdWxhchgNIAEoCCJSCgpDcmVkaXRQYWNrEgoKAmlkGAEgASgJEg8KB2NyZWRpdHMYAiABKAMSEwoLcHJpY2VfY2VudHMYAyABKAMSEgoKYmVzdF92YWx1ZRgEIAEoCCIVChNHZXRDYXRhbG9ndWVSZXF1ZXN0ImcKCUNhdGFsb2d1ZRIpCgVwbGFucxgBIAMoCzIaLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlBsYW4SLwoFcGFja3MYAiADKAsyIC5yZWVsc21pdGguYmlsbGluZy52MS5DcmVkaXRQYWNrIicKFEFub255bWlzZVVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiFwoVQW5vbnltaXNlVXNlclJlc3BvbnNlIqwBChRDcmVhdGVQYXltZW50UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHR5cGUYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRIUCgxhbW91bnRfY2VudHMYBSABKAMSEAoIY3VycmVuY3kYBiABKAkSFgoOcGF5bWVudF9tZXRob2QYByABKAkSFQoNYmlsbGluZ19jeWNsZRgIIAEoCSKKAQoVQ3JlYXRlUGF5bWVudFJlc3BvbnNlEhUKDWNsaWVudF9zZWNyZXQYASABKAkSGQoRcGF5bWVudF9pbnRlbnRfaWQYAiABKAkSEAoIcHJvdmlkZXIYAyABKAkSFwoPcHVibGlzaGFibGVfa2V5GAQgASgJEhQKDGFwcHJvdmFsX3VybBgFIAEoCSKUAQoVQ29uZmlybVBheW1lbnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGQoRcGF5bWVudF9pbnRlbnRfaWQYAiABKAkSEQoJdGVzdF9jYXJkGAMgASgJEhMKC3Rlc3RfZXhwaXJ5GAQgASgJEhAKCHRlc3RfY3ZjGAUgASgJEhUKDXBheXBhbF9hY3Rpb24YBiABKAkitQIKB1BheW1lbnQSCgoCaWQYASABKAkSFwoPY3JlYXRlZF91bml4X21zGAIgASgDEgwKBHR5cGUYAyABKAkSDwoHaXRlbV9pZBgEIAEoCRIRCglpdGVtX25hbWUYBSABKAkSFAoMYW1vdW50X2NlbnRzGAYgASgDEhAKCGN1cnJlbmN5GAcgASgJEg8KB2NyZWRpdHMYCCABKAMSEAoIcHJvdmlkZXIYCSABKAkSFgoOcGF5bWVudF9tZXRob2QYCiABKAkSDgoGc3RhdHVzGAsgASgJEhcKD2ZhaWx1cmVfbWVzc2FnZRgMIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGA0gASgJEhgKEHJlZnVuZGVkX2NyZWRpdHMYDiABKAMSFgoOcmVmdW5kZWRfY2VudHMYDyABKAMieAoWQ29uZmlybVBheW1lbnRSZXNwb25zZRIuCgdwYXltZW50GAEgASgLMh0ucmVlbHNtaXRoLmJpbGxpbmcudjEuUGF5bWVudBIuCgdhY2NvdW50GAIgASgLMh0ucmVlbHNtaXRoLmJpbGxpbmcudjEuQWNjb3VudCIaCgdVc2VyUmVmEg8KB3VzZXJfaWQYASABKAkiQgoPSGlzdG9yeVJlc3BvbnNlEi8KCHBheW1lbnRzGAEgAygLMh0ucmVlbHNtaXRoLmJpbGxpbmcudjEuUGF5bWVudCKnAQoOV2ViaG9va1JlcXVlc3QSEAoIcHJvdmlkZXIYASABKAkSDwoHcGF5bG9hZBgCIAEoDBJCCgdoZWFkZXJzGAMgAygLMjEucmVlbHNtaXRoLmJpbGxpbmcudjEuV2ViaG9va1JlcXVlc3QuSGVhZGVyc0VudHJ5Gi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjYKD1dlYmhvb2tSZXNwb25zZRIQCghldmVudF9pZBgBIAEoCRIRCglwcm9jZXNzZWQYAiABKAgiOQoNUmVmdW5kUmVxdWVzdBISCgpwYXltZW50X2lkGAEgASgJEhQKDGFtb3VudF9jZW50cxgCIAEoAyIWChRQYXltZW50Q29uZmlnUmVxdWVzdCJfCg1QYXltZW50Q29uZmlnEhUKDWNhcmRfcHJvdmlkZXIYASABKAkSFwoPcGF5cGFsX3Byb3ZpZGVyGAIgASgJEh4KFnN0cmlwZV9wdWJsaXNoYWJsZV9rZXkYAyABKAkqkgEKD1Jlc2VydmF0aW9uS2luZBIgChxSRVNFUlZBVElPTl9LSU5EX1VOU1BFQ0lGSUVEEAASHwobUkVTRVJWQVRJT05fS0lORF9GUkVFX1ZJREVPEAESHAoYUkVTRVJWQVRJT05fS0lORF9DUkVESVRTEAISHgoaUkVTRVJWQVRJT05fS0lORF9VTkxJTUlURUQQAyqWAQoRUmVzZXJ2YXRpb25TdGF0dXMSIgoeUkVTRVJWQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXUkVTRVJWQVRJT05fU1RBVFVTX0hFTEQQARIfChtSRVNFUlZBVElPTl9TVEFUVVNfQ0FQVFVSRUQQAhIfChtSRVNFUlZBVElPTl9TVEFUVVNfUkVMRUFTRUQQAzLGDAoOQmlsbGluZ1NlcnZpY2USWQoIRGVzY3JpYmUSJS5yZWVsc21pdGguYmlsbGluZy52MS5EZXNjcmliZVJlcXVlc3QaJi5yZWVsc21pdGguYmlsbGluZy52MS5EZXNjcmliZVJlc3BvbnNlElkKCEVzdGltYXRlEiUucmVlbHNtaXRoLmJpbGxpbmcudjEuRXN0aW1hdGVSZXF1ZXN0GiYucmVlbHNtaXRoLmJpbGxpbmcudjEuRXN0aW1hdGVSZXNwb25zZRJfCgpHZXRBY2NvdW50EicucmVlbHNtaXRoLmJpbGxpbmcudjEuR2V0QWNjb3VudFJlcXVlc3QaKC5yZWVsc21pdGguYmlsbGluZy52MS5HZXRBY2NvdW50UmVzcG9uc2USWgoHUmVzZXJ2ZRIkLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlc2VydmVSZXF1ZXN0GikucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJSCgdDYXB0dXJlEhwucmVlbHNtaXRoLmJpbGxpbmcudjEuSm9iUmVmGikucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJSCgdSZWxlYXNlEhwucmVlbHNtaXRoLmJpbGxpbmcudjEuSm9iUmVmGikucmVlbHNtaXRoLmJpbGxpbmcudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJQCgVHcmFudBIiLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkdyYW50UmVxdWVzdBojLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkdyYW50UmVzcG9uc2USaQoPU2V0U3Vic2NyaXB0aW9uEiwucmVlbHNtaXRoLmJpbGxpbmcudjEuU2V0U3Vic2NyaXB0aW9uUmVxdWVzdBooLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkdldEFjY291bnRSZXNwb25zZRJaCgxHZXRDYXRhbG9ndWUSKS5yZWVsc21pdGguYmlsbGluZy52MS5HZXRDYXRhbG9ndWVSZXF1ZXN0Gh8ucmVlbHNtaXRoLmJpbGxpbmcudjEuQ2F0YWxvZ3VlEmgKDUFub255bWlzZVVzZXISKi5yZWVsc21pdGguYmlsbGluZy52MS5Bbm9ueW1pc2VVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5iaWxsaW5nLnYxLkFub255bWlzZVVzZXJSZXNwb25zZRJoCg1DcmVhdGVQYXltZW50EioucmVlbHNtaXRoLmJpbGxpbmcudjEuQ3JlYXRlUGF5bWVudFJlcXVlc3QaKy5yZWVsc21pdGguYmlsbGluZy52MS5DcmVhdGVQYXltZW50UmVzcG9uc2USawoOQ29uZmlybVBheW1lbnQSKy5yZWVsc21pdGguYmlsbGluZy52MS5Db25maXJtUGF5bWVudFJlcXVlc3QaLC5yZWVsc21pdGguYmlsbGluZy52MS5Db25maXJtUGF5bWVudFJlc3BvbnNlEk8KB0hpc3RvcnkSHS5yZWVsc21pdGguYmlsbGluZy52MS5Vc2VyUmVmGiUucmVlbHNtaXRoLmJpbGxpbmcudjEuSGlzdG9yeVJlc3BvbnNlEl0KEkNhbmNlbFN1YnNjcmlwdGlvbhIdLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlVzZXJSZWYaKC5yZWVsc21pdGguYmlsbGluZy52MS5HZXRBY2NvdW50UmVzcG9uc2USXAoNSGFuZGxlV2ViaG9vaxIkLnJlZWxzbWl0aC5iaWxsaW5nLnYxLldlYmhvb2tSZXF1ZXN0GiUucmVlbHNtaXRoLmJpbGxpbmcudjEuV2ViaG9va1Jlc3BvbnNlEkwKBlJlZnVuZBIjLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlJlZnVuZFJlcXVlc3QaHS5yZWVsc21pdGguYmlsbGluZy52MS5QYXltZW50EmMKEEdldFBheW1lbnRDb25maWcSKi5yZWVsc21pdGguYmlsbGluZy52MS5QYXltZW50Q29uZmlnUmVxdWVzdBojLnJlZWxzbWl0aC5iaWxsaW5nLnYxLlBheW1lbnRDb25maWdiBnByb3RvMw", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.billing.v1.DescribeRequest
@@ -131,6 +131,13 @@ export type Subscription = Message<"reelsmith.billing.v1.Subscription"> & {
    * @generated from field: int64 next_billing_unix_ms = 4;
    */
   nextBillingUnixMs: bigint;
+
+  /**
+   * The plan ends at the next billing date instead of renewing.
+   *
+   * @generated from field: bool cancel_at_period_end = 5;
+   */
+  cancelAtPeriodEnd: boolean;
 };
 
 /**
@@ -652,6 +659,461 @@ export const CatalogueSchema: GenMessage<Catalogue> = /*@__PURE__*/
   messageDesc(file_reelsmith_billing_v1_billing, 19);
 
 /**
+ * @generated from message reelsmith.billing.v1.AnonymiseUserRequest
+ */
+export type AnonymiseUserRequest = Message<"reelsmith.billing.v1.AnonymiseUserRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.AnonymiseUserRequest.
+ * Use `create(AnonymiseUserRequestSchema)` to create a new message.
+ */
+export const AnonymiseUserRequestSchema: GenMessage<AnonymiseUserRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 20);
+
+/**
+ * @generated from message reelsmith.billing.v1.AnonymiseUserResponse
+ */
+export type AnonymiseUserResponse = Message<"reelsmith.billing.v1.AnonymiseUserResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.AnonymiseUserResponse.
+ * Use `create(AnonymiseUserResponseSchema)` to create a new message.
+ */
+export const AnonymiseUserResponseSchema: GenMessage<AnonymiseUserResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 21);
+
+/**
+ * Payments (issue 14). One payment is one charge: a credit pack, a plan's first cycle, or a renewal.
+ *
+ * @generated from message reelsmith.billing.v1.CreatePaymentRequest
+ */
+export type CreatePaymentRequest = Message<"reelsmith.billing.v1.CreatePaymentRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * Where the receipt goes.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * credits or subscription
+   *
+   * @generated from field: string type = 3;
+   */
+  type: string;
+
+  /**
+   * A pack id (credits_1000) or a plan id (mid-tier).
+   *
+   * @generated from field: string item_id = 4;
+   */
+  itemId: string;
+
+  /**
+   * What the client believes the price is, in cents: refused unless it equals the catalogue's.
+   *
+   * @generated from field: int64 amount_cents = 5;
+   */
+  amountCents: bigint;
+
+  /**
+   * @generated from field: string currency = 6;
+   */
+  currency: string;
+
+  /**
+   * card or paypal
+   *
+   * @generated from field: string payment_method = 7;
+   */
+  paymentMethod: string;
+
+  /**
+   * monthly or yearly, subscriptions only
+   *
+   * @generated from field: string billing_cycle = 8;
+   */
+  billingCycle: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.CreatePaymentRequest.
+ * Use `create(CreatePaymentRequestSchema)` to create a new message.
+ */
+export const CreatePaymentRequestSchema: GenMessage<CreatePaymentRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 22);
+
+/**
+ * @generated from message reelsmith.billing.v1.CreatePaymentResponse
+ */
+export type CreatePaymentResponse = Message<"reelsmith.billing.v1.CreatePaymentResponse"> & {
+  /**
+   * @generated from field: string client_secret = 1;
+   */
+  clientSecret: string;
+
+  /**
+   * @generated from field: string payment_intent_id = 2;
+   */
+  paymentIntentId: string;
+
+  /**
+   * sandbox, stripe or paypal
+   *
+   * @generated from field: string provider = 3;
+   */
+  provider: string;
+
+  /**
+   * Stripe's publishable key when the provider is stripe.
+   *
+   * @generated from field: string publishable_key = 4;
+   */
+  publishableKey: string;
+
+  /**
+   * PayPal's approval page when the provider is paypal.
+   *
+   * @generated from field: string approval_url = 5;
+   */
+  approvalUrl: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.CreatePaymentResponse.
+ * Use `create(CreatePaymentResponseSchema)` to create a new message.
+ */
+export const CreatePaymentResponseSchema: GenMessage<CreatePaymentResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 23);
+
+/**
+ * @generated from message reelsmith.billing.v1.ConfirmPaymentRequest
+ */
+export type ConfirmPaymentRequest = Message<"reelsmith.billing.v1.ConfirmPaymentRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string payment_intent_id = 2;
+   */
+  paymentIntentId: string;
+
+  /**
+   * Sandbox only: the card number, expiry (MM/YY) and CVC typed in the test-mode form.
+   *
+   * @generated from field: string test_card = 3;
+   */
+  testCard: string;
+
+  /**
+   * @generated from field: string test_expiry = 4;
+   */
+  testExpiry: string;
+
+  /**
+   * @generated from field: string test_cvc = 5;
+   */
+  testCvc: string;
+
+  /**
+   * PayPal (sandbox or real): approve or cancel.
+   *
+   * @generated from field: string paypal_action = 6;
+   */
+  paypalAction: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.ConfirmPaymentRequest.
+ * Use `create(ConfirmPaymentRequestSchema)` to create a new message.
+ */
+export const ConfirmPaymentRequestSchema: GenMessage<ConfirmPaymentRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 24);
+
+/**
+ * @generated from message reelsmith.billing.v1.Payment
+ */
+export type Payment = Message<"reelsmith.billing.v1.Payment"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int64 created_unix_ms = 2;
+   */
+  createdUnixMs: bigint;
+
+  /**
+   * credits, subscription or renewal
+   *
+   * @generated from field: string type = 3;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string item_id = 4;
+   */
+  itemId: string;
+
+  /**
+   * @generated from field: string item_name = 5;
+   */
+  itemName: string;
+
+  /**
+   * @generated from field: int64 amount_cents = 6;
+   */
+  amountCents: bigint;
+
+  /**
+   * @generated from field: string currency = 7;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int64 credits = 8;
+   */
+  credits: bigint;
+
+  /**
+   * @generated from field: string provider = 9;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: string payment_method = 10;
+   */
+  paymentMethod: string;
+
+  /**
+   * pending, succeeded, failed, refunded
+   *
+   * @generated from field: string status = 11;
+   */
+  status: string;
+
+  /**
+   * @generated from field: string failure_message = 12;
+   */
+  failureMessage: string;
+
+  /**
+   * @generated from field: string billing_cycle = 13;
+   */
+  billingCycle: string;
+
+  /**
+   * @generated from field: int64 refunded_credits = 14;
+   */
+  refundedCredits: bigint;
+
+  /**
+   * @generated from field: int64 refunded_cents = 15;
+   */
+  refundedCents: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.Payment.
+ * Use `create(PaymentSchema)` to create a new message.
+ */
+export const PaymentSchema: GenMessage<Payment> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 25);
+
+/**
+ * @generated from message reelsmith.billing.v1.ConfirmPaymentResponse
+ */
+export type ConfirmPaymentResponse = Message<"reelsmith.billing.v1.ConfirmPaymentResponse"> & {
+  /**
+   * @generated from field: reelsmith.billing.v1.Payment payment = 1;
+   */
+  payment?: Payment | undefined;
+
+  /**
+   * @generated from field: reelsmith.billing.v1.Account account = 2;
+   */
+  account?: Account | undefined;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.ConfirmPaymentResponse.
+ * Use `create(ConfirmPaymentResponseSchema)` to create a new message.
+ */
+export const ConfirmPaymentResponseSchema: GenMessage<ConfirmPaymentResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 26);
+
+/**
+ * @generated from message reelsmith.billing.v1.UserRef
+ */
+export type UserRef = Message<"reelsmith.billing.v1.UserRef"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.UserRef.
+ * Use `create(UserRefSchema)` to create a new message.
+ */
+export const UserRefSchema: GenMessage<UserRef> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 27);
+
+/**
+ * @generated from message reelsmith.billing.v1.HistoryResponse
+ */
+export type HistoryResponse = Message<"reelsmith.billing.v1.HistoryResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.billing.v1.Payment payments = 1;
+   */
+  payments: Payment[];
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.HistoryResponse.
+ * Use `create(HistoryResponseSchema)` to create a new message.
+ */
+export const HistoryResponseSchema: GenMessage<HistoryResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 28);
+
+/**
+ * @generated from message reelsmith.billing.v1.WebhookRequest
+ */
+export type WebhookRequest = Message<"reelsmith.billing.v1.WebhookRequest"> & {
+  /**
+   * stripe or paypal
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * The body exactly as received: signatures are computed over these bytes.
+   *
+   * @generated from field: bytes payload = 2;
+   */
+  payload: Uint8Array;
+
+  /**
+   * @generated from field: map<string, string> headers = 3;
+   */
+  headers: { [key: string]: string };
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.WebhookRequest.
+ * Use `create(WebhookRequestSchema)` to create a new message.
+ */
+export const WebhookRequestSchema: GenMessage<WebhookRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 29);
+
+/**
+ * @generated from message reelsmith.billing.v1.WebhookResponse
+ */
+export type WebhookResponse = Message<"reelsmith.billing.v1.WebhookResponse"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * False when this event had been processed before (a replay).
+   *
+   * @generated from field: bool processed = 2;
+   */
+  processed: boolean;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.WebhookResponse.
+ * Use `create(WebhookResponseSchema)` to create a new message.
+ */
+export const WebhookResponseSchema: GenMessage<WebhookResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 30);
+
+/**
+ * @generated from message reelsmith.billing.v1.RefundRequest
+ */
+export type RefundRequest = Message<"reelsmith.billing.v1.RefundRequest"> & {
+  /**
+   * @generated from field: string payment_id = 1;
+   */
+  paymentId: string;
+
+  /**
+   * 0 refunds what is left of the payment.
+   *
+   * @generated from field: int64 amount_cents = 2;
+   */
+  amountCents: bigint;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.RefundRequest.
+ * Use `create(RefundRequestSchema)` to create a new message.
+ */
+export const RefundRequestSchema: GenMessage<RefundRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 31);
+
+/**
+ * @generated from message reelsmith.billing.v1.PaymentConfigRequest
+ */
+export type PaymentConfigRequest = Message<"reelsmith.billing.v1.PaymentConfigRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.PaymentConfigRequest.
+ * Use `create(PaymentConfigRequestSchema)` to create a new message.
+ */
+export const PaymentConfigRequestSchema: GenMessage<PaymentConfigRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 32);
+
+/**
+ * @generated from message reelsmith.billing.v1.PaymentConfig
+ */
+export type PaymentConfig = Message<"reelsmith.billing.v1.PaymentConfig"> & {
+  /**
+   * sandbox or stripe
+   *
+   * @generated from field: string card_provider = 1;
+   */
+  cardProvider: string;
+
+  /**
+   * sandbox or paypal
+   *
+   * @generated from field: string paypal_provider = 2;
+   */
+  paypalProvider: string;
+
+  /**
+   * @generated from field: string stripe_publishable_key = 3;
+   */
+  stripePublishableKey: string;
+};
+
+/**
+ * Describes the message reelsmith.billing.v1.PaymentConfig.
+ * Use `create(PaymentConfigSchema)` to create a new message.
+ */
+export const PaymentConfigSchema: GenMessage<PaymentConfig> = /*@__PURE__*/
+  messageDesc(file_reelsmith_billing_v1_billing, 33);
+
+/**
  * @generated from enum reelsmith.billing.v1.ReservationKind
  */
 export enum ReservationKind {
@@ -804,6 +1266,83 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof GetCatalogueRequestSchema;
     output: typeof CatalogueSchema;
+  },
+  /**
+   * Account deletion: the ledger keeps its rows under an anonymous id; the account row goes.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.AnonymiseUser
+   */
+  anonymiseUser: {
+    methodKind: "unary";
+    input: typeof AnonymiseUserRequestSchema;
+    output: typeof AnonymiseUserResponseSchema;
+  },
+  /**
+   * Starts a payment: the amount must equal the catalogue's price. Grants nothing by itself.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.CreatePayment
+   */
+  createPayment: {
+    methodKind: "unary";
+    input: typeof CreatePaymentRequestSchema;
+    output: typeof CreatePaymentResponseSchema;
+  },
+  /**
+   * Confirms a payment with its provider; credits once per payment however often it is called.
+   * A declined card is FAILED_PRECONDITION with reason payment_declined and the decline message.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.ConfirmPayment
+   */
+  confirmPayment: {
+    methodKind: "unary";
+    input: typeof ConfirmPaymentRequestSchema;
+    output: typeof ConfirmPaymentResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.History
+   */
+  history: {
+    methodKind: "unary";
+    input: typeof UserRefSchema;
+    output: typeof HistoryResponseSchema;
+  },
+  /**
+   * Cancel at the end of the current period: the plan stays active until the next billing date.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.CancelSubscription
+   */
+  cancelSubscription: {
+    methodKind: "unary";
+    input: typeof UserRefSchema;
+    output: typeof GetAccountResponseSchema;
+  },
+  /**
+   * A provider's webhook, verified on the raw body; INVALID_ARGUMENT when it cannot be verified.
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.HandleWebhook
+   */
+  handleWebhook: {
+    methodKind: "unary";
+    input: typeof WebhookRequestSchema;
+    output: typeof WebhookResponseSchema;
+  },
+  /**
+   * Refunds a payment and takes back its credits that are not spent yet (admins).
+   *
+   * @generated from rpc reelsmith.billing.v1.BillingService.Refund
+   */
+  refund: {
+    methodKind: "unary";
+    input: typeof RefundRequestSchema;
+    output: typeof PaymentSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.billing.v1.BillingService.GetPaymentConfig
+   */
+  getPaymentConfig: {
+    methodKind: "unary";
+    input: typeof PaymentConfigRequestSchema;
+    output: typeof PaymentConfigSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_billing_v1_billing, 0);

@@ -2,15 +2,15 @@
 // @generated from file reelsmith/common/v1/common.proto (package reelsmith.common.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file reelsmith/common/v1/common.proto.
  */
 export const file_reelsmith_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("CiByZWVsc21pdGgvY29tbW9uL3YxL2NvbW1vbi5wcm90bxITcmVlbHNtaXRoLmNvbW1vbi52MSIrCgZDYWxsZXISDwoHdXNlcl9pZBgBIAEoCRIQCghpc19hZG1pbhgCIAEoCCJICgtTZXJ2aWNlSW5mbxIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSGgoSc3RhcnRlZF9hdF91bml4X21zGAMgASgDYgZwcm90bzM");
+  fileDesc("CiByZWVsc21pdGgvY29tbW9uL3YxL2NvbW1vbi5wcm90bxITcmVlbHNtaXRoLmNvbW1vbi52MSIrCgZDYWxsZXISDwoHdXNlcl9pZBgBIAEoCRIQCghpc19hZG1pbhgCIAEoCCJICgtTZXJ2aWNlSW5mbxIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSGgoSc3RhcnRlZF9hdF91bml4X21zGAMgASgDIg4KDFByb2JlUmVxdWVzdCKLAQoNUHJvYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbxITCgtkYXRhYmFzZV9vaxgCIAEoCBITCgtkYXRhYmFzZV9tcxgDIAEoARIPCgduYXRzX29rGAQgASgIEg8KB25hdHNfbXMYBSABKAEyXgoMUHJvYmVTZXJ2aWNlEk4KBVByb2JlEiEucmVlbHNtaXRoLmNvbW1vbi52MS5Qcm9iZVJlcXVlc3QaIi5yZWVsc21pdGguY29tbW9uLnYxLlByb2JlUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * Identifies the caller of an internal call; set by the gateway after it has checked the token.
@@ -64,4 +64,73 @@ export type ServiceInfo = Message<"reelsmith.common.v1.ServiceInfo"> & {
  */
 export const ServiceInfoSchema: GenMessage<ServiceInfo> = /*@__PURE__*/
   messageDesc(file_reelsmith_common_v1_common, 1);
+
+/**
+ * @generated from message reelsmith.common.v1.ProbeRequest
+ */
+export type ProbeRequest = Message<"reelsmith.common.v1.ProbeRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.common.v1.ProbeRequest.
+ * Use `create(ProbeRequestSchema)` to create a new message.
+ */
+export const ProbeRequestSchema: GenMessage<ProbeRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_common_v1_common, 2);
+
+/**
+ * One process's view of its own dependencies, for the admin's detailed health.
+ *
+ * @generated from message reelsmith.common.v1.ProbeResponse
+ */
+export type ProbeResponse = Message<"reelsmith.common.v1.ProbeResponse"> & {
+  /**
+   * @generated from field: reelsmith.common.v1.ServiceInfo info = 1;
+   */
+  info?: ServiceInfo | undefined;
+
+  /**
+   * @generated from field: bool database_ok = 2;
+   */
+  databaseOk: boolean;
+
+  /**
+   * @generated from field: double database_ms = 3;
+   */
+  databaseMs: number;
+
+  /**
+   * @generated from field: bool nats_ok = 4;
+   */
+  natsOk: boolean;
+
+  /**
+   * @generated from field: double nats_ms = 5;
+   */
+  natsMs: number;
+};
+
+/**
+ * Describes the message reelsmith.common.v1.ProbeResponse.
+ * Use `create(ProbeResponseSchema)` to create a new message.
+ */
+export const ProbeResponseSchema: GenMessage<ProbeResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_common_v1_common, 3);
+
+/**
+ * Every service answers it (registered by the kit); internal calls only.
+ *
+ * @generated from service reelsmith.common.v1.ProbeService
+ */
+export const ProbeService: GenService<{
+  /**
+   * @generated from rpc reelsmith.common.v1.ProbeService.Probe
+   */
+  probe: {
+    methodKind: "unary";
+    input: typeof ProbeRequestSchema;
+    output: typeof ProbeResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_reelsmith_common_v1_common, 0);
 

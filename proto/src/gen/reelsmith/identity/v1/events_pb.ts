@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/events.proto.
  */
 export const file_reelsmith_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguaWRlbnRpdHkudjEiRAoOVXNlclJlZ2lzdGVyZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlYKDFVzZXJMb2dnZWRJbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmxvZ2luX3R5cGUYAyABKAkSEgoKYXRfdW5peF9tcxgEIAEoA2IGcHJvdG8z");
+  fileDesc("CiJyZWVsc21pdGgvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguaWRlbnRpdHkudjEiRAoOVXNlclJlZ2lzdGVyZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlYKDFVzZXJMb2dnZWRJbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmxvZ2luX3R5cGUYAyABKAkSEgoKYXRfdW5peF9tcxgEIAEoAyJMCg9TZXNzaW9uc1Jldm9rZWQSFAoMdG9rZW5faGFzaGVzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkSEgoKYXRfdW5peF9tcxgDIAEoAyJCCgxVc2VyVmVyaWZpZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlEKC0xvZ2luRmFpbGVkEg0KBWVtYWlsGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhIKCmF0X3VuaXhfbXMYBCABKAMiYAoMQWRtaW5DaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIaXNfYWRtaW4YAyABKAgSCgoCYnkYBCABKAkSEgoKYXRfdW5peF9tcxgFIAEoA2IGcHJvdG8z");
 
 /**
  * events.identity.user_registered
@@ -74,4 +74,148 @@ export type UserLoggedIn = Message<"reelsmith.identity.v1.UserLoggedIn"> & {
  */
 export const UserLoggedInSchema: GenMessage<UserLoggedIn> = /*@__PURE__*/
   messageDesc(file_reelsmith_identity_v1_events, 1);
+
+/**
+ * Core NATS sessions.revoked: sessions that ended (logout, password change or reset, sign out
+ * everywhere, guest-pass rotation, account disabled or deleted). Every gateway replica drops
+ * them from its session cache at once.
+ *
+ * @generated from message reelsmith.identity.v1.SessionsRevoked
+ */
+export type SessionsRevoked = Message<"reelsmith.identity.v1.SessionsRevoked"> & {
+  /**
+   * sha256 (hex) of each ended session token.
+   *
+   * @generated from field: repeated string token_hashes = 1;
+   */
+  tokenHashes: string[];
+
+  /**
+   * Set when every session of this user ended.
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 3;
+   */
+  atUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SessionsRevoked.
+ * Use `create(SessionsRevokedSchema)` to create a new message.
+ */
+export const SessionsRevokedSchema: GenMessage<SessionsRevoked> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_events, 2);
+
+/**
+ * events.identity.user_verified: an account's e-mail address was confirmed (once per account).
+ *
+ * @generated from message reelsmith.identity.v1.UserVerified
+ */
+export type UserVerified = Message<"reelsmith.identity.v1.UserVerified"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 3;
+   */
+  atUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.UserVerified.
+ * Use `create(UserVerifiedSchema)` to create a new message.
+ */
+export const UserVerifiedSchema: GenMessage<UserVerified> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_events, 3);
+
+/**
+ * events.identity.login_failed: a sign-in was refused (wrong password, unknown or unverified account).
+ *
+ * @generated from message reelsmith.identity.v1.LoginFailed
+ */
+export type LoginFailed = Message<"reelsmith.identity.v1.LoginFailed"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * Empty when no account has that address.
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * invalid_credentials or email_not_verified
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 4;
+   */
+  atUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.LoginFailed.
+ * Use `create(LoginFailedSchema)` to create a new message.
+ */
+export const LoginFailedSchema: GenMessage<LoginFailed> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_events, 4);
+
+/**
+ * events.identity.admin_changed: the stored admin flag of an account was set or cleared
+ * (npm run admin:grant / admin:revoke).
+ *
+ * @generated from message reelsmith.identity.v1.AdminChanged
+ */
+export type AdminChanged = Message<"reelsmith.identity.v1.AdminChanged"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: bool is_admin = 3;
+   */
+  isAdmin: boolean;
+
+  /**
+   * Who changed it, e.g. "cli".
+   *
+   * @generated from field: string by = 4;
+   */
+  by: string;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 5;
+   */
+  atUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.AdminChanged.
+ * Use `create(AdminChangedSchema)` to create a new message.
+ */
+export const AdminChangedSchema: GenMessage<AdminChanged> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_events, 5);
 

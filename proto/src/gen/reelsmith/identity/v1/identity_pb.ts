@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/identity.proto.
  */
 export const file_reelsmith_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKMAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIIhgKCkNsaWVudEluZm8SCgoCaXAYASABKAkiZQoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiEKEFJlZ2lzdGVyUmVzcG9uc2USDQoFZW1haWwYASABKAkiYgoMTG9naW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIm8KD1Nlc3Npb25SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEikKBHVzZXIYAiABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlchIaChJleHBpcmVzX2F0X3VuaXhfbXMYAyABKAMicwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGNvZGUYAyABKAkSMQoGY2xpZW50GAQgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iXQoZUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIcChpSZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZSIsChNBdXRoZW50aWNhdGVSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiQQoUQXV0aGVudGljYXRlUmVzcG9uc2USKQoEdXNlchgBIAEoCzIbLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Vc2VyIiYKDUxvZ291dFJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCSIQCg5Mb2dvdXRSZXNwb25zZSIhCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhUKE0dldEd1ZXN0UGFzc1JlcXVlc3QiPQoJR3Vlc3RQYXNzEg8KB2VuYWJsZWQYASABKAgSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiPQoTU2V0R3Vlc3RQYXNzUmVxdWVzdBIPCgdlbmFibGVkGAEgASgIEhUKDWFkbWluX3VzZXJfaWQYAiABKAky2QcKD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKMAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIIhgKCkNsaWVudEluZm8SCgoCaXAYASABKAkiZQoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiEKEFJlZ2lzdGVyUmVzcG9uc2USDQoFZW1haWwYASABKAkiYgoMTG9naW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIm8KD1Nlc3Npb25SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEikKBHVzZXIYAiABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlchIaChJleHBpcmVzX2F0X3VuaXhfbXMYAyABKAMicwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGNvZGUYAyABKAkSMQoGY2xpZW50GAQgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iXQoZUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIcChpSZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZSIsChNBdXRoZW50aWNhdGVSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiQQoUQXV0aGVudGljYXRlUmVzcG9uc2USKQoEdXNlchgBIAEoCzIbLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Vc2VyIiYKDUxvZ291dFJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCSIQCg5Mb2dvdXRSZXNwb25zZSIhCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhUKE0dldEd1ZXN0UGFzc1JlcXVlc3QiPQoJR3Vlc3RQYXNzEg8KB2VuYWJsZWQYASABKAgSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiPQoTU2V0R3Vlc3RQYXNzUmVxdWVzdBIPCgdlbmFibGVkGAEgASgIEhUKDWFkbWluX3VzZXJfaWQYAiABKAkiPgoPU2V0QWRtaW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCGlzX2FkbWluGAIgASgIEgoKAmJ5GAMgASgJIjAKEFNldEFkbWluUmVzcG9uc2USDQoFZm91bmQYASABKAgSDQoFZW1haWwYAiABKAkimAEKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDQoFdG9waWMYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbxIQCghob25leXBvdBgGIAEoCSIXChVTdWJtaXRDb250YWN0UmVzcG9uc2UidQoOQ29udGFjdE1lc3NhZ2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgV0b3BpYxgEIAEoCRIPCgdtZXNzYWdlGAUgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyI7ChpMaXN0Q29udGFjdE1lc3NhZ2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiZQobTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlEjcKCG1lc3NhZ2VzGAEgAygLMiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNvbnRhY3RNZXNzYWdlEg0KBXRvdGFsGAIgASgFIlkKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlImoKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiYKFVJlc2V0UGFzc3dvcmRSZXNwb25zZRINCgVlbWFpbBgBIAEoCSKiAQoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCRIUCgxuZXdfcGFzc3dvcmQYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlIigKFUVuZEFsbFNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIicKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDQoFZW5kZWQYASABKAUibAoUQ2hlY2tQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVDaGVja1Bhc3N3b3JkUmVzcG9uc2UibAoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyImChVEZWxldGVBY2NvdW50UmVzcG9uc2USDQoFZW1haWwYASABKAkysQ8KD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzEm0KDkZvcmdvdFBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEmoKDVJlc2V0UGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEm0KDkNoYW5nZVBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KDkVuZEFsbFNlc3Npb25zEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEmoKDUNoZWNrUGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlc3BvbnNlEmoKDURlbGV0ZUFjY291bnQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlElsKCFNldEFkbWluEiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEFkbWluUmVxdWVzdBonLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRBZG1pblJlc3BvbnNlEmoKDVN1Ym1pdENvbnRhY3QSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuU3VibWl0Q29udGFjdFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuU3VibWl0Q29udGFjdFJlc3BvbnNlEnwKE0xpc3RDb250YWN0TWVzc2FnZXMSMS5yZWVsc21pdGguaWRlbnRpdHkudjEuTGlzdENvbnRhY3RNZXNzYWdlc1JlcXVlc3QaMi5yZWVsc21pdGguaWRlbnRpdHkudjEuTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.identity.v1.DescribeRequest
@@ -436,8 +436,458 @@ export const SetGuestPassRequestSchema: GenMessage<SetGuestPassRequest> = /*@__P
   messageDesc(file_reelsmith_identity_v1_identity, 18);
 
 /**
+ * Sets or clears the stored admin flag of an account (npm run admin:grant / admin:revoke while
+ * identity runs on its embedded database).
+ *
+ * @generated from message reelsmith.identity.v1.SetAdminRequest
+ */
+export type SetAdminRequest = Message<"reelsmith.identity.v1.SetAdminRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: bool is_admin = 2;
+   */
+  isAdmin: boolean;
+
+  /**
+   * Who asks, for the activity feed, e.g. "cli".
+   *
+   * @generated from field: string by = 3;
+   */
+  by: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SetAdminRequest.
+ * Use `create(SetAdminRequestSchema)` to create a new message.
+ */
+export const SetAdminRequestSchema: GenMessage<SetAdminRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 19);
+
+/**
+ * @generated from message reelsmith.identity.v1.SetAdminResponse
+ */
+export type SetAdminResponse = Message<"reelsmith.identity.v1.SetAdminResponse"> & {
+  /**
+   * False when no regular (non-guest) account has that e-mail.
+   *
+   * @generated from field: bool found = 1;
+   */
+  found: boolean;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SetAdminResponse.
+ * Use `create(SetAdminResponseSchema)` to create a new message.
+ */
+export const SetAdminResponseSchema: GenMessage<SetAdminResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 20);
+
+/**
+ * @generated from message reelsmith.identity.v1.SubmitContactRequest
+ */
+export type SubmitContactRequest = Message<"reelsmith.identity.v1.SubmitContactRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string topic = 3;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string message = 4;
+   */
+  message: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 5;
+   */
+  client?: ClientInfo | undefined;
+
+  /**
+   * The form's hidden field; people leave it empty, bots fill it in.
+   *
+   * @generated from field: string honeypot = 6;
+   */
+  honeypot: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SubmitContactRequest.
+ * Use `create(SubmitContactRequestSchema)` to create a new message.
+ */
+export const SubmitContactRequestSchema: GenMessage<SubmitContactRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 21);
+
+/**
+ * @generated from message reelsmith.identity.v1.SubmitContactResponse
+ */
+export type SubmitContactResponse = Message<"reelsmith.identity.v1.SubmitContactResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SubmitContactResponse.
+ * Use `create(SubmitContactResponseSchema)` to create a new message.
+ */
+export const SubmitContactResponseSchema: GenMessage<SubmitContactResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 22);
+
+/**
+ * @generated from message reelsmith.identity.v1.ContactMessage
+ */
+export type ContactMessage = Message<"reelsmith.identity.v1.ContactMessage"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string topic = 4;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string message = 5;
+   */
+  message: string;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 6;
+   */
+  createdAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ContactMessage.
+ * Use `create(ContactMessageSchema)` to create a new message.
+ */
+export const ContactMessageSchema: GenMessage<ContactMessage> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 23);
+
+/**
+ * @generated from message reelsmith.identity.v1.ListContactMessagesRequest
+ */
+export type ListContactMessagesRequest = Message<"reelsmith.identity.v1.ListContactMessagesRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ListContactMessagesRequest.
+ * Use `create(ListContactMessagesRequestSchema)` to create a new message.
+ */
+export const ListContactMessagesRequestSchema: GenMessage<ListContactMessagesRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 24);
+
+/**
+ * @generated from message reelsmith.identity.v1.ListContactMessagesResponse
+ */
+export type ListContactMessagesResponse = Message<"reelsmith.identity.v1.ListContactMessagesResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.identity.v1.ContactMessage messages = 1;
+   */
+  messages: ContactMessage[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ListContactMessagesResponse.
+ * Use `create(ListContactMessagesResponseSchema)` to create a new message.
+ */
+export const ListContactMessagesResponseSchema: GenMessage<ListContactMessagesResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 25);
+
+/**
  * Users, passwords, sessions, e-mail verification, roles and the guest pass.
  *
+ * @generated from message reelsmith.identity.v1.ForgotPasswordRequest
+ */
+export type ForgotPasswordRequest = Message<"reelsmith.identity.v1.ForgotPasswordRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 2;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ForgotPasswordRequest.
+ * Use `create(ForgotPasswordRequestSchema)` to create a new message.
+ */
+export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 26);
+
+/**
+ * @generated from message reelsmith.identity.v1.ForgotPasswordResponse
+ */
+export type ForgotPasswordResponse = Message<"reelsmith.identity.v1.ForgotPasswordResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ForgotPasswordResponse.
+ * Use `create(ForgotPasswordResponseSchema)` to create a new message.
+ */
+export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 27);
+
+/**
+ * @generated from message reelsmith.identity.v1.ResetPasswordRequest
+ */
+export type ResetPasswordRequest = Message<"reelsmith.identity.v1.ResetPasswordRequest"> & {
+  /**
+   * The token of the /reset-password?token=... link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 3;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ResetPasswordRequest.
+ * Use `create(ResetPasswordRequestSchema)` to create a new message.
+ */
+export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 28);
+
+/**
+ * @generated from message reelsmith.identity.v1.ResetPasswordResponse
+ */
+export type ResetPasswordResponse = Message<"reelsmith.identity.v1.ResetPasswordResponse"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ResetPasswordResponse.
+ * Use `create(ResetPasswordResponseSchema)` to create a new message.
+ */
+export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 29);
+
+/**
+ * @generated from message reelsmith.identity.v1.ChangePasswordRequest
+ */
+export type ChangePasswordRequest = Message<"reelsmith.identity.v1.ChangePasswordRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string current_password = 2;
+   */
+  currentPassword: string;
+
+  /**
+   * @generated from field: string new_password = 3;
+   */
+  newPassword: string;
+
+  /**
+   * The session making the change; it stays signed in, every other session ends.
+   *
+   * @generated from field: string session_token = 4;
+   */
+  sessionToken: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 5;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ChangePasswordRequest.
+ * Use `create(ChangePasswordRequestSchema)` to create a new message.
+ */
+export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 30);
+
+/**
+ * @generated from message reelsmith.identity.v1.ChangePasswordResponse
+ */
+export type ChangePasswordResponse = Message<"reelsmith.identity.v1.ChangePasswordResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.ChangePasswordResponse.
+ * Use `create(ChangePasswordResponseSchema)` to create a new message.
+ */
+export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 31);
+
+/**
+ * @generated from message reelsmith.identity.v1.EndAllSessionsRequest
+ */
+export type EndAllSessionsRequest = Message<"reelsmith.identity.v1.EndAllSessionsRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.EndAllSessionsRequest.
+ * Use `create(EndAllSessionsRequestSchema)` to create a new message.
+ */
+export const EndAllSessionsRequestSchema: GenMessage<EndAllSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 32);
+
+/**
+ * @generated from message reelsmith.identity.v1.EndAllSessionsResponse
+ */
+export type EndAllSessionsResponse = Message<"reelsmith.identity.v1.EndAllSessionsResponse"> & {
+  /**
+   * @generated from field: int32 ended = 1;
+   */
+  ended: number;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.EndAllSessionsResponse.
+ * Use `create(EndAllSessionsResponseSchema)` to create a new message.
+ */
+export const EndAllSessionsResponseSchema: GenMessage<EndAllSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 33);
+
+/**
+ * @generated from message reelsmith.identity.v1.CheckPasswordRequest
+ */
+export type CheckPasswordRequest = Message<"reelsmith.identity.v1.CheckPasswordRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 3;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.CheckPasswordRequest.
+ * Use `create(CheckPasswordRequestSchema)` to create a new message.
+ */
+export const CheckPasswordRequestSchema: GenMessage<CheckPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 34);
+
+/**
+ * @generated from message reelsmith.identity.v1.CheckPasswordResponse
+ */
+export type CheckPasswordResponse = Message<"reelsmith.identity.v1.CheckPasswordResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.CheckPasswordResponse.
+ * Use `create(CheckPasswordResponseSchema)` to create a new message.
+ */
+export const CheckPasswordResponseSchema: GenMessage<CheckPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 35);
+
+/**
+ * @generated from message reelsmith.identity.v1.DeleteAccountRequest
+ */
+export type DeleteAccountRequest = Message<"reelsmith.identity.v1.DeleteAccountRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ClientInfo client = 3;
+   */
+  client?: ClientInfo | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.DeleteAccountRequest.
+ * Use `create(DeleteAccountRequestSchema)` to create a new message.
+ */
+export const DeleteAccountRequestSchema: GenMessage<DeleteAccountRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 36);
+
+/**
+ * @generated from message reelsmith.identity.v1.DeleteAccountResponse
+ */
+export type DeleteAccountResponse = Message<"reelsmith.identity.v1.DeleteAccountResponse"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.DeleteAccountResponse.
+ * Use `create(DeleteAccountResponseSchema)` to create a new message.
+ */
+export const DeleteAccountResponseSchema: GenMessage<DeleteAccountResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 37);
+
+/**
  * @generated from service reelsmith.identity.v1.IdentityService
  */
 export const IdentityService: GenService<{
@@ -522,6 +972,94 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof SetGuestPassRequestSchema;
     output: typeof GuestPassSchema;
+  },
+  /**
+   * Mails a single-use reset link valid 1 hour; answers the same whether or not the e-mail exists.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ForgotPassword
+   */
+  forgotPassword: {
+    methodKind: "unary";
+    input: typeof ForgotPasswordRequestSchema;
+    output: typeof ForgotPasswordResponseSchema;
+  },
+  /**
+   * Sets a new password from a reset link; every session of the account ends.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ResetPassword
+   */
+  resetPassword: {
+    methodKind: "unary";
+    input: typeof ResetPasswordRequestSchema;
+    output: typeof ResetPasswordResponseSchema;
+  },
+  /**
+   * Current + new password; every other session ends.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ChangePassword
+   */
+  changePassword: {
+    methodKind: "unary";
+    input: typeof ChangePasswordRequestSchema;
+    output: typeof ChangePasswordResponseSchema;
+  },
+  /**
+   * Sign out everywhere.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.EndAllSessions
+   */
+  endAllSessions: {
+    methodKind: "unary";
+    input: typeof EndAllSessionsRequestSchema;
+    output: typeof EndAllSessionsResponseSchema;
+  },
+  /**
+   * PERMISSION_DENIED (wrong_password) unless the password is the account's.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.CheckPassword
+   */
+  checkPassword: {
+    methodKind: "unary";
+    input: typeof CheckPasswordRequestSchema;
+    output: typeof CheckPasswordResponseSchema;
+  },
+  /**
+   * Deletes the account and its sessions once the password is confirmed; a mail confirms.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.DeleteAccount
+   */
+  deleteAccount: {
+    methodKind: "unary";
+    input: typeof DeleteAccountRequestSchema;
+    output: typeof DeleteAccountResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.SetAdmin
+   */
+  setAdmin: {
+    methodKind: "unary";
+    input: typeof SetAdminRequestSchema;
+    output: typeof SetAdminResponseSchema;
+  },
+  /**
+   * Stores and mails a contact message; RESOURCE_EXHAUSTED past the per-address limit.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.SubmitContact
+   */
+  submitContact: {
+    methodKind: "unary";
+    input: typeof SubmitContactRequestSchema;
+    output: typeof SubmitContactResponseSchema;
+  },
+  /**
+   * Admin inbox: newest first.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ListContactMessages
+   */
+  listContactMessages: {
+    methodKind: "unary";
+    input: typeof ListContactMessagesRequestSchema;
+    output: typeof ListContactMessagesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_identity_v1_identity, 0);

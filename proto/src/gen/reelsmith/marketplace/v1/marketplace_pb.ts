@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/marketplace/v1/marketplace.proto.
  */
 export const file_reelsmith_marketplace_v1_marketplace: GenFile = /*@__PURE__*/
-  fileDesc("CipyZWVsc21pdGgvbWFya2V0cGxhY2UvdjEvbWFya2V0cGxhY2UucHJvdG8SGHJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJ3ChJNYXJrZXRwbGFjZVNlcnZpY2USYQoIRGVzY3JpYmUSKS5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuRGVzY3JpYmVSZXF1ZXN0GioucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkRlc2NyaWJlUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("CipyZWVsc21pdGgvbWFya2V0cGxhY2UvdjEvbWFya2V0cGxhY2UucHJvdG8SGHJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyK7AgoEQ2xpcBIKCgJpZBgBIAEoCRISCgp1cGxvYWRfa2V5GAIgASgJEg8KB3VzZXJfaWQYAyABKAkSEgoKdXNlcl9lbWFpbBgEIAEoCRIQCghmaWxlbmFtZRgFIAEoCRISCgpzaXplX2J5dGVzGAYgASgDEhIKCm9iamVjdF9rZXkYByABKAkSFQoNdGh1bWJuYWlsX2tleRgIIAEoCRIOCgZzdGF0dXMYCSABKAkSEgoKb2ZmZXJfdHlwZRgKIAEoCRISCgpjYXNoX2NlbnRzGAsgASgDEg8KB2NyZWRpdHMYDCABKAMSGwoTdXBsb2FkZWRfYXRfdW5peF9tcxgNIAEoAxIaChJvZmZlcmVkX2F0X3VuaXhfbXMYDiABKAMSGwoTYW5zd2VyZWRfYXRfdW5peF9tcxgPIAEoAyISChBMaXN0Q2xpcHNSZXF1ZXN0ImIKEUxpc3RDbGlwc1Jlc3BvbnNlEi0KBWNsaXBzGAEgAygLMh4ucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkNsaXASDQoFdG90YWwYAiABKAUSDwoHcGVuZGluZxgDIAEoBSIhCg5HZXRDbGlwUmVxdWVzdBIPCgdjbGlwX2lkGAEgASgJInMKEE1ha2VPZmZlclJlcXVlc3QSDwoHY2xpcF9pZBgBIAEoCRIVCg1hZG1pbl91c2VyX2lkGAIgASgJEhIKCm9mZmVyX3R5cGUYAyABKAkSEgoKY2FzaF9jZW50cxgEIAEoAxIPCgdjcmVkaXRzGAUgASgDIjsKEURlbGV0ZUNsaXBSZXF1ZXN0Eg8KB2NsaXBfaWQYASABKAkSFQoNYWRtaW5fdXNlcl9pZBgCIAEoCSIUChJEZWxldGVDbGlwUmVzcG9uc2UiJAoRTGlzdE9mZmVyc1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJEChJMaXN0T2ZmZXJzUmVzcG9uc2USLgoGb2ZmZXJzGAEgAygLMh4ucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkNsaXAiWgoSQW5zd2VyT2ZmZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDwoHY2xpcF9pZBgCIAEoCRIOCgZhY2NlcHQYAyABKAgSEgoKb2ZmZXJfdHlwZRgEIAEoCSJlChNBbnN3ZXJPZmZlclJlc3BvbnNlEiwKBGNsaXAYASABKAsyHi5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuQ2xpcBIPCgdtZXNzYWdlGAIgASgJEg8KB2FwcGxpZWQYAyABKAgitgEKBlBheW91dBIKCgJpZBgBIAEoCRIPCgdjbGlwX2lkGAIgASgJEg8KB3VzZXJfaWQYAyABKAkSEgoKdXNlcl9lbWFpbBgEIAEoCRIQCghmaWxlbmFtZRgFIAEoCRIUCgxhbW91bnRfY2VudHMYBiABKAMSDQoFc3RhdGUYByABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAggASgDEhcKD3BhaWRfYXRfdW5peF9tcxgJIAEoAyIUChJMaXN0UGF5b3V0c1JlcXVlc3QiSAoTTGlzdFBheW91dHNSZXNwb25zZRIxCgdwYXlvdXRzGAEgAygLMiAucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLlBheW91dCJBChVNYXJrUGF5b3V0UGFpZFJlcXVlc3QSEQoJcGF5b3V0X2lkGAEgASgJEhUKDWFkbWluX3VzZXJfaWQYAiABKAkymgcKEk1hcmtldHBsYWNlU2VydmljZRJhCghEZXNjcmliZRIpLnJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MS5EZXNjcmliZVJlcXVlc3QaKi5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuRGVzY3JpYmVSZXNwb25zZRJkCglMaXN0Q2xpcHMSKi5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuTGlzdENsaXBzUmVxdWVzdBorLnJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MS5MaXN0Q2xpcHNSZXNwb25zZRJTCgdHZXRDbGlwEigucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkdldENsaXBSZXF1ZXN0Gh4ucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkNsaXASVwoJTWFrZU9mZmVyEioucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLk1ha2VPZmZlclJlcXVlc3QaHi5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuQ2xpcBJnCgpEZWxldGVDbGlwEisucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkRlbGV0ZUNsaXBSZXF1ZXN0GiwucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkRlbGV0ZUNsaXBSZXNwb25zZRJnCgpMaXN0T2ZmZXJzEisucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkxpc3RPZmZlcnNSZXF1ZXN0GiwucmVlbHNtaXRoLm1hcmtldHBsYWNlLnYxLkxpc3RPZmZlcnNSZXNwb25zZRJqCgtBbnN3ZXJPZmZlchIsLnJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MS5BbnN3ZXJPZmZlclJlcXVlc3QaLS5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuQW5zd2VyT2ZmZXJSZXNwb25zZRJqCgtMaXN0UGF5b3V0cxIsLnJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MS5MaXN0UGF5b3V0c1JlcXVlc3QaLS5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuTGlzdFBheW91dHNSZXNwb25zZRJjCg5NYXJrUGF5b3V0UGFpZBIvLnJlZWxzbWl0aC5tYXJrZXRwbGFjZS52MS5NYXJrUGF5b3V0UGFpZFJlcXVlc3QaIC5yZWVsc21pdGgubWFya2V0cGxhY2UudjEuUGF5b3V0YgZwcm90bzM", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.marketplace.v1.DescribeRequest
@@ -45,7 +45,453 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_marketplace_v1_marketplace, 1);
 
 /**
- * The gRPC API of the Marketplace service. Later issues add the domain RPCs here.
+ * A clip a user opted in to offers, as the marketplace holds it.
+ *
+ * @generated from message reelsmith.marketplace.v1.Clip
+ */
+export type Clip = Message<"reelsmith.marketplace.v1.Clip"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The user's upload it came from (its object key).
+   *
+   * @generated from field: string upload_key = 2;
+   */
+  uploadKey: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string user_email = 4;
+   */
+  userEmail: string;
+
+  /**
+   * @generated from field: string filename = 5;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: int64 size_bytes = 6;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * The marketplace's own copy of the video; empty once removed.
+   *
+   * @generated from field: string object_key = 7;
+   */
+  objectKey: string;
+
+  /**
+   * The marketplace's copy of the thumbnail; empty when none.
+   *
+   * @generated from field: string thumbnail_key = 8;
+   */
+  thumbnailKey: string;
+
+  /**
+   * pending, cash_offered, credits_offered, purchased, rejected, removed
+   *
+   * @generated from field: string status = 9;
+   */
+  status: string;
+
+  /**
+   * cash or credits; empty before an offer.
+   *
+   * @generated from field: string offer_type = 10;
+   */
+  offerType: string;
+
+  /**
+   * @generated from field: int64 cash_cents = 11;
+   */
+  cashCents: bigint;
+
+  /**
+   * @generated from field: int64 credits = 12;
+   */
+  credits: bigint;
+
+  /**
+   * @generated from field: int64 uploaded_at_unix_ms = 13;
+   */
+  uploadedAtUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 offered_at_unix_ms = 14;
+   */
+  offeredAtUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 answered_at_unix_ms = 15;
+   */
+  answeredAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.Clip.
+ * Use `create(ClipSchema)` to create a new message.
+ */
+export const ClipSchema: GenMessage<Clip> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 2);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListClipsRequest
+ */
+export type ListClipsRequest = Message<"reelsmith.marketplace.v1.ListClipsRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListClipsRequest.
+ * Use `create(ListClipsRequestSchema)` to create a new message.
+ */
+export const ListClipsRequestSchema: GenMessage<ListClipsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 3);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListClipsResponse
+ */
+export type ListClipsResponse = Message<"reelsmith.marketplace.v1.ListClipsResponse"> & {
+  /**
+   * Newest first; removed clips are not listed.
+   *
+   * @generated from field: repeated reelsmith.marketplace.v1.Clip clips = 1;
+   */
+  clips: Clip[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 pending = 3;
+   */
+  pending: number;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListClipsResponse.
+ * Use `create(ListClipsResponseSchema)` to create a new message.
+ */
+export const ListClipsResponseSchema: GenMessage<ListClipsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 4);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.GetClipRequest
+ */
+export type GetClipRequest = Message<"reelsmith.marketplace.v1.GetClipRequest"> & {
+  /**
+   * @generated from field: string clip_id = 1;
+   */
+  clipId: string;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.GetClipRequest.
+ * Use `create(GetClipRequestSchema)` to create a new message.
+ */
+export const GetClipRequestSchema: GenMessage<GetClipRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 5);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.MakeOfferRequest
+ */
+export type MakeOfferRequest = Message<"reelsmith.marketplace.v1.MakeOfferRequest"> & {
+  /**
+   * @generated from field: string clip_id = 1;
+   */
+  clipId: string;
+
+  /**
+   * @generated from field: string admin_user_id = 2;
+   */
+  adminUserId: string;
+
+  /**
+   * cash or credits
+   *
+   * @generated from field: string offer_type = 3;
+   */
+  offerType: string;
+
+  /**
+   * For cash, in US cents.
+   *
+   * @generated from field: int64 cash_cents = 4;
+   */
+  cashCents: bigint;
+
+  /**
+   * For credits.
+   *
+   * @generated from field: int64 credits = 5;
+   */
+  credits: bigint;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.MakeOfferRequest.
+ * Use `create(MakeOfferRequestSchema)` to create a new message.
+ */
+export const MakeOfferRequestSchema: GenMessage<MakeOfferRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 6);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.DeleteClipRequest
+ */
+export type DeleteClipRequest = Message<"reelsmith.marketplace.v1.DeleteClipRequest"> & {
+  /**
+   * @generated from field: string clip_id = 1;
+   */
+  clipId: string;
+
+  /**
+   * @generated from field: string admin_user_id = 2;
+   */
+  adminUserId: string;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.DeleteClipRequest.
+ * Use `create(DeleteClipRequestSchema)` to create a new message.
+ */
+export const DeleteClipRequestSchema: GenMessage<DeleteClipRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 7);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.DeleteClipResponse
+ */
+export type DeleteClipResponse = Message<"reelsmith.marketplace.v1.DeleteClipResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.DeleteClipResponse.
+ * Use `create(DeleteClipResponseSchema)` to create a new message.
+ */
+export const DeleteClipResponseSchema: GenMessage<DeleteClipResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 8);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListOffersRequest
+ */
+export type ListOffersRequest = Message<"reelsmith.marketplace.v1.ListOffersRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListOffersRequest.
+ * Use `create(ListOffersRequestSchema)` to create a new message.
+ */
+export const ListOffersRequestSchema: GenMessage<ListOffersRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 9);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListOffersResponse
+ */
+export type ListOffersResponse = Message<"reelsmith.marketplace.v1.ListOffersResponse"> & {
+  /**
+   * The user's clips with an open offer, newest offer first.
+   *
+   * @generated from field: repeated reelsmith.marketplace.v1.Clip offers = 1;
+   */
+  offers: Clip[];
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListOffersResponse.
+ * Use `create(ListOffersResponseSchema)` to create a new message.
+ */
+export const ListOffersResponseSchema: GenMessage<ListOffersResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 10);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.AnswerOfferRequest
+ */
+export type AnswerOfferRequest = Message<"reelsmith.marketplace.v1.AnswerOfferRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string clip_id = 2;
+   */
+  clipId: string;
+
+  /**
+   * @generated from field: bool accept = 3;
+   */
+  accept: boolean;
+
+  /**
+   * cash or credits: must match the offer when accepting.
+   *
+   * @generated from field: string offer_type = 4;
+   */
+  offerType: string;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.AnswerOfferRequest.
+ * Use `create(AnswerOfferRequestSchema)` to create a new message.
+ */
+export const AnswerOfferRequestSchema: GenMessage<AnswerOfferRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 11);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.AnswerOfferResponse
+ */
+export type AnswerOfferResponse = Message<"reelsmith.marketplace.v1.AnswerOfferResponse"> & {
+  /**
+   * @generated from field: reelsmith.marketplace.v1.Clip clip = 1;
+   */
+  clip?: Clip | undefined;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * False when the offer had been answered already (nothing changed).
+   *
+   * @generated from field: bool applied = 3;
+   */
+  applied: boolean;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.AnswerOfferResponse.
+ * Use `create(AnswerOfferResponseSchema)` to create a new message.
+ */
+export const AnswerOfferResponseSchema: GenMessage<AnswerOfferResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 12);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.Payout
+ */
+export type Payout = Message<"reelsmith.marketplace.v1.Payout"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string clip_id = 2;
+   */
+  clipId: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string user_email = 4;
+   */
+  userEmail: string;
+
+  /**
+   * @generated from field: string filename = 5;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: int64 amount_cents = 6;
+   */
+  amountCents: bigint;
+
+  /**
+   * pending or paid
+   *
+   * @generated from field: string state = 7;
+   */
+  state: string;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 8;
+   */
+  createdAtUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 paid_at_unix_ms = 9;
+   */
+  paidAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.Payout.
+ * Use `create(PayoutSchema)` to create a new message.
+ */
+export const PayoutSchema: GenMessage<Payout> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 13);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListPayoutsRequest
+ */
+export type ListPayoutsRequest = Message<"reelsmith.marketplace.v1.ListPayoutsRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListPayoutsRequest.
+ * Use `create(ListPayoutsRequestSchema)` to create a new message.
+ */
+export const ListPayoutsRequestSchema: GenMessage<ListPayoutsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 14);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.ListPayoutsResponse
+ */
+export type ListPayoutsResponse = Message<"reelsmith.marketplace.v1.ListPayoutsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.marketplace.v1.Payout payouts = 1;
+   */
+  payouts: Payout[];
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.ListPayoutsResponse.
+ * Use `create(ListPayoutsResponseSchema)` to create a new message.
+ */
+export const ListPayoutsResponseSchema: GenMessage<ListPayoutsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 15);
+
+/**
+ * @generated from message reelsmith.marketplace.v1.MarkPayoutPaidRequest
+ */
+export type MarkPayoutPaidRequest = Message<"reelsmith.marketplace.v1.MarkPayoutPaidRequest"> & {
+  /**
+   * @generated from field: string payout_id = 1;
+   */
+  payoutId: string;
+
+  /**
+   * @generated from field: string admin_user_id = 2;
+   */
+  adminUserId: string;
+};
+
+/**
+ * Describes the message reelsmith.marketplace.v1.MarkPayoutPaidRequest.
+ * Use `create(MarkPayoutPaidRequestSchema)` to create a new message.
+ */
+export const MarkPayoutPaidRequestSchema: GenMessage<MarkPayoutPaidRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_marketplace_v1_marketplace, 16);
+
+/**
+ * The footage marketplace: opted-in clips, admin offers, the owners' answers, cash payouts.
  *
  * @generated from service reelsmith.marketplace.v1.MarketplaceService
  */
@@ -59,6 +505,76 @@ export const MarketplaceService: GenService<{
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.ListClips
+   */
+  listClips: {
+    methodKind: "unary";
+    input: typeof ListClipsRequestSchema;
+    output: typeof ListClipsResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.GetClip
+   */
+  getClip: {
+    methodKind: "unary";
+    input: typeof GetClipRequestSchema;
+    output: typeof ClipSchema;
+  },
+  /**
+   * Only a pending clip takes an offer (FAILED_PRECONDITION otherwise).
+   *
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.MakeOffer
+   */
+  makeOffer: {
+    methodKind: "unary";
+    input: typeof MakeOfferRequestSchema;
+    output: typeof ClipSchema;
+  },
+  /**
+   * Delete (pending) or Remove (others): the marketplace's stored copy goes; the user's reel stays.
+   *
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.DeleteClip
+   */
+  deleteClip: {
+    methodKind: "unary";
+    input: typeof DeleteClipRequestSchema;
+    output: typeof DeleteClipResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.ListOffers
+   */
+  listOffers: {
+    methodKind: "unary";
+    input: typeof ListOffersRequestSchema;
+    output: typeof ListOffersResponseSchema;
+  },
+  /**
+   * Someone else's clip is NOT_FOUND; a second answer changes nothing.
+   *
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.AnswerOffer
+   */
+  answerOffer: {
+    methodKind: "unary";
+    input: typeof AnswerOfferRequestSchema;
+    output: typeof AnswerOfferResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.ListPayouts
+   */
+  listPayouts: {
+    methodKind: "unary";
+    input: typeof ListPayoutsRequestSchema;
+    output: typeof ListPayoutsResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.marketplace.v1.MarketplaceService.MarkPayoutPaid
+   */
+  markPayoutPaid: {
+    methodKind: "unary";
+    input: typeof MarkPayoutPaidRequestSchema;
+    output: typeof PayoutSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_marketplace_v1_marketplace, 0);

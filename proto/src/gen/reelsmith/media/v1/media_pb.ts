@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/media/v1/media.proto.
  */
 export const file_reelsmith_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKPAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkiawoVUmVnaXN0ZXJVcGxvYWRSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhIKCm9iamVjdF9rZXkYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhYKDnNpemVfY2FwX2J5dGVzGAQgASgDIjgKD0dldE1lZGlhUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRITCgtvYmplY3Rfa2V5cxgCIAMoCSJAChBHZXRNZWRpYVJlc3BvbnNlEiwKBWl0ZW1zGAEgAygLMh0ucmVlbHNtaXRoLm1lZGlhLnYxLk1lZGlhSXRlbSKeAgoEUmVlbBIKCgJpZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBSABKAMSEgoKb2JqZWN0X2tleRgGIAEoCRIVCg10aHVtYm5haWxfa2V5GAcgASgJEhQKDGR1cmF0aW9uX3NlYxgIIAEoARISCgpzaXplX2J5dGVzGAkgASgDEhIKCm11c2ljX3VzZWQYCiABKAgSGwoTZW5hYmxlX2JlYXRfbWFwcGluZxgLIAEoCBIbChNlbmFibGVfaW50ZWxsaWdlbmNlGAwgASgIEhUKDXBhY2luZ19wcmVzZXQYDSABKAkiOAoOQWRkUmVlbFJlcXVlc3QSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsIkMKEExpc3RSZWVsc1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDQoFbGltaXQYAiABKAUSDgoGb2Zmc2V0GAMgASgFIksKEUxpc3RSZWVsc1Jlc3BvbnNlEicKBXJlZWxzGAEgAygLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDQoFdG90YWwYAiABKAUiNgoRRGVsZXRlUmVlbFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCSIUChJEZWxldGVSZWVsUmVzcG9uc2UiSAoPTWFya1VzZWRSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC29iamVjdF9rZXlzGAIgAygJEg4KBmpvYl9pZBgDIAEoCSISChBNYXJrVXNlZFJlc3BvbnNlMvYEChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKgAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCCJrChVSZWdpc3RlclVwbG9hZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEgoKb2JqZWN0X2tleRgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSFgoOc2l6ZV9jYXBfYnl0ZXMYBCABKAMiOAoPR2V0TWVkaWFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC29iamVjdF9rZXlzGAIgAygJIkAKEEdldE1lZGlhUmVzcG9uc2USLAoFaXRlbXMYASADKAsyHS5yZWVsc21pdGgubWVkaWEudjEuTWVkaWFJdGVtItUCCgRSZWVsEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgFIAEoAxISCgpvYmplY3Rfa2V5GAYgASgJEhUKDXRodW1ibmFpbF9rZXkYByABKAkSFAoMZHVyYXRpb25fc2VjGAggASgBEhIKCnNpemVfYnl0ZXMYCSABKAMSEgoKbXVzaWNfdXNlZBgKIAEoCBIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAsgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYDCABKAgSFQoNcGFjaW5nX3ByZXNldBgNIAEoCRIZChFzaGFyZV90b19zaG93Y2FzZRgoIAEoCBIaChJleHBpcmVzX2F0X3VuaXhfbXMYDiABKAMiXQoOQWRkUmVlbFJlcXVlc3QSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEgwKBHBsYW4YAiABKAkSFQoNYmlsbGluZ19jeWNsZRgDIAEoCSIzCg5HZXRSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIkMKEExpc3RSZWVsc1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDQoFbGltaXQYAiABKAUSDgoGb2Zmc2V0GAMgASgFIksKEUxpc3RSZWVsc1Jlc3BvbnNlEicKBXJlZWxzGAEgAygLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDQoFdG90YWwYAiABKAUiNgoRRGVsZXRlUmVlbFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCSIUChJEZWxldGVSZWVsUmVzcG9uc2UiSAoPTWFya1VzZWRSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC29iamVjdF9rZXlzGAIgAygJEg4KBmpvYl9pZBgDIAEoCSISChBNYXJrVXNlZFJlc3BvbnNlIikKFURlbGV0ZVVzZXJEYXRhUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCSI4ChZEZWxldGVVc2VyRGF0YVJlc3BvbnNlEg8KB3VwbG9hZHMYASABKAUSDQoFcmVlbHMYAiABKAUiSgoVU2V0UmVlbFNoYXJpbmdSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkSDgoGc2hhcmVkGAMgASgIIjoKFlNldFJlZWxTaGFyaW5nUmVzcG9uc2USDgoGc2hhcmVkGAEgASgIEhAKCGZlYXR1cmVkGAIgASgIIosBCg1TaG93Y2FzZUVudHJ5EiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghjYXRlZ29yeRgCIAEoCRINCgV2aWV3cxgDIAEoAxIbChNmZWF0dXJlZF9hdF91bml4X21zGAQgASgDEhQKDHByZXZpZXdfa2V5cxgFIAMoCSJMChJGZWF0dXJlUmVlbFJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIQCghjYXRlZ29yeRgCIAEoCRITCgtmZWF0dXJlZF9ieRgDIAEoCSInChRVbmZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJIhcKFVVuZmVhdHVyZVJlZWxSZXNwb25zZSJFChNMaXN0U2hvd2Nhc2VSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEg0KBWxpbWl0GAIgASgFEg0KBW9yZGVyGAMgASgJIl4KFExpc3RTaG93Y2FzZVJlc3BvbnNlEjIKB2VudHJpZXMYASADKAsyIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRISCgpjYXRlZ29yaWVzGAIgAygJIioKF0dldFNob3djYXNlRW50cnlSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiKwoYQ291bnRTaG93Y2FzZVZpZXdSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiKgoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAyIZChdHZXRTaG93Y2FzZVN0YXRzUmVxdWVzdCJMChhHZXRTaG93Y2FzZVN0YXRzUmVzcG9uc2USEwoLdG90YWxfcmVlbHMYASABKAMSGwoTYWN0aXZlX2NyZWF0b3JzXzMwZBgCIAEoAyI3ChZMaXN0U2hhcmVkUmVlbHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBSJnCgpTaGFyZWRSZWVsEiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghmZWF0dXJlZBgCIAEoCBIQCghjYXRlZ29yeRgDIAEoCRINCgV2aWV3cxgEIAEoAyJXChdMaXN0U2hhcmVkUmVlbHNSZXNwb25zZRItCgVyZWVscxgBIAMoCzIeLnJlZWxzbWl0aC5tZWRpYS52MS5TaGFyZWRSZWVsEg0KBXRvdGFsGAIgASgFIukBCgtMaWJyYXJ5SXRlbRILCgNrZXkYASABKAkSDAoEa2luZBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEhQKDGR1cmF0aW9uX3NlYxgGIAEoARISCgpvYmplY3Rfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoScHJldmlld19mcmFtZV9rZXlzGAkgAygJEgsKA2JwbRgKIAEoARINCgV3aWR0aBgLIAEoBRIOCgZoZWlnaHQYDCABKAUiXgoSTGlzdExpYnJhcnlSZXF1ZXN0EgwKBGtpbmQYASABKAkSCQoBcRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZvZmZzZXQYBSABKAUiaAoTTGlzdExpYnJhcnlSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRISCgpjYXRlZ29yaWVzGAIgAygJEg0KBXRvdGFsGAMgASgFIjQKFkdldExpYnJhcnlJdGVtc1JlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRrZXlzGAIgAygJIkkKF0dldExpYnJhcnlJdGVtc1Jlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtIiQKEEZpbmRNdXNpY1JlcXVlc3QSEAoIZmlsZW5hbWUYASABKAkiIwoUTXVzaWNBbmFseXNpc1JlcXVlc3QSCwoDa2V5GAEgASgJImQKFU11c2ljQW5hbHlzaXNSZXNwb25zZRItCgRpdGVtGAEgASgLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEg0KBWJlYXRzGAIgAygBEg0KBXBlYWtzGAMgAygCIlUKGkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0EhMKC3N0YWdpbmdfa2V5GAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJIlcKFUltcG9ydExpYnJhcnlSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEi0KBGl0ZW0YAiABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJwoYRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0EgsKA2tleRgBIAEoCSIbChlEZWxldGVMaWJyYXJ5SXRlbVJlc3BvbnNlMs8RChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlEmcKDkRlbGV0ZVVzZXJEYXRhEikucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVVc2VyRGF0YVJlc3BvbnNlEmcKDlNldFJlZWxTaGFyaW5nEikucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5TZXRSZWVsU2hhcmluZ1Jlc3BvbnNlElgKC0ZlYXR1cmVSZWVsEiYucmVlbHNtaXRoLm1lZGlhLnYxLkZlYXR1cmVSZWVsUmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EmQKDVVuZmVhdHVyZVJlZWwSKC5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlcXVlc3QaKS5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlc3BvbnNlEmEKDExpc3RTaG93Y2FzZRInLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hvd2Nhc2VSZXF1ZXN0GigucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlc3BvbnNlEmIKEEdldFNob3djYXNlRW50cnkSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QaIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRJwChFDb3VudFNob3djYXNlVmlldxIsLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1JlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRJtChBHZXRTaG93Y2FzZVN0YXRzEisucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXF1ZXN0GiwucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXNwb25zZRJqCg9MaXN0U2hhcmVkUmVlbHMSKi5yZWVsc21pdGgubWVkaWEudjEuTGlzdFNoYXJlZFJlZWxzUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXNwb25zZRJHCgdHZXRSZWVsEiIucmVlbHNtaXRoLm1lZGlhLnYxLkdldFJlZWxSZXF1ZXN0GhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSXgoLTGlzdExpYnJhcnkSJi5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXF1ZXN0GicucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RMaWJyYXJ5UmVzcG9uc2USagoPR2V0TGlicmFyeUl0ZW1zEioucmVlbHNtaXRoLm1lZGlhLnYxLkdldExpYnJhcnlJdGVtc1JlcXVlc3QaKy5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVzcG9uc2USUgoJRmluZE11c2ljEiQucmVlbHNtaXRoLm1lZGlhLnYxLkZpbmRNdXNpY1JlcXVlc3QaHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0SZAoNTXVzaWNBbmFseXNpcxIoLnJlZWxzbWl0aC5tZWRpYS52MS5NdXNpY0FuYWx5c2lzUmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5NdXNpY0FuYWx5c2lzUmVzcG9uc2UScAoTSW1wb3J0TGlicmFyeU9iamVjdBIuLnJlZWxzbWl0aC5tZWRpYS52MS5JbXBvcnRMaWJyYXJ5T2JqZWN0UmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5JbXBvcnRMaWJyYXJ5UmVzcG9uc2UScAoRRGVsZXRlTGlicmFyeUl0ZW0SLC5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0Gi0ucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZUxpYnJhcnlJdGVtUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.media.v1.DescribeRequest
@@ -122,6 +122,13 @@ export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
    * @generated from field: string analysis_json = 13;
    */
   analysisJson: string;
+
+  /**
+   * A stock library item (anyone may use it in a job) rather than the owner's upload.
+   *
+   * @generated from field: bool library = 14;
+   */
+  library: boolean;
 };
 
 /**
@@ -272,6 +279,20 @@ export type Reel = Message<"reelsmith.media.v1.Reel"> & {
    * @generated from field: string pacing_preset = 13;
    */
   pacingPreset: string;
+
+  /**
+   * The owner allows it in the public showcase (set with SetReelSharing).
+   *
+   * @generated from field: bool share_to_showcase = 40;
+   */
+  shareToShowcase: boolean;
+
+  /**
+   * When the retention sweeper deletes it; 0 when it is kept without limit.
+   *
+   * @generated from field: int64 expires_at_unix_ms = 14;
+   */
+  expiresAtUnixMs: bigint;
 };
 
 /**
@@ -289,6 +310,20 @@ export type AddReelRequest = Message<"reelsmith.media.v1.AddReelRequest"> & {
    * @generated from field: reelsmith.media.v1.Reel reel = 1;
    */
   reel?: Reel | undefined;
+
+  /**
+   * The owner's plan when the reel was made (free, standard, mid-tier, corporate), for its retention.
+   *
+   * @generated from field: string plan = 2;
+   */
+  plan: string;
+
+  /**
+   * monthly or yearly; empty on the free plan.
+   *
+   * @generated from field: string billing_cycle = 3;
+   */
+  billingCycle: string;
 };
 
 /**
@@ -297,6 +332,28 @@ export type AddReelRequest = Message<"reelsmith.media.v1.AddReelRequest"> & {
  */
 export const AddReelRequestSchema: GenMessage<AddReelRequest> = /*@__PURE__*/
   messageDesc(file_reelsmith_media_v1_media, 7);
+
+/**
+ * @generated from message reelsmith.media.v1.GetReelRequest
+ */
+export type GetReelRequest = Message<"reelsmith.media.v1.GetReelRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string reel_id = 2;
+   */
+  reelId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetReelRequest.
+ * Use `create(GetReelRequestSchema)` to create a new message.
+ */
+export const GetReelRequestSchema: GenMessage<GetReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 8);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsRequest
@@ -323,7 +380,7 @@ export type ListReelsRequest = Message<"reelsmith.media.v1.ListReelsRequest"> & 
  * Use `create(ListReelsRequestSchema)` to create a new message.
  */
 export const ListReelsRequestSchema: GenMessage<ListReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 8);
+  messageDesc(file_reelsmith_media_v1_media, 9);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsResponse
@@ -345,7 +402,7 @@ export type ListReelsResponse = Message<"reelsmith.media.v1.ListReelsResponse"> 
  * Use `create(ListReelsResponseSchema)` to create a new message.
  */
 export const ListReelsResponseSchema: GenMessage<ListReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 9);
+  messageDesc(file_reelsmith_media_v1_media, 10);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelRequest
@@ -367,7 +424,7 @@ export type DeleteReelRequest = Message<"reelsmith.media.v1.DeleteReelRequest"> 
  * Use `create(DeleteReelRequestSchema)` to create a new message.
  */
 export const DeleteReelRequestSchema: GenMessage<DeleteReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 10);
+  messageDesc(file_reelsmith_media_v1_media, 11);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelResponse
@@ -380,7 +437,7 @@ export type DeleteReelResponse = Message<"reelsmith.media.v1.DeleteReelResponse"
  * Use `create(DeleteReelResponseSchema)` to create a new message.
  */
 export const DeleteReelResponseSchema: GenMessage<DeleteReelResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 11);
+  messageDesc(file_reelsmith_media_v1_media, 12);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedRequest
@@ -409,7 +466,7 @@ export type MarkUsedRequest = Message<"reelsmith.media.v1.MarkUsedRequest"> & {
  * Use `create(MarkUsedRequestSchema)` to create a new message.
  */
 export const MarkUsedRequestSchema: GenMessage<MarkUsedRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 12);
+  messageDesc(file_reelsmith_media_v1_media, 13);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedResponse
@@ -422,7 +479,757 @@ export type MarkUsedResponse = Message<"reelsmith.media.v1.MarkUsedResponse"> & 
  * Use `create(MarkUsedResponseSchema)` to create a new message.
  */
 export const MarkUsedResponseSchema: GenMessage<MarkUsedResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 13);
+  messageDesc(file_reelsmith_media_v1_media, 14);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteUserDataRequest
+ */
+export type DeleteUserDataRequest = Message<"reelsmith.media.v1.DeleteUserDataRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteUserDataRequest.
+ * Use `create(DeleteUserDataRequestSchema)` to create a new message.
+ */
+export const DeleteUserDataRequestSchema: GenMessage<DeleteUserDataRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 15);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteUserDataResponse
+ */
+export type DeleteUserDataResponse = Message<"reelsmith.media.v1.DeleteUserDataResponse"> & {
+  /**
+   * @generated from field: int32 uploads = 1;
+   */
+  uploads: number;
+
+  /**
+   * @generated from field: int32 reels = 2;
+   */
+  reels: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteUserDataResponse.
+ * Use `create(DeleteUserDataResponseSchema)` to create a new message.
+ */
+export const DeleteUserDataResponseSchema: GenMessage<DeleteUserDataResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 16);
+
+/**
+ * @generated from message reelsmith.media.v1.SetReelSharingRequest
+ */
+export type SetReelSharingRequest = Message<"reelsmith.media.v1.SetReelSharingRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string reel_id = 2;
+   */
+  reelId: string;
+
+  /**
+   * @generated from field: bool shared = 3;
+   */
+  shared: boolean;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.SetReelSharingRequest.
+ * Use `create(SetReelSharingRequestSchema)` to create a new message.
+ */
+export const SetReelSharingRequestSchema: GenMessage<SetReelSharingRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 17);
+
+/**
+ * @generated from message reelsmith.media.v1.SetReelSharingResponse
+ */
+export type SetReelSharingResponse = Message<"reelsmith.media.v1.SetReelSharingResponse"> & {
+  /**
+   * @generated from field: bool shared = 1;
+   */
+  shared: boolean;
+
+  /**
+   * Unsharing a featured reel takes it out of the showcase.
+   *
+   * @generated from field: bool featured = 2;
+   */
+  featured: boolean;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.SetReelSharingResponse.
+ * Use `create(SetReelSharingResponseSchema)` to create a new message.
+ */
+export const SetReelSharingResponseSchema: GenMessage<SetReelSharingResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 18);
+
+/**
+ * @generated from message reelsmith.media.v1.ShowcaseEntry
+ */
+export type ShowcaseEntry = Message<"reelsmith.media.v1.ShowcaseEntry"> & {
+  /**
+   * @generated from field: reelsmith.media.v1.Reel reel = 1;
+   */
+  reel?: Reel | undefined;
+
+  /**
+   * @generated from field: string category = 2;
+   */
+  category: string;
+
+  /**
+   * @generated from field: int64 views = 3;
+   */
+  views: bigint;
+
+  /**
+   * @generated from field: int64 featured_at_unix_ms = 4;
+   */
+  featuredAtUnixMs: bigint;
+
+  /**
+   * Three frames across the reel (JPEG object keys) for the hover preview.
+   *
+   * @generated from field: repeated string preview_keys = 5;
+   */
+  previewKeys: string[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ShowcaseEntry.
+ * Use `create(ShowcaseEntrySchema)` to create a new message.
+ */
+export const ShowcaseEntrySchema: GenMessage<ShowcaseEntry> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 19);
+
+/**
+ * @generated from message reelsmith.media.v1.FeatureReelRequest
+ */
+export type FeatureReelRequest = Message<"reelsmith.media.v1.FeatureReelRequest"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+
+  /**
+   * @generated from field: string category = 2;
+   */
+  category: string;
+
+  /**
+   * The admin (or the system account) that features it.
+   *
+   * @generated from field: string featured_by = 3;
+   */
+  featuredBy: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.FeatureReelRequest.
+ * Use `create(FeatureReelRequestSchema)` to create a new message.
+ */
+export const FeatureReelRequestSchema: GenMessage<FeatureReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 20);
+
+/**
+ * @generated from message reelsmith.media.v1.UnfeatureReelRequest
+ */
+export type UnfeatureReelRequest = Message<"reelsmith.media.v1.UnfeatureReelRequest"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.UnfeatureReelRequest.
+ * Use `create(UnfeatureReelRequestSchema)` to create a new message.
+ */
+export const UnfeatureReelRequestSchema: GenMessage<UnfeatureReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 21);
+
+/**
+ * @generated from message reelsmith.media.v1.UnfeatureReelResponse
+ */
+export type UnfeatureReelResponse = Message<"reelsmith.media.v1.UnfeatureReelResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.media.v1.UnfeatureReelResponse.
+ * Use `create(UnfeatureReelResponseSchema)` to create a new message.
+ */
+export const UnfeatureReelResponseSchema: GenMessage<UnfeatureReelResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 22);
+
+/**
+ * @generated from message reelsmith.media.v1.ListShowcaseRequest
+ */
+export type ListShowcaseRequest = Message<"reelsmith.media.v1.ListShowcaseRequest"> & {
+  /**
+   * Empty: every category.
+   *
+   * @generated from field: string category = 1;
+   */
+  category: string;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * recent (default) or views
+   *
+   * @generated from field: string order = 3;
+   */
+  order: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListShowcaseRequest.
+ * Use `create(ListShowcaseRequestSchema)` to create a new message.
+ */
+export const ListShowcaseRequestSchema: GenMessage<ListShowcaseRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 23);
+
+/**
+ * @generated from message reelsmith.media.v1.ListShowcaseResponse
+ */
+export type ListShowcaseResponse = Message<"reelsmith.media.v1.ListShowcaseResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.ShowcaseEntry entries = 1;
+   */
+  entries: ShowcaseEntry[];
+
+  /**
+   * Every category with at least one featured reel, sorted.
+   *
+   * @generated from field: repeated string categories = 2;
+   */
+  categories: string[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListShowcaseResponse.
+ * Use `create(ListShowcaseResponseSchema)` to create a new message.
+ */
+export const ListShowcaseResponseSchema: GenMessage<ListShowcaseResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 24);
+
+/**
+ * @generated from message reelsmith.media.v1.GetShowcaseEntryRequest
+ */
+export type GetShowcaseEntryRequest = Message<"reelsmith.media.v1.GetShowcaseEntryRequest"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetShowcaseEntryRequest.
+ * Use `create(GetShowcaseEntryRequestSchema)` to create a new message.
+ */
+export const GetShowcaseEntryRequestSchema: GenMessage<GetShowcaseEntryRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 25);
+
+/**
+ * @generated from message reelsmith.media.v1.CountShowcaseViewRequest
+ */
+export type CountShowcaseViewRequest = Message<"reelsmith.media.v1.CountShowcaseViewRequest"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.CountShowcaseViewRequest.
+ * Use `create(CountShowcaseViewRequestSchema)` to create a new message.
+ */
+export const CountShowcaseViewRequestSchema: GenMessage<CountShowcaseViewRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 26);
+
+/**
+ * @generated from message reelsmith.media.v1.CountShowcaseViewResponse
+ */
+export type CountShowcaseViewResponse = Message<"reelsmith.media.v1.CountShowcaseViewResponse"> & {
+  /**
+   * @generated from field: int64 views = 1;
+   */
+  views: bigint;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.CountShowcaseViewResponse.
+ * Use `create(CountShowcaseViewResponseSchema)` to create a new message.
+ */
+export const CountShowcaseViewResponseSchema: GenMessage<CountShowcaseViewResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 27);
+
+/**
+ * @generated from message reelsmith.media.v1.GetShowcaseStatsRequest
+ */
+export type GetShowcaseStatsRequest = Message<"reelsmith.media.v1.GetShowcaseStatsRequest"> & {
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetShowcaseStatsRequest.
+ * Use `create(GetShowcaseStatsRequestSchema)` to create a new message.
+ */
+export const GetShowcaseStatsRequestSchema: GenMessage<GetShowcaseStatsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 28);
+
+/**
+ * @generated from message reelsmith.media.v1.GetShowcaseStatsResponse
+ */
+export type GetShowcaseStatsResponse = Message<"reelsmith.media.v1.GetShowcaseStatsResponse"> & {
+  /**
+   * Every reel ever finished, deleted ones included.
+   *
+   * @generated from field: int64 total_reels = 1;
+   */
+  totalReels: bigint;
+
+  /**
+   * Distinct owners of a reel finished in the last 30 days.
+   *
+   * @generated from field: int64 active_creators_30d = 2;
+   */
+  activeCreators30d: bigint;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetShowcaseStatsResponse.
+ * Use `create(GetShowcaseStatsResponseSchema)` to create a new message.
+ */
+export const GetShowcaseStatsResponseSchema: GenMessage<GetShowcaseStatsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 29);
+
+/**
+ * @generated from message reelsmith.media.v1.ListSharedReelsRequest
+ */
+export type ListSharedReelsRequest = Message<"reelsmith.media.v1.ListSharedReelsRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListSharedReelsRequest.
+ * Use `create(ListSharedReelsRequestSchema)` to create a new message.
+ */
+export const ListSharedReelsRequestSchema: GenMessage<ListSharedReelsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 30);
+
+/**
+ * @generated from message reelsmith.media.v1.SharedReel
+ */
+export type SharedReel = Message<"reelsmith.media.v1.SharedReel"> & {
+  /**
+   * @generated from field: reelsmith.media.v1.Reel reel = 1;
+   */
+  reel?: Reel | undefined;
+
+  /**
+   * @generated from field: bool featured = 2;
+   */
+  featured: boolean;
+
+  /**
+   * @generated from field: string category = 3;
+   */
+  category: string;
+
+  /**
+   * @generated from field: int64 views = 4;
+   */
+  views: bigint;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.SharedReel.
+ * Use `create(SharedReelSchema)` to create a new message.
+ */
+export const SharedReelSchema: GenMessage<SharedReel> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 31);
+
+/**
+ * @generated from message reelsmith.media.v1.ListSharedReelsResponse
+ */
+export type ListSharedReelsResponse = Message<"reelsmith.media.v1.ListSharedReelsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.SharedReel reels = 1;
+   */
+  reels: SharedReel[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListSharedReelsResponse.
+ * Use `create(ListSharedReelsResponseSchema)` to create a new message.
+ */
+export const ListSharedReelsResponseSchema: GenMessage<ListSharedReelsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 32);
+
+/**
+ * An item of the stock video or music library.
+ *
+ * @generated from message reelsmith.media.v1.LibraryItem
+ */
+export type LibraryItem = Message<"reelsmith.media.v1.LibraryItem"> & {
+  /**
+   * Stable public id of the item (used in library URLs).
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * video or audio
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string filename = 3;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: string category = 4;
+   */
+  category: string;
+
+  /**
+   * @generated from field: int64 size_bytes = 5;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: double duration_sec = 6;
+   */
+  durationSec: number;
+
+  /**
+   * What a job's media_files / music_file names.
+   *
+   * @generated from field: string object_key = 7;
+   */
+  objectKey: string;
+
+  /**
+   * @generated from field: string thumbnail_key = 8;
+   */
+  thumbnailKey: string;
+
+  /**
+   * Three hover-preview frames (videos).
+   *
+   * @generated from field: repeated string preview_frame_keys = 9;
+   */
+  previewFrameKeys: string[];
+
+  /**
+   * Music: tempo (0 when none was found).
+   *
+   * @generated from field: double bpm = 10;
+   */
+  bpm: number;
+
+  /**
+   * @generated from field: int32 width = 11;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 12;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.LibraryItem.
+ * Use `create(LibraryItemSchema)` to create a new message.
+ */
+export const LibraryItemSchema: GenMessage<LibraryItem> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 33);
+
+/**
+ * @generated from message reelsmith.media.v1.ListLibraryRequest
+ */
+export type ListLibraryRequest = Message<"reelsmith.media.v1.ListLibraryRequest"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * Case-insensitive, on filename or category; blank is ignored.
+   *
+   * @generated from field: string q = 2;
+   */
+  q: string;
+
+  /**
+   * @generated from field: string category = 3;
+   */
+  category: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListLibraryRequest.
+ * Use `create(ListLibraryRequestSchema)` to create a new message.
+ */
+export const ListLibraryRequestSchema: GenMessage<ListLibraryRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 34);
+
+/**
+ * @generated from message reelsmith.media.v1.ListLibraryResponse
+ */
+export type ListLibraryResponse = Message<"reelsmith.media.v1.ListLibraryResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.LibraryItem items = 1;
+   */
+  items: LibraryItem[];
+
+  /**
+   * Every category of this library, sorted.
+   *
+   * @generated from field: repeated string categories = 2;
+   */
+  categories: string[];
+
+  /**
+   * How many items match (not just this page).
+   *
+   * @generated from field: int32 total = 3;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ListLibraryResponse.
+ * Use `create(ListLibraryResponseSchema)` to create a new message.
+ */
+export const ListLibraryResponseSchema: GenMessage<ListLibraryResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 35);
+
+/**
+ * @generated from message reelsmith.media.v1.GetLibraryItemsRequest
+ */
+export type GetLibraryItemsRequest = Message<"reelsmith.media.v1.GetLibraryItemsRequest"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * Item keys; NOT_FOUND names none of them but is raised when any is unknown.
+   *
+   * @generated from field: repeated string keys = 2;
+   */
+  keys: string[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetLibraryItemsRequest.
+ * Use `create(GetLibraryItemsRequestSchema)` to create a new message.
+ */
+export const GetLibraryItemsRequestSchema: GenMessage<GetLibraryItemsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 36);
+
+/**
+ * @generated from message reelsmith.media.v1.GetLibraryItemsResponse
+ */
+export type GetLibraryItemsResponse = Message<"reelsmith.media.v1.GetLibraryItemsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.LibraryItem items = 1;
+   */
+  items: LibraryItem[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetLibraryItemsResponse.
+ * Use `create(GetLibraryItemsResponseSchema)` to create a new message.
+ */
+export const GetLibraryItemsResponseSchema: GenMessage<GetLibraryItemsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 37);
+
+/**
+ * @generated from message reelsmith.media.v1.FindMusicRequest
+ */
+export type FindMusicRequest = Message<"reelsmith.media.v1.FindMusicRequest"> & {
+  /**
+   * @generated from field: string filename = 1;
+   */
+  filename: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.FindMusicRequest.
+ * Use `create(FindMusicRequestSchema)` to create a new message.
+ */
+export const FindMusicRequestSchema: GenMessage<FindMusicRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 38);
+
+/**
+ * @generated from message reelsmith.media.v1.MusicAnalysisRequest
+ */
+export type MusicAnalysisRequest = Message<"reelsmith.media.v1.MusicAnalysisRequest"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.MusicAnalysisRequest.
+ * Use `create(MusicAnalysisRequestSchema)` to create a new message.
+ */
+export const MusicAnalysisRequestSchema: GenMessage<MusicAnalysisRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 39);
+
+/**
+ * @generated from message reelsmith.media.v1.MusicAnalysisResponse
+ */
+export type MusicAnalysisResponse = Message<"reelsmith.media.v1.MusicAnalysisResponse"> & {
+  /**
+   * @generated from field: reelsmith.media.v1.LibraryItem item = 1;
+   */
+  item?: LibraryItem | undefined;
+
+  /**
+   * @generated from field: repeated double beats = 2;
+   */
+  beats: number[];
+
+  /**
+   * Peak amplitude (0..1) of equal slices of the track, for a waveform.
+   *
+   * @generated from field: repeated float peaks = 3;
+   */
+  peaks: number[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.MusicAnalysisResponse.
+ * Use `create(MusicAnalysisResponseSchema)` to create a new message.
+ */
+export const MusicAnalysisResponseSchema: GenMessage<MusicAnalysisResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 40);
+
+/**
+ * @generated from message reelsmith.media.v1.ImportLibraryObjectRequest
+ */
+export type ImportLibraryObjectRequest = Message<"reelsmith.media.v1.ImportLibraryObjectRequest"> & {
+  /**
+   * An object already in storage (deleted after the import, whatever its outcome).
+   *
+   * @generated from field: string staging_key = 1;
+   */
+  stagingKey: string;
+
+  /**
+   * @generated from field: string filename = 2;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: string category = 3;
+   */
+  category: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ImportLibraryObjectRequest.
+ * Use `create(ImportLibraryObjectRequestSchema)` to create a new message.
+ */
+export const ImportLibraryObjectRequestSchema: GenMessage<ImportLibraryObjectRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 41);
+
+/**
+ * @generated from message reelsmith.media.v1.ImportLibraryResponse
+ */
+export type ImportLibraryResponse = Message<"reelsmith.media.v1.ImportLibraryResponse"> & {
+  /**
+   * imported or duplicate
+   *
+   * @generated from field: string outcome = 1;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: reelsmith.media.v1.LibraryItem item = 2;
+   */
+  item?: LibraryItem | undefined;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ImportLibraryResponse.
+ * Use `create(ImportLibraryResponseSchema)` to create a new message.
+ */
+export const ImportLibraryResponseSchema: GenMessage<ImportLibraryResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 42);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteLibraryItemRequest
+ */
+export type DeleteLibraryItemRequest = Message<"reelsmith.media.v1.DeleteLibraryItemRequest"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteLibraryItemRequest.
+ * Use `create(DeleteLibraryItemRequestSchema)` to create a new message.
+ */
+export const DeleteLibraryItemRequestSchema: GenMessage<DeleteLibraryItemRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 43);
+
+/**
+ * @generated from message reelsmith.media.v1.DeleteLibraryItemResponse
+ */
+export type DeleteLibraryItemResponse = Message<"reelsmith.media.v1.DeleteLibraryItemResponse"> & {
+};
+
+/**
+ * Describes the message reelsmith.media.v1.DeleteLibraryItemResponse.
+ * Use `create(DeleteLibraryItemResponseSchema)` to create a new message.
+ */
+export const DeleteLibraryItemResponseSchema: GenMessage<DeleteLibraryItemResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 44);
 
 /**
  * Uploads (probed, rejected or registered, analysed in the background) and finished reels.
@@ -449,7 +1256,7 @@ export const MediaLibraryService: GenService<{
     output: typeof MediaItemSchema;
   },
   /**
-   * The caller's own uploads only; NOT_FOUND names the first key that is not theirs.
+   * The caller's own uploads and stock library items; NOT_FOUND for any other key.
    *
    * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetMedia
    */
@@ -493,6 +1300,152 @@ export const MediaLibraryService: GenService<{
     methodKind: "unary";
     input: typeof MarkUsedRequestSchema;
     output: typeof MarkUsedResponseSchema;
+  },
+  /**
+   * Account deletion: every upload and reel of the owner, objects first, then the records.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.DeleteUserData
+   */
+  deleteUserData: {
+    methodKind: "unary";
+    input: typeof DeleteUserDataRequestSchema;
+    output: typeof DeleteUserDataResponseSchema;
+  },
+  /**
+   * The owner allows (or stops allowing) a reel in the showcase.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.SetReelSharing
+   */
+  setReelSharing: {
+    methodKind: "unary";
+    input: typeof SetReelSharingRequestSchema;
+    output: typeof SetReelSharingResponseSchema;
+  },
+  /**
+   * Admin: features a shared reel with a category (again: changes the category); FAILED_PRECONDITION when not shared.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.FeatureReel
+   */
+  featureReel: {
+    methodKind: "unary";
+    input: typeof FeatureReelRequestSchema;
+    output: typeof ShowcaseEntrySchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.UnfeatureReel
+   */
+  unfeatureReel: {
+    methodKind: "unary";
+    input: typeof UnfeatureReelRequestSchema;
+    output: typeof UnfeatureReelResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.ListShowcase
+   */
+  listShowcase: {
+    methodKind: "unary";
+    input: typeof ListShowcaseRequestSchema;
+    output: typeof ListShowcaseResponseSchema;
+  },
+  /**
+   * A featured reel (NOT_FOUND otherwise): what the public stream and preview routes may serve.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetShowcaseEntry
+   */
+  getShowcaseEntry: {
+    methodKind: "unary";
+    input: typeof GetShowcaseEntryRequestSchema;
+    output: typeof ShowcaseEntrySchema;
+  },
+  /**
+   * One real play of a featured reel.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.CountShowcaseView
+   */
+  countShowcaseView: {
+    methodKind: "unary";
+    input: typeof CountShowcaseViewRequestSchema;
+    output: typeof CountShowcaseViewResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetShowcaseStats
+   */
+  getShowcaseStats: {
+    methodKind: "unary";
+    input: typeof GetShowcaseStatsRequestSchema;
+    output: typeof GetShowcaseStatsResponseSchema;
+  },
+  /**
+   * Admin: reels their owners shared, featured or not, newest first.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.ListSharedReels
+   */
+  listSharedReels: {
+    methodKind: "unary";
+    input: typeof ListSharedReelsRequestSchema;
+    output: typeof ListSharedReelsResponseSchema;
+  },
+  /**
+   * The owner's reel (NOT_FOUND for anyone else's or a deleted one).
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetReel
+   */
+  getReel: {
+    methodKind: "unary";
+    input: typeof GetReelRequestSchema;
+    output: typeof ReelSchema;
+  },
+  /**
+   * Stock libraries: paged search, items by key, music by file name and its analysis.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.ListLibrary
+   */
+  listLibrary: {
+    methodKind: "unary";
+    input: typeof ListLibraryRequestSchema;
+    output: typeof ListLibraryResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetLibraryItems
+   */
+  getLibraryItems: {
+    methodKind: "unary";
+    input: typeof GetLibraryItemsRequestSchema;
+    output: typeof GetLibraryItemsResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.FindMusic
+   */
+  findMusic: {
+    methodKind: "unary";
+    input: typeof FindMusicRequestSchema;
+    output: typeof LibraryItemSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.MusicAnalysis
+   */
+  musicAnalysis: {
+    methodKind: "unary";
+    input: typeof MusicAnalysisRequestSchema;
+    output: typeof MusicAnalysisResponseSchema;
+  },
+  /**
+   * Imports a stored object into the library it belongs to (by its probe); same content twice changes nothing.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.ImportLibraryObject
+   */
+  importLibraryObject: {
+    methodKind: "unary";
+    input: typeof ImportLibraryObjectRequestSchema;
+    output: typeof ImportLibraryResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.DeleteLibraryItem
+   */
+  deleteLibraryItem: {
+    methodKind: "unary";
+    input: typeof DeleteLibraryItemRequestSchema;
+    output: typeof DeleteLibraryItemResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_media_v1_media, 0);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/telemetry/v1/telemetry.proto.
  */
 export const file_reelsmith_telemetry_v1_telemetry: GenFile = /*@__PURE__*/
-  fileDesc("CiZyZWVsc21pdGgvdGVsZW1ldHJ5L3YxL3RlbGVtZXRyeS5wcm90bxIWcmVlbHNtaXRoLnRlbGVtZXRyeS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbzJxChBUZWxlbWV0cnlTZXJ2aWNlEl0KCERlc2NyaWJlEicucmVlbHNtaXRoLnRlbGVtZXRyeS52MS5EZXNjcmliZVJlcXVlc3QaKC5yZWVsc21pdGgudGVsZW1ldHJ5LnYxLkRlc2NyaWJlUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("CiZyZWVsc21pdGgvdGVsZW1ldHJ5L3YxL3RlbGVtZXRyeS5wcm90bxIWcmVlbHNtaXRoLnRlbGVtZXRyeS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyIfCg5TdW1tYXJ5UmVxdWVzdBINCgVob3VycxgBIAEoBSJjCgpIb3VyQnVja2V0EhoKEmhvdXJfc3RhcnRfdW5peF9tcxgBIAEoAxIQCghyZXF1ZXN0cxgCIAEoAxIOCgZlcnJvcnMYAyABKAMSFwoPY29tcGxldGVkX3JlZWxzGAQgASgDIqIDCg9TdW1tYXJ5UmVzcG9uc2USFgoOdG90YWxfcmVxdWVzdHMYASABKAMSFQoNc2VydmVyX2Vycm9ycxgCIAEoAxIOCgZwOTVfbXMYAyABKAESEwoLdG90YWxfdXNlcnMYBCABKAMSEQoJbmV3X3VzZXJzGAUgASgDEhQKDGFjdGl2ZV91c2VycxgGIAEoAxIWCg5qb2JzX2NvbXBsZXRlZBgHIAEoAxITCgtqb2JzX2ZhaWxlZBgIIAEoAxIUCgxwNTBfcmVuZGVyX3MYCSABKAESFAoMcDk1X3JlbmRlcl9zGAogASgBEhgKEHA5NV9xdWV1ZV93YWl0X3MYCyABKAESFQoNcmV2ZW51ZV9jZW50cxgMIAEoAxIVCg1kZWFkX2xldHRlcmVkGA0gASgDEjIKBmhvdXJseRgOIAMoCzIiLnJlZWxzbWl0aC50ZWxlbWV0cnkudjEuSG91ckJ1Y2tldBIWCg5qb2JzX3N1Ym1pdHRlZBgPIAEoAxIOCgZsb2dpbnMYECABKAMSFQoNZmFpbGVkX2xvZ2lucxgRIAEoAyI8ChNBY3Rpdml0eUZlZWRSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhYKDmJlZm9yZV91bml4X21zGAIgASgDIooBCg1BY3Rpdml0eUV2ZW50EgwKBHR5cGUYASABKAkSEgoKdXNlcl9lbWFpbBgCIAEoCRISCgpsb2dpbl90eXBlGAMgASgJEh8KF2FjdHVhbF9kdXJhdGlvbl9zZWNvbmRzGAQgASgBEhIKCmF0X3VuaXhfbXMYBSABKAMSDgoGZGV0YWlsGAYgASgJIk0KFEFjdGl2aXR5RmVlZFJlc3BvbnNlEjUKBmV2ZW50cxgBIAMoCzIlLnJlZWxzbWl0aC50ZWxlbWV0cnkudjEuQWN0aXZpdHlFdmVudDK4AgoQVGVsZW1ldHJ5U2VydmljZRJdCghEZXNjcmliZRInLnJlZWxzbWl0aC50ZWxlbWV0cnkudjEuRGVzY3JpYmVSZXF1ZXN0GigucmVlbHNtaXRoLnRlbGVtZXRyeS52MS5EZXNjcmliZVJlc3BvbnNlEloKB1N1bW1hcnkSJi5yZWVsc21pdGgudGVsZW1ldHJ5LnYxLlN1bW1hcnlSZXF1ZXN0GicucmVlbHNtaXRoLnRlbGVtZXRyeS52MS5TdW1tYXJ5UmVzcG9uc2USaQoMQWN0aXZpdHlGZWVkEisucmVlbHNtaXRoLnRlbGVtZXRyeS52MS5BY3Rpdml0eUZlZWRSZXF1ZXN0GiwucmVlbHNtaXRoLnRlbGVtZXRyeS52MS5BY3Rpdml0eUZlZWRSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.telemetry.v1.DescribeRequest
@@ -45,7 +45,251 @@ export const DescribeResponseSchema: GenMessage<DescribeResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_telemetry_v1_telemetry, 1);
 
 /**
- * The gRPC API of the Telemetry service. Later issues add the domain RPCs here.
+ * @generated from message reelsmith.telemetry.v1.SummaryRequest
+ */
+export type SummaryRequest = Message<"reelsmith.telemetry.v1.SummaryRequest"> & {
+  /**
+   * The window ends now and lasts this long (the dashboard asks for 24 h).
+   *
+   * @generated from field: int32 hours = 1;
+   */
+  hours: number;
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.SummaryRequest.
+ * Use `create(SummaryRequestSchema)` to create a new message.
+ */
+export const SummaryRequestSchema: GenMessage<SummaryRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 2);
+
+/**
+ * @generated from message reelsmith.telemetry.v1.HourBucket
+ */
+export type HourBucket = Message<"reelsmith.telemetry.v1.HourBucket"> & {
+  /**
+   * @generated from field: int64 hour_start_unix_ms = 1;
+   */
+  hourStartUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 requests = 2;
+   */
+  requests: bigint;
+
+  /**
+   * 5xx answers.
+   *
+   * @generated from field: int64 errors = 3;
+   */
+  errors: bigint;
+
+  /**
+   * @generated from field: int64 completed_reels = 4;
+   */
+  completedReels: bigint;
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.HourBucket.
+ * Use `create(HourBucketSchema)` to create a new message.
+ */
+export const HourBucketSchema: GenMessage<HourBucket> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 3);
+
+/**
+ * The dashboard's figures over the window, from the facts telemetry has recorded.
+ *
+ * @generated from message reelsmith.telemetry.v1.SummaryResponse
+ */
+export type SummaryResponse = Message<"reelsmith.telemetry.v1.SummaryResponse"> & {
+  /**
+   * @generated from field: int64 total_requests = 1;
+   */
+  totalRequests: bigint;
+
+  /**
+   * @generated from field: int64 server_errors = 2;
+   */
+  serverErrors: bigint;
+
+  /**
+   * p95 answer time of the gateway, from the per-minute latency buckets (upper bound of the bucket).
+   *
+   * @generated from field: double p95_ms = 3;
+   */
+  p95Ms: number;
+
+  /**
+   * @generated from field: int64 total_users = 4;
+   */
+  totalUsers: bigint;
+
+  /**
+   * @generated from field: int64 new_users = 5;
+   */
+  newUsers: bigint;
+
+  /**
+   * @generated from field: int64 active_users = 6;
+   */
+  activeUsers: bigint;
+
+  /**
+   * @generated from field: int64 jobs_completed = 7;
+   */
+  jobsCompleted: bigint;
+
+  /**
+   * @generated from field: int64 jobs_failed = 8;
+   */
+  jobsFailed: bigint;
+
+  /**
+   * @generated from field: double p50_render_s = 9;
+   */
+  p50RenderS: number;
+
+  /**
+   * @generated from field: double p95_render_s = 10;
+   */
+  p95RenderS: number;
+
+  /**
+   * @generated from field: double p95_queue_wait_s = 11;
+   */
+  p95QueueWaitS: number;
+
+  /**
+   * @generated from field: int64 revenue_cents = 12;
+   */
+  revenueCents: bigint;
+
+  /**
+   * @generated from field: int64 dead_lettered = 13;
+   */
+  deadLettered: bigint;
+
+  /**
+   * @generated from field: repeated reelsmith.telemetry.v1.HourBucket hourly = 14;
+   */
+  hourly: HourBucket[];
+
+  /**
+   * @generated from field: int64 jobs_submitted = 15;
+   */
+  jobsSubmitted: bigint;
+
+  /**
+   * @generated from field: int64 logins = 16;
+   */
+  logins: bigint;
+
+  /**
+   * @generated from field: int64 failed_logins = 17;
+   */
+  failedLogins: bigint;
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.SummaryResponse.
+ * Use `create(SummaryResponseSchema)` to create a new message.
+ */
+export const SummaryResponseSchema: GenMessage<SummaryResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 4);
+
+/**
+ * @generated from message reelsmith.telemetry.v1.ActivityFeedRequest
+ */
+export type ActivityFeedRequest = Message<"reelsmith.telemetry.v1.ActivityFeedRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * Only events strictly older than this (0: from the newest).
+   *
+   * @generated from field: int64 before_unix_ms = 2;
+   */
+  beforeUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.ActivityFeedRequest.
+ * Use `create(ActivityFeedRequestSchema)` to create a new message.
+ */
+export const ActivityFeedRequestSchema: GenMessage<ActivityFeedRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 5);
+
+/**
+ * @generated from message reelsmith.telemetry.v1.ActivityEvent
+ */
+export type ActivityEvent = Message<"reelsmith.telemetry.v1.ActivityEvent"> & {
+  /**
+   * login, login_failed, signup, email_verified, job_submitted, project_completed, job_failed,
+   * payment_succeeded, offer_made, offer_answered, admin_granted, admin_revoked
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string user_email = 2;
+   */
+  userEmail: string;
+
+  /**
+   * @generated from field: string login_type = 3;
+   */
+  loginType: string;
+
+  /**
+   * For project_completed (and job_failed): from submission to the end, in seconds.
+   *
+   * @generated from field: double actual_duration_seconds = 4;
+   */
+  actualDurationSeconds: number;
+
+  /**
+   * @generated from field: int64 at_unix_ms = 5;
+   */
+  atUnixMs: bigint;
+
+  /**
+   * A short human detail (amount, reason...).
+   *
+   * @generated from field: string detail = 6;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.ActivityEvent.
+ * Use `create(ActivityEventSchema)` to create a new message.
+ */
+export const ActivityEventSchema: GenMessage<ActivityEvent> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 6);
+
+/**
+ * @generated from message reelsmith.telemetry.v1.ActivityFeedResponse
+ */
+export type ActivityFeedResponse = Message<"reelsmith.telemetry.v1.ActivityFeedResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.telemetry.v1.ActivityEvent events = 1;
+   */
+  events: ActivityEvent[];
+};
+
+/**
+ * Describes the message reelsmith.telemetry.v1.ActivityFeedResponse.
+ * Use `create(ActivityFeedResponseSchema)` to create a new message.
+ */
+export const ActivityFeedResponseSchema: GenMessage<ActivityFeedResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_telemetry_v1_telemetry, 7);
+
+/**
+ * The gRPC API of the Telemetry service: the admin dashboard's questions.
  *
  * @generated from service reelsmith.telemetry.v1.TelemetryService
  */
@@ -59,6 +303,26 @@ export const TelemetryService: GenService<{
     methodKind: "unary";
     input: typeof DescribeRequestSchema;
     output: typeof DescribeResponseSchema;
+  },
+  /**
+   * Requests, users, jobs and revenue over the last hours.
+   *
+   * @generated from rpc reelsmith.telemetry.v1.TelemetryService.Summary
+   */
+  summary: {
+    methodKind: "unary";
+    input: typeof SummaryRequestSchema;
+    output: typeof SummaryResponseSchema;
+  },
+  /**
+   * Recorded facts, newest first, paged by time.
+   *
+   * @generated from rpc reelsmith.telemetry.v1.TelemetryService.ActivityFeed
+   */
+  activityFeed: {
+    methodKind: "unary";
+    input: typeof ActivityFeedRequestSchema;
+    output: typeof ActivityFeedResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_telemetry_v1_telemetry, 0);
