@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Subject, SubjectSchema } from '@reelsmith/proto';
@@ -24,12 +25,13 @@ export interface AccountRecord {
   subscriptionStatus: SubscriptionStatus;
   billingCycle: BillingCycle | null;
   nextBillingAt: Date | null;
+  cancelAtPeriodEnd?: boolean;
 }
 
 export interface LedgerEntry {
   userId: string;
   delta: number;
-  kind: 'grant' | 'purchase' | 'hold' | 'release';
+  kind: 'grant' | 'purchase' | 'hold' | 'release' | 'refund';
   /** Unique forever: a second entry with the same key is not written. */
   key: string;
   jobId?: string;
@@ -52,6 +54,8 @@ export interface BillingTx {
   returnFreeDay(userId: string, date: string, jobId: string): Promise<void>;
   lastFreeUse(userId: string): Promise<string | null>;
   updateSubscription(a: AccountRecord): Promise<void>;
+  /** Moves every ledger, reservation and free-day row of the user to `anonId`, and drops the account row. */
+  anonymise(userId: string, anonId: string): Promise<void>;
   emit<S extends Subject>(subject: S, message: MessageInitShape<SubjectSchema<S>>, msgId: string): Promise<void>;
 }
 
@@ -62,7 +66,13 @@ export interface BillingRepository {
 export interface AccountView {
   userId: string;
   credits: number;
-  subscription: { plan: PlanId; status: SubscriptionStatus; billingCycle: BillingCycle | null; nextBillingAt: Date | null };
+  subscription: {
+    plan: PlanId;
+    status: SubscriptionStatus;
+    billingCycle: BillingCycle | null;
+    nextBillingAt: Date | null;
+    cancelAtPeriodEnd?: boolean;
+  };
   lastFreeUse: string | null;
   dailyFreeUsed: boolean;
   entitlements: Entitlements;
@@ -113,7 +123,13 @@ export class BillingService {
         credits: await tx.balance(userId),
         subscription: enterprise
           ? { plan: 'corporate' as const, status: 'active' as const, billingCycle: null, nextBillingAt: null }
-          : { plan: a.plan, status: a.subscriptionStatus, billingCycle: a.billingCycle, nextBillingAt: a.nextBillingAt },
+          : {
+              plan: a.plan,
+              status: a.subscriptionStatus,
+              billingCycle: a.billingCycle,
+              nextBillingAt: a.nextBillingAt,
+              cancelAtPeriodEnd: a.cancelAtPeriodEnd ?? false,
+            },
         lastFreeUse,
         dailyFreeUsed: lastFreeUse === utcDay(this.clock()),
         entitlements: entitlementsFor(a.plan, a.subscriptionStatus === 'active', unlimited || enterprise),
@@ -126,6 +142,14 @@ export class BillingService {
    * used, purchased credits if they cover the estimate. Subscribers: credits above zero and
    * enough for the estimate. Otherwise 'Insufficient credits or daily limit reached'.
    */
+  /** Account deletion: the ledger keeps anonymised rows (totals stay right), the account row goes. */
+  async anonymiseUser(userId: string): Promise<void> {
+    await this.repo.transaction(async (tx) => {
+      await tx.lockAccount(userId);
+      await tx.anonymise(userId, crypto.randomUUID());
+    });
+  }
+
   async reserve(jobId: string, userId: string, estimate: number, unlimited: boolean): Promise<ReservationRecord> {
     if (!Number.isInteger(estimate) || estimate <= 0)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'estimate must be a positive whole number of credits');

@@ -11,6 +11,7 @@ const toAccount = (r: typeof accounts.$inferSelect): AccountRecord => ({
   subscriptionStatus: r.subscriptionStatus as AccountRecord['subscriptionStatus'],
   billingCycle: r.billingCycle as AccountRecord['billingCycle'],
   nextBillingAt: r.nextBillingAt,
+  cancelAtPeriodEnd: r.cancelAtPeriodEnd,
 });
 
 const toReservation = (r: typeof reservations.$inferSelect): ReservationRecord => ({
@@ -22,7 +23,7 @@ const toReservation = (r: typeof reservations.$inferSelect): ReservationRecord =
   freeDate: r.freeDate,
 });
 
-function txOps(tx: Tx): BillingTx {
+export function billingTxOps(tx: Tx): BillingTx {
   return {
     async lockAccount(userId) {
       await tx.insert(accounts).values({ userId }).onConflictDoNothing();
@@ -80,6 +81,14 @@ function txOps(tx: Tx): BillingTx {
         .where(eq(dailyFreeUses.userId, userId));
       return row?.d ?? null;
     },
+    async anonymise(userId, anonId) {
+      // The rows reference an account: an anonymous one, with the default (free) plan, holds them.
+      await tx.insert(accounts).values({ userId: anonId });
+      await tx.update(ledger).set({ userId: anonId }).where(eq(ledger.userId, userId));
+      await tx.update(reservations).set({ userId: anonId }).where(eq(reservations.userId, userId));
+      await tx.update(dailyFreeUses).set({ userId: anonId }).where(eq(dailyFreeUses.userId, userId));
+      await tx.delete(accounts).where(eq(accounts.userId, userId));
+    },
     async updateSubscription(a) {
       await tx
         .update(accounts)
@@ -96,6 +105,6 @@ function txOps(tx: Tx): BillingTx {
 export class DrizzleBillingRepository implements BillingRepository {
   constructor(private readonly orm: Orm) {}
   transaction<T>(fn: (tx: BillingTx) => Promise<T>): Promise<T> {
-    return this.orm.transaction((tx) => fn(txOps(tx)));
+    return this.orm.transaction((tx) => fn(billingTxOps(tx)));
   }
 }

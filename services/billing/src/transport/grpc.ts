@@ -1,6 +1,7 @@
 import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { billing } from '@reelsmith/proto';
 import type { AccountView, BillingService, ReservationRecord } from '../domain/billing.service.js';
+import type { PaymentRecord, PaymentsService } from '../domain/payments.service.js';
 import { CREDIT_PACKS, PLANS } from '../domain/catalogue.js';
 import { estimateCredits, isPacing } from '../domain/cost.js';
 import { INSUFFICIENT, limitMessages } from '../domain/entitlements.js';
@@ -29,6 +30,7 @@ const account = (a: AccountView) => ({
       status: a.subscription.status,
       billingCycle: a.subscription.billingCycle ?? '',
       nextBillingUnixMs: BigInt(a.subscription.nextBillingAt?.getTime() ?? 0),
+      cancelAtPeriodEnd: a.subscription.cancelAtPeriodEnd ?? false,
     },
     lastFreeUse: a.lastFreeUse ?? '',
     dailyFreeUsed: a.dailyFreeUsed,
@@ -54,8 +56,26 @@ function id(value: string, what: string): string {
   return value;
 }
 
+const payment = (p: PaymentRecord) => ({
+  id: p.id,
+  createdUnixMs: BigInt(p.createdAt.getTime()),
+  type: p.type,
+  itemId: p.itemId,
+  itemName: p.itemName,
+  amountCents: BigInt(p.amountCents),
+  currency: p.currency,
+  credits: BigInt(p.credits),
+  provider: p.provider,
+  paymentMethod: p.method,
+  status: p.status,
+  failureMessage: p.failureMessage,
+  billingCycle: p.billingCycle ?? '',
+  refundedCredits: BigInt(p.refundedCredits),
+  refundedCents: BigInt(p.refundedCents),
+});
+
 /** gRPC handlers of billing: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: BillingService) =>
+export const grpcBinding = (svc: BillingService, pay: PaymentsService) =>
   bind(billing.BillingService, {
     describe: describeHandler('billing'),
     estimate: async (req) => {
@@ -86,6 +106,43 @@ export const grpcBinding = (svc: BillingService) =>
         req.nextBillingUnixMs ? new Date(Number(req.nextBillingUnixMs)) : null,
       );
       return account(await svc.account(userId, false));
+    },
+    anonymiseUser: async (req) => {
+      await svc.anonymiseUser(req.userId);
+      return {};
+    },
+    createPayment: async (req) =>
+      pay.create({
+        userId: id(req.userId, 'user_id'),
+        email: req.email,
+        type: req.type,
+        itemId: req.itemId,
+        amountCents: Number(req.amountCents),
+        currency: req.currency,
+        method: req.paymentMethod,
+        billingCycle: req.billingCycle,
+      }),
+    confirmPayment: async (req) => {
+      const userId = id(req.userId, 'user_id');
+      const p = await pay.confirm(userId, req.paymentIntentId, {
+        testCard: req.testCard,
+        testExpiry: req.testExpiry,
+        testCvc: req.testCvc,
+        paypalAction: req.paypalAction,
+      });
+      return { payment: payment(p), ...account(await svc.account(userId, false)) };
+    },
+    history: async (req) => ({ payments: (await pay.history(id(req.userId, 'user_id'))).map(payment) }),
+    cancelSubscription: async (req) => {
+      const userId = id(req.userId, 'user_id');
+      await pay.cancel(userId);
+      return account(await svc.account(userId, false));
+    },
+    handleWebhook: async (req) => pay.webhook(req.provider, Buffer.from(req.payload), req.headers),
+    refund: async (req) => payment(await pay.refund(req.paymentId, Number(req.amountCents))),
+    getPaymentConfig: async () => {
+      const c = pay.config();
+      return { cardProvider: c.cardProvider, paypalProvider: c.paypalProvider, stripePublishableKey: c.publishableKey };
     },
     getCatalogue: async () => ({
       plans: PLANS.map((p) => ({

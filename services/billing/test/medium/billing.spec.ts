@@ -16,7 +16,10 @@ import {
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
 import { billing, streams } from '@reelsmith/proto';
 import { BillingService } from '../../src/domain/billing.service';
+import { PaymentsService } from '../../src/domain/payments.service';
 import { DrizzleBillingRepository } from '../../src/repositories/billing.repository';
+import { DrizzlePaymentsRepository } from '../../src/repositories/payments.repository';
+import { SandboxProvider } from '../../src/repositories/providers/sandbox';
 import { grpcBinding } from '../../src/transport/grpc';
 
 type BillingClient = Client<typeof billing.BillingService>;
@@ -43,7 +46,19 @@ describe('billing against real PostgreSQL, over gRPC', () => {
       () => now,
       () => void relay.flush(),
     );
-    server = await serveGrpc({ host: '127.0.0.1', port: 0, services: [grpcBinding(service)], log: quietLogger(), serviceName: 'billing' });
+    const sandbox = new SandboxProvider();
+    const payments = new PaymentsService(
+      new DrizzlePaymentsRepository(db.orm),
+      { card: sandbox, paypal: sandbox, byName: () => sandbox, publishableKey: '' },
+      { send: async () => undefined },
+    );
+    server = await serveGrpc({
+      host: '127.0.0.1',
+      port: 0,
+      services: [grpcBinding(service, payments)],
+      log: quietLogger(),
+      serviceName: 'billing',
+    });
     client = dial(billing.BillingService, `127.0.0.1:${server.port}`, { deadlineMs: 10_000 });
   });
   afterAll(async () => {
@@ -104,6 +119,21 @@ describe('billing against real PostgreSQL, over gRPC', () => {
     expect((await client.getAccount({ userId })).account!.dailyFreeUsed).toBe(false);
     const next = await client.reserve({ jobId: uid(), userId, estimateCredits: 30n });
     expect(next.reservation!.kind).toBe(billing.ReservationKind.FREE_VIDEO);
+  });
+
+  it("account deletion: the user's ledger rows stay under an anonymous id, and the user's balance and account are gone", async () => {
+    const userId = await paidUser(100);
+    await client.reserve({ jobId: uid(), userId, estimateCredits: 30n });
+    const rows = async (id: string) =>
+      (await db.query<{ n: number }>('select count(*)::int as n from ledger where user_id = $1', [id]))[0]!.n;
+    const total = async () => (await db.query<{ n: number }>('select count(*)::int as n from ledger'))[0]!.n;
+    const before = await total();
+    expect(await rows(userId)).toBeGreaterThan(0);
+    await client.anonymiseUser({ userId });
+    expect(await rows(userId)).toBe(0);
+    expect(await total()).toBe(before);
+    expect(await db.query('select * from accounts where user_id = $1', [userId])).toEqual([]);
+    expect(await balance(userId)).toBe(0);
   });
 
   it('applies the same grant sent five times once', async () => {

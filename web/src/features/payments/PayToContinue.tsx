@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import type { User } from '../../api/types';
+import { Modal } from '../../components/Modal';
+import { PackCards, PlanCards, type Cycle } from '../pricing/PricingPage';
+import { PaymentDialog } from './PaymentDialog';
+import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
+import './payments.css';
+
+/**
+ * Home, before any upload: the reel costs more than the user can pay. Offers 'Buy credits' (the
+ * smallest pack that covers it) and 'See plans', paying in place so the page keeps its files and
+ * settings; when the payment lands the user refreshes and Generate works.
+ */
+export function PayToContinue({ user, credits }: { user: User; credits: number }) {
+  const catalogue = useCatalogueQuery();
+  const [paying, setPaying] = useState<PaymentItem | null>(null);
+  const [plans, setPlans] = useState(false);
+  const [cycle, setCycle] = useState<Cycle>('monthly');
+  const short = Math.max(credits - user.credits, 0);
+  const pack = catalogue.data?.packs.find((p) => p.credits >= short) ?? catalogue.data?.packs.at(-1);
+  const choose = (item: PaymentItem) => {
+    setPlans(false);
+    setPaying(item);
+  };
+  return (
+    <div className="pay-gate notice" role="alert">
+      <p>
+        {user.entitlements.messages.insufficient}. This reel costs {credits.toLocaleString('en-US')} credits; you have{' '}
+        {user.credits.toLocaleString('en-US')}
+        {user.entitlements.subscribed ? '' : ' and your free video for today is used'}.
+      </p>
+      <div className="row">
+        <button className="btn primary" disabled={!pack} onClick={() => pack && choose(packItem(pack))}>
+          Buy credits
+        </button>
+        <button className="btn" onClick={() => setPlans(true)}>
+          See plans
+        </button>
+      </div>
+      {plans && (
+        <Modal title="Plans and credit packs" onClose={() => setPlans(false)}>
+          <div className="cycle-toggle" role="radiogroup" aria-label="Billing cycle">
+            {(['monthly', 'yearly'] as const).map((c) => (
+              <label key={c} className={cycle === c ? 'chosen' : undefined}>
+                <input type="radio" name="gate-cycle" value={c} checked={cycle === c} onChange={() => setCycle(c)} />
+                {c === 'monthly' ? 'Monthly' : 'Yearly'}
+                {c === 'yearly' && <span className="badge">Save 20%</span>}
+              </label>
+            ))}
+          </div>
+          <div className="gate-scroll">
+            <PlanCards cycle={cycle} user={user} onChoose={choose} />
+            <h3>Credit packs</h3>
+            <PackCards onChoose={choose} withCart={false} />
+          </div>
+        </Modal>
+      )}
+      {paying && <PaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+import { useState } from 'react';
+import { errorDetail } from '../../app/api';
+import { authOpened } from '../../app/session';
+import { useAppDispatch } from '../../app/store';
+import type { User } from '../../api/types';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { cart } from '../payments/cart';
+import { PaymentDialog } from '../payments/PaymentDialog';
+import '../payments/payments.css';
+import { usePageMeta } from '../public/usePageMeta';
+import {
+  money,
+  packItem,
+  planItem,
+  useBillingHistoryQuery,
+  useCancelSubscriptionMutation,
+  useCatalogueQuery,
+  type PaymentItem,
+} from '../payments/payments.api';
+
+export type Cycle = 'monthly' | 'yearly';
+
+/** Every answer is true of the product as built (issue 14). */
+export const FAQ = [
+  {
+    q: 'Can I try Reelsmith before paying?',
+    a: 'Yes. Every account gets one free video a day (up to 3 minutes), with no card needed. Credit packs and plans are for making more.',
+  },
+  {
+    q: 'Can I cancel my subscription?',
+    a: 'Yes, at any time from Billing and Plans on this page. Your plan stays active until the end of the period you paid for and is not renewed.',
+  },
+  {
+    q: 'What happens when I change plans?',
+    a: 'The change takes effect immediately: a new billing period starts that day at the new plan’s price, with its credits added. Credits you already have stay yours.',
+  },
+  {
+    q: 'Which payment methods do you accept?',
+    a: 'Cards and PayPal. Credit packs never expire.',
+  },
+];
+
+const PLAN_NAMES: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
+
+const yearlySaving = (monthly: number) => monthly * 12 * 0.2;
+
+/** Plan cards; the button opens the payment dialog (or sign-in when signed out). */
+export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User | null; onChoose: (item: PaymentItem) => void }) {
+  const catalogue = useCatalogueQuery();
+  if (catalogue.isLoading) return <p className="notice">Loading plans…</p>;
+  if (catalogue.isError || !catalogue.data)
+    return (
+      <p className="error" role="alert">
+        Plans could not be loaded.{' '}
+        <button className="link" onClick={() => void catalogue.refetch()}>
+          Try again
+        </button>
+      </p>
+    );
+  return (
+    <div className="plan-grid">
+      {catalogue.data.plans.map((p) => {
+        const current = user?.subscription.plan === p.id && user.subscription.status === 'active';
+        const price = cycle === 'yearly' ? p.yearly_price : p.monthly_price;
+        return (
+          <article key={p.id} className={`card plan${p.most_popular ? ' popular' : ''}`} aria-label={`${p.name} plan`}>
+            {p.most_popular && <span className="badge">Most Popular</span>}
+            <h3>{p.name}</h3>
+            <p className="price">
+              {money(price)}
+              <span className="muted">/{cycle === 'yearly' ? 'year' : 'month'}</span>
+            </p>
+            {cycle === 'yearly' && <p className="saving">Save {money(yearlySaving(p.monthly_price))} a year</p>}
+            <ul>
+              <li>
+                {(cycle === 'yearly' ? p.yearly_credits : p.monthly_credits).toLocaleString('en-US')} credits/
+                {cycle === 'yearly' ? 'year' : 'month'}
+              </li>
+              <li>Storage: {cycle === 'yearly' ? p.storage.yearly : p.storage.monthly}</li>
+              <li>Export: {p.export_quality}</li>
+              <li>Video: {cycle === 'yearly' ? p.approx_video.yearly : p.approx_video.monthly}</li>
+              {p.features.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+            <button className="btn primary wide" disabled={current} onClick={() => onChoose(planItem(p, cycle))}>
+              {current ? 'Current Plan' : 'Subscribe Now'}
+            </button>
+          </article>
+        );
+      })}
+    </div>
+  );
+}
+
+export function PackCards({ onChoose, withCart = true }: { onChoose: (item: PaymentItem) => void; withCart?: boolean }) {
+  const catalogue = useCatalogueQuery();
+  const [added, setAdded] = useState('');
+  if (catalogue.isLoading) return <p className="notice">Loading credit packs…</p>;
+  if (catalogue.isError || !catalogue.data)
+    return (
+      <p className="error" role="alert">
+        Credit packs could not be loaded.
+      </p>
+    );
+  return (
+    <div className="pack-grid">
+      {catalogue.data.packs.map((p) => (
+        <article key={p.id} className={`card pack${p.best_value ? ' popular' : ''}`} aria-label={`${p.credits} credits pack`}>
+          {p.best_value && <span className="badge">Best Value</span>}
+          <h3>{p.credits.toLocaleString('en-US')} credits</h3>
+          <p className="price">{money(p.price)}</p>
+          <p className="muted small">Never expire</p>
+          <button className="btn primary wide" onClick={() => onChoose(packItem(p))}>
+            Buy Now
+          </button>
+          {withCart && (
+            <button
+              className="btn wide"
+              onClick={() => {
+                const item = packItem(p);
+                cart.add({ id: item.id, name: item.name, price: item.price, credits: item.credits });
+                setAdded(p.id);
+              }}
+            >
+              {added === p.id ? 'Added to cart ✓' : 'Add to Cart'}
+            </button>
+          )}
+        </article>
+      ))}
+    </div>
+  );
+}
+
+/** The subscription, Cancel, and the payment history ('Billing and Plans'). */
+function BillingSection({ user }: { user: User }) {
+  const history = useBillingHistoryQuery();
+  const [cancel, cancelState] = useCancelSubscriptionMutation();
+  const [error, setError] = useState('');
+  const s = user.subscription;
+  const paid = s.plan !== 'free' && (s.status === 'active' || s.status === 'past_due');
+  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : '');
+  const doCancel = async () => {
+    if (!window.confirm('Cancel your subscription? Your plan stays active until the end of the current period.')) return;
+    setError('');
+    await cancel()
+      .unwrap()
+      .catch((e: unknown) => setError(errorDetail(e, 'Subscription cancellation failed')));
+  };
+  return (
+    <section className="billing" id="billing" aria-labelledby="billing-h">
+      <h2 id="billing-h">Billing and Plans</h2>
+      <p data-testid="billing-plan">
+        Plan: <strong>{PLAN_NAMES[s.plan] ?? s.plan}</strong>
+        {s.plan !== 'free' && ` (${s.billing_cycle ?? ''}, ${s.status.replace('_', ' ')})`} · {user.credits.toLocaleString('en-US')} credits
+      </p>
+      {paid && s.next_billing && (
+        <p className="muted">
+          {s.cancel_at_period_end ? `Ends on ${date(s.next_billing)}; it will not renew.` : `Renews on ${date(s.next_billing)}.`}
+        </p>
+      )}
+      {s.status === 'past_due' && (
+        <p className="error" role="alert">
+          Your last renewal payment failed. Subscribe again to restore your plan.
+        </p>
+      )}
+      {paid && !s.cancel_at_period_end && (
+        <button className="btn" onClick={() => void doCancel()} disabled={cancelState.isLoading}>
+          {cancelState.isLoading ? 'Cancelling…' : 'Cancel subscription'}
+        </button>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <h3>Payment history</h3>
+      {history.isLoading && <p className="notice">Loading payments…</p>}
+      {history.isError && (
+        <p className="error" role="alert">
+          {errorDetail(history.error, 'Payment history could not be loaded.')}
+        </p>
+      )}
+      {history.data && history.data.length === 0 && <p className="muted">No payments yet.</p>}
+      {history.data && history.data.length > 0 && (
+        <div className="table-scroll">
+          <table className="history">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Item</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.map((p) => (
+                <tr key={p.id}>
+                  <td>{new Date(p.date).toLocaleDateString()}</td>
+                  <td>
+                    {p.item}
+                    {p.type === 'renewal' ? ' (renewal)' : ''}
+                  </td>
+                  <td>{money(p.amount)}</td>
+                  <td>{p.credits.toLocaleString('en-US')}</td>
+                  <td>{p.provider === 'sandbox' ? 'Test mode' : p.provider === 'stripe' ? 'Card' : 'PayPal'}</td>
+                  <td title={p.failure_message || undefined}>
+                    {p.status}
+                    {p.failure_message ? `: ${p.failure_message}` : ''}
+                    {p.refunded_credits > 0 ? ` (${p.refunded_credits} credits taken back)` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** /pricing: monthly/yearly toggle, three plans, four packs, FAQ, and the user's billing. */
+export function PricingPage() {
+  usePageMeta(
+    'Pricing',
+    'Reelsmith plans and credit packs: monthly or yearly subscriptions, packs that never expire, and one free video every day.',
+  );
+  const { user } = useCurrentUser();
+  const dispatch = useAppDispatch();
+  const [cycle, setCycle] = useState<Cycle>('monthly');
+  const [paying, setPaying] = useState<PaymentItem | null>(null);
+  const choose = (item: PaymentItem) => (user ? setPaying(item) : dispatch(authOpened({ mode: 'signin' })));
+  return (
+    <div className="pricing">
+      <h1>Pricing</h1>
+      <p className="lead">Pay per video with credits, or subscribe for a monthly or yearly allowance. 100 credits equal one dollar.</p>
+      <div className="cycle-toggle" role="radiogroup" aria-label="Billing cycle">
+        {(['monthly', 'yearly'] as const).map((c) => (
+          <label key={c} className={cycle === c ? 'chosen' : undefined}>
+            <input type="radio" name="cycle" value={c} checked={cycle === c} onChange={() => setCycle(c)} />
+            {c === 'monthly' ? 'Monthly' : 'Yearly'}
+            {c === 'yearly' && <span className="badge">Save 20%</span>}
+          </label>
+        ))}
+      </div>
+      <h2>Plans</h2>
+      <PlanCards cycle={cycle} user={user} onChoose={choose} />
+      <h2>Credit packs</h2>
+      <PackCards onChoose={choose} />
+      {user && <BillingSection user={user} />}
+      <section className="faq" aria-labelledby="faq-h">
+        <h2 id="faq-h">Frequently asked questions</h2>
+        {FAQ.map((f) => (
+          <details key={f.q}>
+            <summary>{f.q}</summary>
+            <p>{f.a}</p>
+          </details>
+        ))}
+      </section>
+      {paying && <PaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
+    </div>
+  );
+}
