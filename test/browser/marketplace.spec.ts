@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Api } from '../support/api';
+import { launchBrowser, shot } from '../support/browser';
+import { startSystem, type RunningSystem } from '../support/system';
+
+/**
+ * The footage marketplace in Chromium against the whole product: a user's reel submitted with
+ * footage offers on brings its clip to the admin's /footage-marketplace; the admin offers 50
+ * credits; the user sees the badge, accepts in Review Offers, and the new balance shows.
+ */
+describe('footage marketplace in Chromium', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-marketplace-'));
+  const admin = `boss.${Date.now()}@example.com`;
+  const maker = `maker.${Date.now()}@example.com`;
+  let sys: RunningSystem;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [sys, browser] = await Promise.all([startSystem(dataDir, { PRIVILEGED_EMAILS: admin }), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const pageAs = async (token: string): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.addInitScript((t) => localStorage.setItem('reelsmith.session_token', t), token);
+    return page;
+  };
+
+  it('admin offers 50 credits on a consented clip; the owner accepts in Review Offers and sees the new balance', async () => {
+    const clip = path.join(dataDir, 'surf-session.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-pix_fmt', 'yuv420p', clip]);
+    const user = new Api(sys.baseUrl, dataDir);
+    await user.signUp(maker);
+    const up = await user.upload(clip);
+    expect(up.status).toBe(201);
+    const job = await user.call('POST', '/jobs/assemble', { media_files: [up.body.object_key], get_footage_offers: true });
+    expect(job.status).toBe(200);
+    const boss = new Api(sys.baseUrl, dataDir);
+    await boss.signUp(admin);
+
+    // A signed-in user who is not an admin is refused by the page and by the server.
+    const userPage = await pageAs(user.token);
+    await userPage.goto(`${sys.baseUrl}/footage-marketplace`);
+    await userPage.getByText('Access Denied - This page is only accessible to administrators.').waitFor();
+    expect((await user.call('GET', '/admin/footage-marketplace')).status).toBe(403);
+
+    const adminPage = await pageAs(boss.token);
+    await adminPage.goto(`${sys.baseUrl}/footage-marketplace`);
+    const card = adminPage.getByRole('article', { name: 'surf-session.mp4' });
+    for (let i = 0; i < 60 && !(await card.isVisible()); i++) {
+      await adminPage.waitForTimeout(500);
+      await adminPage.reload();
+    }
+    await card.waitFor();
+    expect(await adminPage.getByTestId('new-count').textContent()).toBe('1');
+    await card.getByText('New').waitFor();
+    await card.getByText(maker).waitFor();
+    await adminPage.screenshot({ path: shot('marketplace-1-admin') });
+    await card.getByRole('button', { name: '50 Credits Offer' }).click();
+    await card.getByText('Credits offered').waitFor();
+    await card.getByRole('button', { name: 'Remove' }).waitFor();
+    expect(await adminPage.getByTestId('new-count').textContent()).toBe('0');
+    await adminPage.screenshot({ path: shot('marketplace-2-offered') });
+
+    // The owner: a badge on the user menu, Review Offers from Settings, accept.
+    await userPage.goto(`${sys.baseUrl}/`);
+    await userPage.getByTestId('offer-count').waitFor();
+    expect(await userPage.getByTestId('offer-count').textContent()).toBe('1');
+    await userPage.getByRole('button', { name: maker }).click();
+    const before = await userPage.getByTestId('usage-line').textContent();
+    expect(before).not.toContain('50 credits');
+    await userPage.getByRole('menuitem', { name: 'Settings' }).click();
+    await userPage.getByRole('dialog', { name: 'Default Settings' }).getByRole('button', { name: 'Review Offers' }).click();
+    const review = userPage.getByRole('dialog', { name: 'Review Offers' });
+    const offer = review.getByRole('listitem', { name: 'Offer for surf-session.mp4' });
+    await offer.getByText('50 credits').waitFor();
+    await userPage.screenshot({ path: shot('marketplace-3-review-offers') });
+    await offer.getByRole('button', { name: 'Accept' }).click();
+    await review.getByText('Offer accepted! 50 credits have been added to your account.').waitFor();
+    await review.getByText(/No offers right now/).waitFor();
+    await userPage.screenshot({ path: shot('marketplace-4-accepted') });
+    await review.getByRole('button', { name: 'Close' }).click();
+    await userPage.getByRole('dialog', { name: 'Default Settings' }).getByRole('button', { name: 'Close' }).click();
+    expect(await userPage.getByTestId('offer-count').count()).toBe(0);
+    await userPage.getByRole('button', { name: maker }).click();
+    await userPage
+      .getByTestId('usage-line')
+      .getByText(/50 credits/)
+      .waitFor();
+    await userPage.screenshot({ path: shot('marketplace-5-balance') });
+
+    await adminPage.reload();
+    await card.getByText('Purchased').waitFor();
+  }, 240_000);
+});
