@@ -6,6 +6,9 @@ import { DrizzleJobsRepository } from './repositories/jobs.repository.js';
 import { grpcPeers } from './repositories/peers.js';
 import { busStatusPublisher } from './repositories/status.publisher.js';
 import { grpcBinding } from './transport/grpc.js';
+import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
+import { DemoReels } from './domain/demo-reels.js';
+import { demoReelPorts } from './repositories/demo-reels.adapters.js';
 
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
@@ -31,14 +34,25 @@ export function wire(p: Platform<Config>): App {
     },
     p.log,
   );
+  // The starter library's video clips (media-library's ListLibrary), used by the system account.
+  const demoPorts = demoReelPorts(p.config.MEDIA_LIBRARY_GRPC_ADDR, p.config.GRPC_DEADLINE_MS, p.metrics, service);
+  const demoReels = new DemoReels(
+    demoPorts,
+    { ownerId: SYSTEM_ACCOUNT.id, pollMs: 5000, clipWaitMs: 10 * 60_000, jobWaitMs: 30 * 60_000 },
+    p.log,
+  );
   const sweeps = new Interval(() => sweeper.sweep(), p.config.SWEEP_INTERVAL_MS, p.log);
   return {
     grpc: [grpcBinding(service)],
     start: async () => {
       relay.start();
       sweeps.start();
+      // In the background, low priority: one demo job at a time, never blocking start-up.
+      if (p.config.DEMO_REELS) void demoReels.run().catch((e: unknown) => p.log.warn({ err: e }, 'demo reels stopped'));
     },
     close: async () => {
+      demoReels.stop();
+      demoPorts.close();
       await sweeps.stop();
       await relay.stop();
       peers.close();

@@ -6,6 +6,8 @@ export const configSchema = baseSchema.extend({
   ...renderDeliveryShape,
   /** How often the sweeper looks for stalled jobs and unsettled reservations. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(10_000),
+  /** First start with an empty showcase: render and feature demo reels from the starter library. */
+  DEMO_REELS: env.bool.default(true),
 });
 export type Config = z.infer<typeof configSchema>;
 

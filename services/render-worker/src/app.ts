@@ -1,4 +1,5 @@
-import { createObjectStore, type App, type Platform } from '@reelsmith/kit';
+import { Interval, createObjectStore, type App, type Platform } from '@reelsmith/kit';
+import { streams } from '@reelsmith/proto';
 import type { Config } from './config.js';
 import { RenderJobService } from './domain/render-job.service.js';
 import { engineRenderer } from './repositories/engine.renderer.js';
@@ -27,11 +28,26 @@ export function wire(p: Platform<Config>): App {
     log: p.log,
     heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),
   });
-  const consumer = new RenderJobsConsumer(p.bus, jobs, {
-    ackWaitMs: config.RENDER_ACK_WAIT_MS,
-    maxDeliver: config.RENDER_MAX_DELIVER,
-    concurrency: config.RENDER_CONCURRENCY,
-  });
+  const consumer = new RenderJobsConsumer(
+    p.bus,
+    jobs,
+    {
+      ackWaitMs: config.RENDER_ACK_WAIT_MS,
+      maxDeliver: config.RENDER_MAX_DELIVER,
+      concurrency: config.RENDER_CONCURRENCY,
+    },
+    p.metrics,
+  );
+  // The render queue's depth for Prometheus (reelsmith_render_queue_depth), every 15 s.
+  const depth = new Interval(
+    async () => {
+      const q = await p.bus.queueDepth(streams.RENDER, 'render-workers');
+      p.metrics.renderQueueDepth.set({ state: 'pending' }, q.pending);
+      p.metrics.renderQueueDepth.set({ state: 'in_progress' }, q.inProgress);
+    },
+    15_000,
+    p.log,
+  );
   return {
     grpc: [grpcBinding()],
     checks: [{ name: 'storage', check: () => store.ping() }],
@@ -40,8 +56,12 @@ export function wire(p: Platform<Config>): App {
       const swept = await scratch.sweep();
       if (swept) p.log.info({ swept }, 'stale scratch folders removed');
       await consumer.start();
+      depth.start();
     },
-    drain: () => consumer.stop(),
+    drain: async () => {
+      await depth.stop();
+      await consumer.stop();
+    },
     close: async () => peers.close(),
   };
 }

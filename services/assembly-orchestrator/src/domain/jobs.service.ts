@@ -34,15 +34,20 @@ export interface JobRecord extends JobResult {
 }
 
 /** A durable fact recorded with a transition (through the outbox, so it is never lost). */
-export type JobFact = { kind: 'completed'; attempt: number; wallSeconds: number } | { kind: 'failed'; reason: string };
+export type JobFact =
+  { kind: 'started'; attempt: number } | { kind: 'completed'; attempt: number; wallSeconds: number } | { kind: 'failed'; reason: string };
 
 export type JobFields = Partial<Pick<JobRecord, 'progress' | 'message' | 'attempt' | keyof JobResult>>;
 
 export interface JobsRepository {
   byId(id: string): Promise<JobRecord | null>;
   byIdempotencyKey(ownerId: string, key: string): Promise<JobRecord | null>;
-  /** Inserts the job and queues its work message in one transaction; false on a duplicate key. */
-  insertQueued(job: JobRecord): Promise<boolean>;
+  /**
+   * Inserts the job and queues its work message in one transaction; false on a duplicate key.
+   * `optIns`: the uploads consented to footage offers, each announced to the marketplace in the
+   * same transaction.
+   */
+  insertQueued(job: JobRecord, optIns?: FootageOptIn[]): Promise<boolean>;
   /**
    * Moves a job to `to` only if its current state may go there (checked in the same statement),
    * setting the given fields and recording the fact in the same transaction; returns the job
@@ -72,6 +77,34 @@ export interface MediaInfo {
   kind: 'video' | 'audio';
   sizeBytes: number;
   durationSec: number;
+  displayName?: string;
+  thumbnailKey?: string;
+}
+
+/** An uploaded clip of a job submitted with get_footage_offers on: the user's consent. */
+export interface FootageOptIn {
+  uploadKey: string;
+  filename: string;
+  sizeBytes: number;
+  thumbnailKey: string;
+}
+
+/**
+ * The job's own uploaded videos offered to the marketplace: only with the consent, each once, and
+ * only the owner's uploads (`uploads/<owner>/...`), never stock or anyone else's clips.
+ */
+export function footageOptIns(request: JobRequest, ownerId: string, clips: MediaInfo[]): FootageOptIn[] {
+  if (!request.get_footage_offers) return [];
+  const seen = new Map<string, FootageOptIn>();
+  for (const c of clips)
+    if (c.kind === 'video' && c.objectKey.startsWith(`uploads/${ownerId}/`) && !seen.has(c.objectKey))
+      seen.set(c.objectKey, {
+        uploadKey: c.objectKey,
+        filename: c.displayName || c.objectKey.split('/').pop()!,
+        sizeBytes: c.sizeBytes,
+        thumbnailKey: c.thumbnailKey ?? '',
+      });
+  return [...seen.values()];
 }
 
 /** The user's limits, with the spec's messages worded for their plan (from billing). */
@@ -222,7 +255,7 @@ export class JobsService {
     };
     let inserted: boolean;
     try {
-      inserted = await this.repo.insertQueued(job);
+      inserted = await this.repo.insertQueued(job, footageOptIns(request, ownerId, clips));
     } catch (e) {
       await this.giveBack(id);
       throw e;
@@ -278,7 +311,12 @@ export class JobsService {
   /** A worker takes the job; refused when it has finished, or a later delivery took it already. */
   private async started(job: JobRecord, attempt: number): Promise<ReportAnswer> {
     if (isTerminal(job.status) || attempt < job.attempt) return { accepted: false, job };
-    const moved = await this.repo.transition(job.id, 'processing', { message: STAGE_MESSAGE.preparing, attempt });
+    const moved = await this.repo.transition(
+      job.id,
+      'processing',
+      { message: STAGE_MESSAGE.preparing, attempt },
+      { kind: 'started', attempt },
+    );
     if (!moved) return { accepted: false, job: await this.get(job.id) };
     this.status.publish(moved);
     return { accepted: true, job: moved };

@@ -1,8 +1,8 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
-import { enqueueEvent, type Orm } from '@reelsmith/kit';
+import { enqueueEvent, injectTrace, type Orm } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
-import type { JobFact, JobFields, JobRecord, JobsRepository } from '../domain/jobs.service.js';
+import type { FootageOptIn, JobFact, JobFields, JobRecord, JobsRepository } from '../domain/jobs.service.js';
 import { jobs, reservationHolds } from './schema.js';
 
 const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
@@ -45,7 +45,7 @@ export class DrizzleJobsRepository implements JobsRepository {
     return r ? toJob(r) : null;
   }
 
-  async insertQueued(job: JobRecord) {
+  async insertQueued(job: JobRecord, optIns: FootageOptIn[] = []) {
     try {
       await this.orm.transaction(async (tx) => {
         await tx.insert(jobs).values({
@@ -64,9 +64,36 @@ export class DrizzleJobsRepository implements JobsRepository {
         await enqueueEvent(
           tx,
           'render.jobs',
-          { jobId: job.id, userId: job.ownerId, queuedAtUnixMs: BigInt(job.createdAt.getTime()) },
+          {
+            jobId: job.id,
+            userId: job.ownerId,
+            queuedAtUnixMs: BigInt(job.createdAt.getTime()),
+            traceparent: injectTrace({}).traceparent ?? '',
+          },
           `render.${job.id}`,
         );
+        await enqueueEvent(
+          tx,
+          'events.job.submitted',
+          { jobId: job.id, userId: job.ownerId, submittedAtUnixMs: BigInt(job.createdAt.getTime()) },
+          `job.submitted.${job.id}`,
+        );
+        // The consent to footage offers travels with the job: the marketplace records each clip.
+        for (const o of optIns)
+          await enqueueEvent(
+            tx,
+            'events.marketplace.opted_in',
+            {
+              uploadKey: o.uploadKey,
+              userId: job.ownerId,
+              jobId: job.id,
+              filename: o.filename,
+              sizeBytes: BigInt(o.sizeBytes),
+              thumbnailKey: o.thumbnailKey,
+              consentedAtUnixMs: BigInt(job.createdAt.getTime()),
+            },
+            `marketplace.opted_in.${job.id}.${o.uploadKey}`,
+          );
       });
     } catch (e) {
       // Drizzle wraps the driver's error: the unique violation (23505) is its cause.
@@ -137,7 +164,14 @@ export class DrizzleJobsRepository implements JobsRepository {
 
   /** The durable fact others react to (telemetry, marketplace), in the transaction of the move. */
   private async record(tx: Tx, job: JobRecord, fact: JobFact, at: Date) {
-    if (fact.kind === 'completed')
+    if (fact.kind === 'started')
+      await enqueueEvent(
+        tx,
+        'events.job.started',
+        { jobId: job.id, userId: job.ownerId, attempt: fact.attempt, startedAtUnixMs: BigInt(at.getTime()) },
+        `job.started.${job.id}.${fact.attempt}`,
+      );
+    else if (fact.kind === 'completed')
       await enqueueEvent(
         tx,
         'events.job.completed',
@@ -158,7 +192,13 @@ export class DrizzleJobsRepository implements JobsRepository {
       await enqueueEvent(
         tx,
         'events.job.failed',
-        { jobId: job.id, userId: job.ownerId, reason: fact.reason, failedAtUnixMs: BigInt(at.getTime()) },
+        {
+          jobId: job.id,
+          userId: job.ownerId,
+          reason: fact.reason,
+          failedAtUnixMs: BigInt(at.getTime()),
+          wallSeconds: (at.getTime() - job.createdAt.getTime()) / 1000,
+        },
         `job.failed.${job.id}`,
       );
   }

@@ -13,6 +13,8 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         kind: i.kind as 'video' | 'audio',
         sizeBytes: Number(i.sizeBytes),
         durationSec: i.durationSec,
+        displayName: i.displayName,
+        thumbnailKey: i.thumbnailKey,
       })),
     entitlements: async (userId, unlimited) => {
       const e = (await b.getAccount({ userId, unlimited })).account!.entitlements!;
@@ -50,7 +52,12 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
     },
     addReel: async (job) => {
       if (!job.outputKey) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'completed job has no output');
+      // The plan when the reel is made decides how long it is kept (media-library's retention rule).
+      const sub = (await b.getAccount({ userId: job.ownerId, unlimited: false })).account?.subscription;
+      const active = sub && sub.status === 'active' && sub.plan !== 'free';
       await m.addReel({
+        plan: active ? sub.plan : 'free',
+        billingCycle: active ? sub.billingCycle : '',
         reel: {
           id: job.id,
           ownerId: job.ownerId,

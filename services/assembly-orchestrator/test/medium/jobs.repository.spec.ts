@@ -131,7 +131,10 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       });
       expect((await repo.byIdempotencyKey(job.ownerId, 'key-1'))?.id).toBe(job.id);
       const rows = await outbox(job.id);
-      expect(rows.map((r) => [r.subject, r.msg_id])).toEqual([['render.jobs', `render.${job.id}`]]);
+      expect(rows.map((r) => [r.subject, r.msg_id])).toEqual([
+        ['render.jobs', `render.${job.id}`],
+        ['events.job.submitted', `job.submitted.${job.id}`],
+      ]);
       expect(decode('render.jobs', rows[0]!.payload)).toMatchObject({ jobId: job.id, userId: job.ownerId });
       expect(kicks.n).toBe(1);
     });
@@ -145,7 +148,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(await settle(repo.insertQueued(job))).not.toBe(true);
       expect(await settle(repo.insertQueued(twin))).not.toBe(true);
       expect(await repo.byId(twin.id)).toBeNull();
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs']);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted']);
       expect(await outbox(twin.id)).toEqual([]);
       expect(kicks.n).toBe(1);
     });
@@ -167,7 +170,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(taken).toMatchObject({ status: 'processing', attempt: 1, message: 'Initializing', progress: 0 });
       const moving = await repo.transition(job.id, 'processing', { progress: 40, message: 'Processing' });
       expect(moving).toMatchObject({ status: 'processing', attempt: 1, progress: 40 });
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs']);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted']);
       expect((await row(job.id)).finished_at).toBeNull();
 
       const done = await repo.transition(
@@ -180,8 +183,8 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect((await row(job.id)).finished_at).toBeInstanceOf(Date);
 
       const rows = await outbox(job.id);
-      expect(rows.map((r) => r.subject)).toEqual(['render.jobs', 'events.job.completed']);
-      expect(decode('events.job.completed', rows[1]!.payload)).toMatchObject({
+      expect(rows.map((r) => r.subject)).toEqual(['render.jobs', 'events.job.submitted', 'events.job.completed']);
+      expect(decode('events.job.completed', rows[2]!.payload)).toMatchObject({
         jobId: job.id,
         userId: job.ownerId,
         outputKey: reel.outputKey,
@@ -207,8 +210,8 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(failed).toMatchObject({ status: 'failed', message: 'a.mp4: not a video' });
       expect((await row(job.id)).finished_at).toBeInstanceOf(Date);
       const rows = await outbox(job.id);
-      expect(rows.map((r) => r.subject)).toEqual(['render.jobs', 'events.job.failed']);
-      expect(decode('events.job.failed', rows[1]!.payload)).toMatchObject({
+      expect(rows.map((r) => r.subject)).toEqual(['render.jobs', 'events.job.submitted', 'events.job.failed']);
+      expect(decode('events.job.failed', rows[2]!.payload)).toMatchObject({
         jobId: job.id,
         userId: job.ownerId,
         reason: 'a.mp4: not a video',
@@ -224,7 +227,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         await repo.transition(job.id, 'completed', { progress: 100, ...reel }, { kind: 'completed', attempt: 1, wallSeconds: 1 }),
       ).toBeNull();
       expect(await row(job.id)).toMatchObject({ status: 'queued', progress: 0, output_key: '', finished_at: null });
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs']);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted']);
       expect(kicks.n).toBe(1);
     });
 
@@ -241,7 +244,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(await repo.transition(job.id, 'processing', { attempt: 3, progress: 10 })).toBeNull();
 
       expect(await row(job.id)).toMatchObject({ status: 'completed', progress: 100, attempt: 1, output_key: reel.outputKey });
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.completed']);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', 'events.job.completed']);
       expect(kicks.n).toBe(kicked);
     });
 
@@ -257,7 +260,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(await repo.transition(job.id, 'failed', { message: 'y' }, { kind: 'failed', reason: 'y' })).toBeNull();
 
       expect(await row(job.id)).toMatchObject({ status: 'failed', output_key: '' });
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.failed']);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', 'events.job.failed']);
     });
 
     it('a job that does not exist does not move', async () => {
@@ -278,7 +281,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(await repo.transition(job.id, 'processing', { progress: 50 })).toMatchObject({ attempt: 2, progress: 50 });
       await repo.transition(job.id, 'completed', { progress: 100, ...reel }, { kind: 'completed', attempt: 2, wallSeconds: 3 });
       expect(await row(job.id)).toMatchObject({ status: 'completed', attempt: 2 });
-      const [, fact] = await outbox(job.id);
+      const [, , fact] = await outbox(job.id);
       expect(decode('events.job.completed', fact!.payload).attempt).toBe(2);
     });
 
@@ -355,7 +358,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(winners).toHaveLength(1);
       const status = winners[0]!.status;
       expect((await row(job.id)).status).toBe(status);
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs', `events.job.${status}`]);
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', `events.job.${status}`]);
       expect(kicks.n).toBe(before + 1);
     });
 
@@ -377,7 +380,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(results.filter((r) => r !== null)).toHaveLength(1);
       const rows = await outbox(job.id);
       expect(rows.filter((r) => r.subject === 'events.job.completed')).toHaveLength(1);
-      expect(rows).toHaveLength(2);
+      expect(rows).toHaveLength(3);
       expect(kicks.n).toBe(before + 1);
     });
   });

@@ -1,8 +1,10 @@
 import { DomainError, ErrorCode, createLogger } from '@reelsmith/kit';
 import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
 import { JobSweeper } from '../../src/domain/job-sweeper';
+import { parseJobRequest } from '@reelsmith/proto';
 import {
   JobsService,
+  footageOptIns,
   type Entitlements,
   type JobFact,
   type JobRecord,
@@ -276,7 +278,10 @@ describe('jobs service', () => {
     expect((await svc.report(id, 1, done)).accepted).toBe(true);
     expect((await svc.report(id, 1, done)).accepted).toBe(true);
     expect(repo.jobs.get(id)).toMatchObject({ status: 'completed', progress: 100, message: 'Complete', outputKey: 'reels/u1/x.mp4' });
-    expect(repo.facts).toEqual([expect.objectContaining({ kind: 'completed', jobId: id, attempt: 1 })]);
+    expect(repo.facts).toEqual([
+      expect.objectContaining({ kind: 'started', jobId: id, attempt: 1 }),
+      expect.objectContaining({ kind: 'completed', jobId: id, attempt: 1 }),
+    ]);
     // The recorded job marks its upload used once; capture before listing, listing before
     // "completed"; both are idempotent in their services.
     expect(calls.filter((c) => !c.startsWith('reserve'))).toEqual([
@@ -324,7 +329,7 @@ describe('jobs service', () => {
     await svc.report(id, 1, { kind: 'failed', reason: 'clip.mp4: not a video or audio file we can read' });
     expect((await svc.report(id, 1, { ...done, outputKey: 'k' })).accepted).toBe(false);
     expect(repo.jobs.get(id)).toMatchObject({ status: 'failed', message: 'clip.mp4: not a video or audio file we can read' });
-    expect(repo.facts.map((f) => f.kind)).toEqual(['failed']);
+    expect(repo.facts.map((f) => f.kind)).toEqual(['started', 'failed']);
     expect(calls.filter((c) => c.startsWith('release'))).toEqual([`release ${id}`]);
     expect(calls).not.toContain(`capture ${id}`);
   });
@@ -439,6 +444,29 @@ describe('money is never left held', () => {
     expect(await sweeper.sweep()).toEqual({ stalled: 1, settled: 0 });
     expect(await sweeper.sweep()).toEqual({ stalled: 0, settled: 0 });
     expect(calls.filter((c) => c.startsWith('release')).sort()).toEqual([`release ${early}`, `release ${last}`].sort());
-    expect(repo.facts.map((f) => f.kind)).toEqual(['failed', 'failed']);
+    expect(repo.facts.filter((f) => f.kind !== 'started').map((f) => f.kind)).toEqual(['failed', 'failed']);
+  });
+});
+
+describe('footageOptIns (consent to footage offers)', () => {
+  const clip = (key: string, kind: 'video' | 'audio' = 'video') => ({
+    objectKey: key,
+    kind,
+    sizeBytes: 10,
+    durationSec: 1,
+    displayName: `${key}.name`,
+  });
+  const a = 'uploads/me/2026-11-23/a.mp4';
+  const b = 'uploads/me/2026-11-23/b.mp4';
+  it('nothing without consent; with it each uploaded video of the owner once, never another user or stock clip', () => {
+    const off = parseJobRequest({ media_files: [a] });
+    const on = parseJobRequest({ media_files: [a, a, b], get_footage_offers: true });
+    if (!off.ok || !on.ok) throw new Error('bad request');
+    expect(footageOptIns(off.value, 'me', [clip(a)])).toEqual([]);
+    const clips = [clip(a), clip(a), clip(b), clip('uploads/me/m.mp3', 'audio'), clip('uploads/other/c.mp4'), clip('library/stock/d.mp4')];
+    expect(footageOptIns(on.value, 'me', clips)).toEqual([
+      { uploadKey: a, filename: `${a}.name`, sizeBytes: 10, thumbnailKey: '' },
+      { uploadKey: b, filename: `${b}.name`, sizeBytes: 10, thumbnailKey: '' },
+    ]);
   });
 });

@@ -17,6 +17,8 @@ export interface MediaRecord {
   thumbnailKey: string;
   analysisStatus: 'pending' | 'done' | 'failed';
   analysis: unknown;
+  /** A stock library item, usable by anyone. */
+  library?: boolean;
 }
 
 export interface ReelRecord {
@@ -33,6 +35,10 @@ export interface ReelRecord {
   enableIntelligence: boolean;
   pacingPreset: string;
   createdAt: Date;
+  /** The owner allows it in the public showcase. */
+  shareToShowcase?: boolean;
+  /** When the retention sweeper deletes it; null: kept without limit. */
+  expiresAt: Date | null;
 }
 
 export interface MediaRepository {
@@ -46,7 +52,7 @@ export interface MediaRepository {
   /** Claims one pending analysis by key, on the same terms; null when done or held by another replica. */
   claimAnalysis(key: string, replicaId: string, leaseMs: number): Promise<MediaRecord | null>;
   setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown): Promise<void>;
-  addReel(r: Omit<ReelRecord, 'createdAt'>): Promise<ReelRecord>;
+  addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }): Promise<ReelRecord>;
   listReels(ownerId: string, limit: number, offset: number): Promise<{ reels: ReelRecord[]; total: number }>;
   /** The owner's reel unless deleted; null otherwise (someone else's reel included). */
   reel(ownerId: string, id: string): Promise<ReelRecord | null>;
@@ -60,6 +66,32 @@ export interface MediaRepository {
   unusedBefore(before: Date, limit: number): Promise<MediaRecord[]>;
   /** Removes an upload's record. */
   remove(objectKey: string): Promise<void>;
+  /** Every object key (uploads, reels, thumbnails) the owner has. */
+  ownedObjectKeys(ownerId: string): Promise<string[]>;
+  /** Removes every upload and reel record of the owner; returns how many of each. */
+  removeOwner(ownerId: string): Promise<{ uploads: number; reels: number }>;
+  /** Reels (not deleted) whose expiry is before `now`, oldest first, at most `limit`. */
+  expiredReels(now: Date, limit: number): Promise<ReelRecord[]>;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * How long a reel is kept, by the owner's plan when it was made: Standard 30 days (monthly) or a
+ * year (yearly), Mid-Tier 90 days or two years, Corporate without limit (null), free 7 days.
+ */
+export function reelRetentionMs(plan: string, cycle: string): number | null {
+  const yearly = cycle === 'yearly';
+  switch (plan) {
+    case 'standard':
+      return (yearly ? 365 : 30) * DAY_MS;
+    case 'mid-tier':
+      return (yearly ? 730 : 90) * DAY_MS;
+    case 'corporate':
+      return null;
+    default:
+      return 7 * DAY_MS;
+  }
 }
 
 /** What was found in an uploaded file. */
@@ -214,10 +246,16 @@ export class MediaService {
     return record;
   }
 
-  /** The caller's own media only. */
-  async media(ownerId: string, keys: string[]): Promise<MediaRecord[]> {
+  /** The caller's own uploads and stock library items (from `library`); anything else is NOT_FOUND. */
+  async media(
+    ownerId: string,
+    keys: string[],
+    library: (keys: string[]) => Promise<MediaRecord[]> = async () => [],
+  ): Promise<MediaRecord[]> {
     const found = await this.repo.byKeys(keys);
     const byKey = new Map(found.filter((m) => m.ownerId === ownerId).map((m) => [m.objectKey, m]));
+    const rest = keys.filter((k) => !byKey.has(k));
+    if (rest.length) for (const m of await library(rest)) byKey.set(m.objectKey, m);
     return keys.map((k) => {
       const m = byKey.get(k);
       if (!m)
@@ -248,7 +286,33 @@ export class MediaService {
     return removed;
   }
 
-  addReel = (r: Omit<ReelRecord, 'createdAt'>) => this.repo.addReel(r);
+  /** Lists a finished reel, to be kept as long as the owner's plan says (idempotent by id). */
+  addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'>, plan = 'free', cycle = '', now = new Date()) {
+    const keep = reelRetentionMs(plan, cycle);
+    return this.repo.addReel({ ...r, expiresAt: keep === null ? null : new Date(now.getTime() + keep) });
+  }
+
+  async reel(ownerId: string, id: string): Promise<ReelRecord> {
+    const r = await this.repo.reel(ownerId, id);
+    if (!r) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
+    return r;
+  }
+
+  /** Deletes reels past their retention, objects first (a failure leaves the reel for the next run). */
+  async expireReels(now: Date): Promise<number> {
+    let removed = 0;
+    for (const r of await this.repo.expiredReels(now, 500)) {
+      try {
+        for (const key of [r.objectKey, r.thumbnailKey]) if (key) await this.objects.delete(key);
+        await this.repo.deleteReel(r.ownerId, r.id);
+        removed += 1;
+      } catch (e) {
+        this.log.warn({ err: e, reel_id: r.id }, 'could not delete an expired reel; next run retries');
+      }
+    }
+    if (removed) this.log.info({ removed }, 'expired reels deleted');
+    return removed;
+  }
   listReels = (ownerId: string, limit: number, offset: number) =>
     this.repo.listReels(ownerId, Math.min(Math.max(limit || 50, 1), 100), Math.max(offset, 0));
   /**
@@ -262,6 +326,17 @@ export class MediaService {
     for (const key of [reel.objectKey, reel.thumbnailKey]) if (key) await this.objects.delete(key);
     await this.repo.deleteReel(ownerId, id);
     this.log.info({ reel_id: id, user_id: ownerId }, 'reel deleted with its objects');
+  }
+
+  /**
+   * Account deletion: every upload and reel of the owner, with their objects. Objects first, so
+   * a storage failure leaves the records and asking again finishes the job.
+   */
+  async deleteUserData(ownerId: string): Promise<{ uploads: number; reels: number }> {
+    for (const key of await this.repo.ownedObjectKeys(ownerId)) await this.objects.delete(key);
+    const removed = await this.repo.removeOwner(ownerId);
+    this.log.info({ user_id: ownerId, ...removed }, 'user data deleted with its objects');
+    return removed;
   }
 
   // --- background analysis -------------------------------------------------------------------

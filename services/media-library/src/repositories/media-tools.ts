@@ -2,8 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { analyseClip, analyseMusic, buildThumbnailArgs, execMedia, isEngineError, probe } from '@reelsmith/engine';
+import crypto from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { analyseClip, analyseMusic, buildThumbnailArgs, decodeAudio, execMedia, isEngineError, probe } from '@reelsmith/engine';
+import type { ObjectStore } from '@reelsmith/kit';
+import type { LibraryObjects, LibraryTools } from '../domain/library.service.js';
 import type { MediaTools } from '../domain/media.service.js';
+
+async function frameAt(file: string, at: number): Promise<Buffer> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'reelsmith-thumb-'));
+  try {
+    const out = path.join(dir, 'frame.jpg');
+    await execMedia('ffmpeg', buildThumbnailArgs(file, Math.max(0, at), out), { timeoutMs: 30_000 });
+    return await fs.promises.readFile(out);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** ffprobe, thumbnails and analyses through the render engine's own code. */
 export const engineTools: MediaTools = {
@@ -28,19 +43,47 @@ export const engineTools: MediaTools = {
       throw e;
     }
   },
-  async thumbnail(file, durationSec) {
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'reelsmith-thumb-'));
-    try {
-      const out = path.join(dir, 'thumb.jpg');
-      await execMedia('ffmpeg', buildThumbnailArgs(file, Math.min(1, durationSec / 2), out), { timeoutMs: 30_000 });
-      return await fs.promises.readFile(out);
-    } finally {
-      await fs.promises.rm(dir, { recursive: true, force: true });
-    }
-  },
+  thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
   async analyse(file, kind, durationSec) {
     if (kind === 'video') return analyseClip(file, durationSec);
     const { rawBeats: _raw, ...music } = await analyseMusic(file, durationSec);
     return music;
   },
 };
+
+/** The upload tools, plus what library imports need: content hash, frames and a waveform. */
+export const libraryTools: LibraryTools = {
+  ...engineTools,
+  async hash(file) {
+    const h = crypto.createHash('sha256');
+    await pipeline(fs.createReadStream(file), h);
+    return h.digest('hex');
+  },
+  frameAt,
+  async peaks(file, count) {
+    const rate = 4000;
+    const samples = await decodeAudio(file, rate);
+    const out: number[] = [];
+    const slice = Math.max(1, Math.floor(samples.length / count));
+    for (let i = 0; i < count && i * slice < samples.length; i++) {
+      let peak = 0;
+      for (let j = i * slice; j < Math.min(samples.length, (i + 1) * slice); j++) peak = Math.max(peak, Math.abs(samples[j]!));
+      out.push(Math.round(Math.min(1, peak) * 1000) / 1000);
+    }
+    return out;
+  },
+  sizeOf: async (file) => (await fs.promises.stat(file)).size,
+};
+
+export const libraryObjects = (store: ObjectStore): LibraryObjects => ({
+  putFile: async (key, file, contentType) => void (await store.put(key, fs.createReadStream(file), { contentType })),
+  put: (key, body, opts) => store.put(key, body, opts),
+  withLocalFile: (key, fn) => store.withLocalFile(key, fn),
+  delete: (key) => store.delete(key),
+  copy: async (from, to) => {
+    const info = await store.stat(from);
+    if (!info) return false;
+    await store.put(to, await store.get(from));
+    return true;
+  },
+});

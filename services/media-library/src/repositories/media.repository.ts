@@ -20,7 +20,8 @@ const toMedia = (r: typeof mediaObjects.$inferSelect): MediaRecord => ({
   analysis: r.analysis,
 });
 
-const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
+/** A reels row as the domain sees it (also used by the showcase repository). */
+export const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
   id: r.id,
   ownerId: r.ownerId,
   title: r.title,
@@ -34,6 +35,8 @@ const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
   enableIntelligence: r.enableIntelligence,
   pacingPreset: r.pacingPreset,
   createdAt: r.createdAt,
+  shareToShowcase: r.shareToShowcase,
+  expiresAt: r.expiresAt ?? null,
 });
 
 /** Never claimed, or claimed longer than a lease ago (by a replica that died). Database time on both sides. */
@@ -88,7 +91,7 @@ export class DrizzleMediaRepository implements MediaRepository {
       .set({ analysisStatus: status, analysis: analysis as object | null })
       .where(eq(mediaObjects.objectKey, key));
   }
-  async addReel(r: Omit<ReelRecord, 'createdAt'>) {
+  async addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }) {
     await this.orm.insert(reels).values(r).onConflictDoNothing();
     const [row] = await this.orm.select().from(reels).where(eq(reels.id, r.id));
     return toReel(row!);
@@ -144,7 +147,34 @@ export class DrizzleMediaRepository implements MediaRepository {
     return rows.map(toMedia);
   }
 
+  async expiredReels(now: Date, limit: number) {
+    const rows = await this.orm
+      .select()
+      .from(reels)
+      .where(and(isNull(reels.deletedAt), lt(reels.expiresAt, now)))
+      .orderBy(reels.expiresAt)
+      .limit(limit);
+    return rows.map(toReel);
+  }
+
   async remove(objectKey: string) {
     await this.orm.delete(mediaObjects).where(eq(mediaObjects.objectKey, objectKey));
+  }
+
+  async ownedObjectKeys(ownerId: string) {
+    const media = await this.orm
+      .select({ a: mediaObjects.objectKey, b: mediaObjects.thumbnailKey })
+      .from(mediaObjects)
+      .where(eq(mediaObjects.ownerId, ownerId));
+    const owned = await this.orm.select({ a: reels.objectKey, b: reels.thumbnailKey }).from(reels).where(eq(reels.ownerId, ownerId));
+    return [...media, ...owned].flatMap((r) => [r.a, r.b]).filter((k): k is string => Boolean(k));
+  }
+
+  async removeOwner(ownerId: string) {
+    return this.orm.transaction(async (tx) => {
+      const uploads = await tx.delete(mediaObjects).where(eq(mediaObjects.ownerId, ownerId)).returning({ k: mediaObjects.objectKey });
+      const gone = await tx.delete(reels).where(eq(reels.ownerId, ownerId)).returning({ id: reels.id });
+      return { uploads: uploads.length, reels: gone.length };
+    });
   }
 }

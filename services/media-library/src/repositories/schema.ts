@@ -1,4 +1,4 @@
-import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const mediaObjects = pgTable('media_objects', {
   id: uuid('id').primaryKey(),
@@ -36,4 +36,34 @@ export const reels = pgTable('reels', {
   pacingPreset: text('pacing_preset').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  shareToShowcase: boolean('share_to_showcase').notNull().default(false),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
 });
+
+export const libraryItems = pgTable('library_items', {
+  id: uuid('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  kind: text('kind').notNull(),
+  filename: text('filename').notNull(),
+  category: text('category').notNull(),
+  contentHash: text('content_hash').notNull().unique(),
+  objectKey: text('object_key').notNull().unique(),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+  durationSec: doublePrecision('duration_sec').notNull(),
+  width: integer('width').notNull().default(0),
+  height: integer('height').notNull().default(0),
+  videoCodec: text('video_codec').notNull().default(''),
+  audioCodec: text('audio_codec').notNull().default(''),
+  thumbnailKey: text('thumbnail_key').notNull().default(''),
+  previewFrameKeys: text('preview_frame_keys').array().notNull().default([]),
+  bpm: doublePrecision('bpm').notNull().default(0),
+  peaks: real('peaks').array().notNull().default([]),
+  analysisStatus: text('analysis_status').notNull(),
+  analysis: jsonb('analysis'),
+  attribution: text('attribution'),
+  attributionUserId: text('attribution_user_id'),
+  sourceClipId: text('source_clip_id').unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export * from './showcase.schema.js';

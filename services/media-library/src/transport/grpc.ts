@@ -1,6 +1,8 @@
 import { bind, describeHandler } from '@reelsmith/kit';
 import { media } from '@reelsmith/proto';
-import type { MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
+import type { LibraryItem, LibraryService } from '../domain/library.service.js';
+import type { MediaKind, MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
+import type { ShowcaseHandlers } from './showcase.grpc.js';
 
 const item = (m: MediaRecord) => ({
   objectKey: m.objectKey,
@@ -16,49 +18,118 @@ const item = (m: MediaRecord) => ({
   thumbnailKey: m.thumbnailKey,
   analysisStatus: m.analysisStatus,
   analysisJson: m.analysis ? JSON.stringify(m.analysis) : '',
+  library: Boolean(m.library),
 });
 
 const reel = (r: ReelRecord) => ({
   ...r,
+  shareToShowcase: r.shareToShowcase ?? false,
   sizeBytes: BigInt(r.sizeBytes),
   createdAtUnixMs: BigInt(r.createdAt.getTime()),
+  expiresAtUnixMs: BigInt(r.expiresAt?.getTime() ?? 0),
+  expiresAt: undefined,
+  createdAt: undefined,
 });
 
+const libraryItem = (i: LibraryItem) => ({
+  key: i.key,
+  kind: i.kind,
+  filename: i.filename,
+  category: i.category,
+  sizeBytes: BigInt(i.sizeBytes),
+  durationSec: i.durationSec,
+  objectKey: i.objectKey,
+  thumbnailKey: i.thumbnailKey,
+  previewFrameKeys: i.previewFrameKeys,
+  bpm: i.bpm,
+  width: i.width,
+  height: i.height,
+});
+
+/** A library item as media a job may use. */
+export const asMedia = (i: LibraryItem): MediaRecord => ({
+  id: i.id,
+  ownerId: '',
+  objectKey: i.objectKey,
+  kind: i.kind,
+  displayName: i.filename,
+  sizeBytes: i.sizeBytes,
+  durationSec: i.durationSec,
+  width: i.width,
+  height: i.height,
+  videoCodec: i.videoCodec,
+  audioCodec: i.audioCodec,
+  thumbnailKey: i.thumbnailKey,
+  analysisStatus: i.analysisStatus,
+  analysis: i.analysis,
+  library: true,
+});
+
+const kindOf = (k: string): MediaKind => (k === 'audio' ? 'audio' : 'video');
+
 /** gRPC handlers of media-library: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: MediaService) =>
+export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: ShowcaseHandlers) =>
   bind(media.MediaLibraryService, {
+    ...showcase,
     describe: describeHandler('media-library'),
     registerUpload: async (req) => item(await svc.registerUpload(req.ownerId, req.objectKey, req.displayName, Number(req.sizeCapBytes))),
-    getMedia: async (req) => ({ items: (await svc.media(req.ownerId, req.objectKeys)).map(item) }),
+    getMedia: async (req) => ({
+      items: (await svc.media(req.ownerId, req.objectKeys, async (keys) => (await lib.byObjectKeys(keys)).map(asMedia))).map(item),
+    }),
     addReel: async (req) => {
       const r = req.reel!;
       return reel(
-        await svc.addReel({
-          id: r.id,
-          ownerId: r.ownerId,
-          title: r.title,
-          description: r.description,
-          objectKey: r.objectKey,
-          thumbnailKey: r.thumbnailKey,
-          durationSec: r.durationSec,
-          sizeBytes: Number(r.sizeBytes),
-          musicUsed: r.musicUsed,
-          enableBeatMapping: r.enableBeatMapping,
-          enableIntelligence: r.enableIntelligence,
-          pacingPreset: r.pacingPreset,
-        }),
+        await svc.addReel(
+          {
+            id: r.id,
+            ownerId: r.ownerId,
+            title: r.title,
+            description: r.description,
+            objectKey: r.objectKey,
+            thumbnailKey: r.thumbnailKey,
+            durationSec: r.durationSec,
+            sizeBytes: Number(r.sizeBytes),
+            musicUsed: r.musicUsed,
+            enableBeatMapping: r.enableBeatMapping,
+            enableIntelligence: r.enableIntelligence,
+            pacingPreset: r.pacingPreset,
+          },
+          req.plan,
+          req.billingCycle,
+        ),
       );
     },
     listReels: async (req) => {
       const { reels, total } = await svc.listReels(req.ownerId, req.limit, req.offset);
       return { reels: reels.map(reel), total };
     },
+    deleteUserData: async (req) => svc.deleteUserData(req.ownerId),
+    getReel: async (req) => reel(await svc.reel(req.ownerId, req.reelId)),
     deleteReel: async (req) => {
       await svc.deleteReel(req.ownerId, req.reelId);
       return {};
     },
     markUsed: async (req) => {
       await svc.markUsed(req.ownerId, req.objectKeys);
+      return {};
+    },
+    listLibrary: async (req) => {
+      const r = await lib.list(kindOf(req.kind), req.q, req.category, req.limit, req.offset);
+      return { items: r.items.map(libraryItem), categories: r.categories, total: r.total };
+    },
+    getLibraryItems: async (req) => ({ items: (await lib.items(req.kind ? kindOf(req.kind) : null, req.keys)).map(libraryItem) }),
+    findMusic: async (req) => libraryItem(await lib.musicByFilename(req.filename)),
+    musicAnalysis: async (req) => {
+      const [i] = await lib.items('audio', [req.key]);
+      const beats = (i!.analysis as { beats?: number[] } | null)?.beats ?? [];
+      return { item: libraryItem(i!), beats, peaks: i!.peaks };
+    },
+    importLibraryObject: async (req) => {
+      const r = await lib.importObject(req.stagingKey, req.filename, req.category);
+      return { outcome: r.outcome, item: libraryItem(r.item) };
+    },
+    deleteLibraryItem: async (req) => {
+      await lib.remove(req.key);
       return {};
     },
   });

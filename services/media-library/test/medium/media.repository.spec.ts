@@ -109,6 +109,39 @@ describe('media repository against real PostgreSQL', () => {
     await expect(repoA.setAnalysis(a.objectKey, 'started' as 'done', null)).rejects.toThrow();
   });
 
+  it("lists every object key of an owner and removes only that owner's uploads and reels", async () => {
+    const owner = uid();
+    const other = uid();
+    const mine = media(owner);
+    const theirs = media(other);
+    await repoA.insert(mine);
+    await repoA.insert(theirs);
+    const reel = (ownerId: string) => ({
+      id: uid(),
+      ownerId,
+      title: 't',
+      description: '',
+      objectKey: `reels/${uid()}.mp4`,
+      thumbnailKey: `reels/${uid()}.jpg`,
+      durationSec: 1,
+      sizeBytes: 1,
+      musicUsed: false,
+      enableBeatMapping: false,
+      enableIntelligence: false,
+      pacingPreset: 'standard',
+    });
+    const myReel = reel(owner);
+    await repoA.addReel(myReel);
+    await repoA.addReel(reel(other));
+    expect((await repoA.ownedObjectKeys(owner)).sort()).toEqual(
+      [mine.objectKey, mine.thumbnailKey, myReel.objectKey, myReel.thumbnailKey].sort(),
+    );
+    expect(await repoB.removeOwner(owner)).toEqual({ uploads: 1, reels: 1 });
+    expect(await repoA.ownedObjectKeys(owner)).toEqual([]);
+    expect(await repoA.byKeys([theirs.objectKey])).toHaveLength(1);
+    expect((await repoA.listReels(other, 10, 0)).total).toBe(1);
+  });
+
   it('adds a reel once per id, lists the newest first with a total, and soft-deletes only for its owner', async () => {
     const owner = uid();
     const reel = (title: string) => ({

@@ -3,6 +3,7 @@ import { quietLogger } from '@reelsmith/kit/testing';
 import {
   ANALYSIS_LEASE_MS,
   MediaService,
+  reelRetentionMs,
   type MediaKind,
   type MediaRecord,
   type MediaRepository,
@@ -67,8 +68,8 @@ class MemoryMedia implements MediaRepository {
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     Object.assign(this.rows.get(key)!, { analysisStatus: status, analysis });
   }
-  async addReel(r: Omit<ReelRecord, 'createdAt'>) {
-    if (!this.reels.has(r.id)) this.reels.set(r.id, { ...r, createdAt: new Date(), deletedAt: null });
+  async addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }) {
+    if (!this.reels.has(r.id)) this.reels.set(r.id, { ...r, expiresAt: r.expiresAt ?? null, createdAt: new Date(), deletedAt: null });
     return this.reels.get(r.id)!;
   }
   async listReels(ownerId: string, limit: number, offset: number) {
@@ -86,6 +87,12 @@ class MemoryMedia implements MediaRepository {
     if (!r || r.ownerId !== ownerId || r.deletedAt) return false;
     r.deletedAt = new Date();
     return true;
+  }
+  async expiredReels(now: Date, limit: number) {
+    return [...this.reels.values()]
+      .filter((r) => !r.deletedAt && r.expiresAt && r.expiresAt < now)
+      .slice(0, limit)
+      .map(({ deletedAt: _d, ...r }) => r);
   }
   async markUsed(ownerId: string, keys: string[]) {
     for (const k of keys) {
@@ -105,6 +112,17 @@ class MemoryMedia implements MediaRepository {
   }
   async remove(objectKey: string) {
     this.rows.delete(objectKey);
+  }
+  async ownedObjectKeys(ownerId: string) {
+    const rows = [...this.rows.values(), ...this.reels.values()].filter((r) => r.ownerId === ownerId);
+    return rows.flatMap((r) => [r.objectKey, r.thumbnailKey]).filter(Boolean);
+  }
+  async removeOwner(ownerId: string) {
+    const uploads = [...this.rows.values()].filter((r) => r.ownerId === ownerId);
+    const reels = [...this.reels.values()].filter((r) => r.ownerId === ownerId);
+    for (const r of uploads) this.rows.delete(r.objectKey);
+    for (const r of reels) this.reels.delete(r.id);
+    return { uploads: uploads.length, reels: reels.length };
   }
   private view(r: Row): MediaRecord {
     const { createdAt: _c, claimedBy: _b, claimedAt: _a, usedAt: _u, ...m } = r;
@@ -458,6 +476,46 @@ describe('reading media and reels', () => {
   });
 });
 
+describe("deleting a user's data (account deletion)", () => {
+  it('removes every upload and reel of the owner with their objects, and nothing of anyone else', async () => {
+    const t = setup();
+    const reel = (id: string, ownerId: string) => ({
+      id,
+      ownerId,
+      title: 'T',
+      description: '',
+      objectKey: `reels/${id}.mp4`,
+      thumbnailKey: `reels/${id}.jpg`,
+      durationSec: 30,
+      sizeBytes: 1,
+      musicUsed: false,
+      enableBeatMapping: false,
+      enableIntelligence: false,
+      pacingPreset: 'standard',
+    });
+    await t.service.addReel(reel('mine', OWNER));
+    await t.service.addReel(reel('theirs', OTHER));
+    await t.repo.insert({ ...record('uploads/mine.mp4', 'video'), ownerId: OWNER, thumbnailKey: 'uploads/mine.jpg' });
+    await t.repo.insert({ ...record('uploads/theirs.mp4', 'video'), ownerId: OTHER, thumbnailKey: '' });
+    for (const k of [
+      'reels/mine.mp4',
+      'reels/mine.jpg',
+      'reels/theirs.mp4',
+      'reels/theirs.jpg',
+      'uploads/mine.mp4',
+      'uploads/mine.jpg',
+      'uploads/theirs.mp4',
+    ])
+      await t.objects.put(k, Buffer.from(k));
+
+    expect(await t.service.deleteUserData(OWNER)).toEqual({ uploads: 1, reels: 1 });
+
+    expect([...t.objects.files.keys()].sort()).toEqual(['reels/theirs.jpg', 'reels/theirs.mp4', 'uploads/theirs.mp4']);
+    expect((await t.service.listReels(OWNER, 10, 0)).reels).toEqual([]);
+    expect((await t.service.listReels(OTHER, 10, 0)).reels.map((r) => r.id)).toEqual(['theirs']);
+  });
+});
+
 describe('deleting a reel', () => {
   const reel = (id: string, ownerId = OWNER) => ({
     id,
@@ -608,5 +666,49 @@ describe('background analysis', () => {
     await next.resumePending();
     await next.whenIdle();
     expect(t.tools.analysed.sort()).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('reel retention by plan', () => {
+  const reel = (id: string) => ({
+    id,
+    ownerId: OWNER,
+    title: 'T',
+    description: '',
+    objectKey: `reels/${id}.mp4`,
+    thumbnailKey: `reels/${id}.jpg`,
+    durationSec: 30,
+    sizeBytes: 1,
+    musicUsed: false,
+    enableBeatMapping: false,
+    enableIntelligence: false,
+    pacingPreset: 'standard',
+  });
+  const DAY = 24 * 3600_000;
+
+  it('keeps reels 7 days free, 30/365 days Standard, 90/730 days Mid-Tier, Corporate without limit', () => {
+    expect(reelRetentionMs('free', '')).toBe(7 * DAY);
+    expect(reelRetentionMs('standard', 'monthly')).toBe(30 * DAY);
+    expect(reelRetentionMs('standard', 'yearly')).toBe(365 * DAY);
+    expect(reelRetentionMs('mid-tier', 'monthly')).toBe(90 * DAY);
+    expect(reelRetentionMs('mid-tier', 'yearly')).toBe(730 * DAY);
+    expect(reelRetentionMs('corporate', 'yearly')).toBeNull();
+  });
+
+  it('the sweeper deletes reels past their expiry with their objects, and leaves the others', async () => {
+    const t = setup();
+    const made = new Date('2026-01-01T00:00:00Z');
+    await t.service.addReel(reel('week'), 'free', '', made);
+    await t.service.addReel(reel('month'), 'standard', 'monthly', made);
+    await t.service.addReel(reel('forever'), 'corporate', 'monthly', made);
+    for (const id of ['week', 'month', 'forever']) {
+      await t.objects.put(`reels/${id}.mp4`, Buffer.from(id));
+      await t.objects.put(`reels/${id}.jpg`, Buffer.from(id));
+    }
+    expect(await t.service.expireReels(new Date(made.getTime() + 6 * DAY))).toBe(0);
+    expect(await t.service.expireReels(new Date(made.getTime() + 8 * DAY))).toBe(1);
+    expect(await t.service.expireReels(new Date(made.getTime() + 400 * DAY))).toBe(1);
+    expect([...t.objects.files.keys()].sort()).toEqual(['reels/forever.jpg', 'reels/forever.mp4']);
+    expect((await t.service.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['forever']);
   });
 });

@@ -1,4 +1,4 @@
-import { ack, drop, retry, type Bus, type RunningConsumer } from '@reelsmith/kit';
+import { ack, drop, extractTrace, inSpan, retry, type Bus, type Metrics, type RunningConsumer } from '@reelsmith/kit';
 import { streams } from '@reelsmith/proto';
 import type { RenderJobService } from '../domain/render-job.service.js';
 
@@ -23,6 +23,7 @@ export class RenderJobsConsumer {
     private readonly bus: Bus,
     private readonly jobs: RenderJobService,
     private readonly s: ConsumerSettings,
+    private readonly metrics?: Metrics,
   ) {}
 
   async start(): Promise<void> {
@@ -34,14 +35,31 @@ export class RenderJobsConsumer {
         ackWaitMs: this.s.ackWaitMs,
         maxDeliver: this.s.maxDeliver,
         concurrency: this.s.concurrency,
-        onDeadLetter: (d, err) => this.jobs.giveUp(d.data.jobId, d.deliveryCount, err),
+        onDeadLetter: async (d, err) => {
+          this.metrics?.renderDeadLetters.inc();
+          await this.jobs.giveUp(d.data.jobId, d.deliveryCount, err);
+          // The dashboard's dead-letter count; the id makes a repeated give-up count once.
+          await this.bus
+            .publish(
+              'events.render.dead_lettered',
+              { jobId: d.data.jobId, attempt: d.deliveryCount, atUnixMs: BigInt(Date.now()) },
+              { msgId: `render.dead_lettered.${d.data.jobId}` },
+            )
+            .catch(() => undefined);
+        },
       },
       async (d) => {
         if (this.stopping) return retry(0);
         const controller = new AbortController();
         this.running.add(controller);
+        if (d.deliveryCount === 1 && d.data.queuedAtUnixMs > 0n)
+          this.metrics?.renderQueueWaitSeconds.observe(Math.max(0, Date.now() - Number(d.data.queuedAtUnixMs)) / 1000);
+        const endTimer = this.metrics?.renderSeconds.startTimer();
         try {
-          const outcome = await this.jobs.run(d.data.jobId, d.deliveryCount, controller.signal);
+          // The render continues the trace of the request that submitted the job.
+          const parent = extractTrace({ traceparent: d.data.traceparent || undefined });
+          const outcome = await inSpan('render job', parent, () => this.jobs.run(d.data.jobId, d.deliveryCount, controller.signal));
+          endTimer?.({ outcome: outcome.kind });
           switch (outcome.kind) {
             case 'done':
             case 'skipped':

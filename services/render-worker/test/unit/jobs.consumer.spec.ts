@@ -16,6 +16,11 @@ class FakeBus {
   opts?: ConsumerOptions<Work>;
   subject?: string;
   stopped = 0;
+  published: { subject: string; message: unknown; msgId: string }[] = [];
+  async publish(subject: string, message: unknown, opts: { msgId: string }) {
+    this.published.push({ subject, message, msgId: opts.msgId });
+    return { seq: this.published.length, duplicate: false };
+  }
   async consume(subject: string, opts: ConsumerOptions<Work>, handler: (d: Delivery<Work>) => Promise<Outcome>): Promise<RunningConsumer> {
     this.subject = subject;
     this.opts = opts;
@@ -27,6 +32,7 @@ class FakeBus {
 const delivery = (jobId: string, deliveryCount = 1, maxDeliver = 5): Delivery<Work> => ({
   data: { jobId },
   subject: 'render.jobs',
+  msgId: `render.${jobId}`,
   deliveryCount,
   maxDeliver,
   lastAttempt: deliveryCount >= maxDeliver,
@@ -96,6 +102,14 @@ describe('RenderJobsConsumer', () => {
     const err = new Error('ffmpeg exited 139');
     await bus.opts!.onDeadLetter!(delivery('job-3', 5), err);
     expect(jobs.givenUp).toEqual([{ jobId: 'job-3', attempt: 5, err }]);
+    // The dashboard's dead-letter fact, once per job however often it is given up.
+    expect(bus.published).toEqual([
+      {
+        subject: 'events.render.dead_lettered',
+        message: expect.objectContaining({ jobId: 'job-3', attempt: 5 }),
+        msgId: 'render.dead_lettered.job-3',
+      },
+    ]);
   });
 
   it('on stop, aborts the running render, and hands back deliveries that arrive afterwards without running them', async () => {

@@ -1,0 +1,134 @@
+import type { JobRequestInput, PacingPreset } from '@reelsmith/proto';
+import type { Logger } from '@reelsmith/kit';
+
+/**
+ * First start: when the showcase is empty, render a few demo reels from the starter library as
+ * the system account (unlimited: never charged) through the normal job path, one at a time so
+ * users' jobs never wait behind more than one of them, and feature each in its category.
+ */
+
+export interface DemoPlan {
+  key: string;
+  title: string;
+  category: string;
+  pacing: PacingPreset;
+  aspect: '16:9' | '9:16' | '1:1';
+}
+
+/** Four reels in different categories and pacings; categories name the style, not invented content. */
+export const DEMO_PLANS: readonly DemoPlan[] = [
+  { key: 'relaxed', title: 'Relaxed cut', category: 'Cinematic', pacing: 'relaxed', aspect: '16:9' },
+  { key: 'standard', title: 'Standard cut', category: 'Highlights', pacing: 'standard', aspect: '16:9' },
+  { key: 'high-energy', title: 'High-energy cut', category: 'Action', pacing: 'high-energy', aspect: '16:9' },
+  { key: 'vertical', title: 'Vertical story', category: 'Social', pacing: 'standard', aspect: '9:16' },
+];
+
+export interface StarterClip {
+  objectKey: string;
+  durationSec: number;
+}
+
+/** The narrow interface the task needs; the adapters live in repositories/. */
+export interface DemoReelPorts {
+  /** How many reels the showcase holds now. */
+  showcaseSize(): Promise<number>;
+  /** Starter-library video clips the system account may use in a job (empty until imported). */
+  starterClips(): Promise<StarterClip[]>;
+  /** The normal job path; the same key gives the same job, so a restart resumes instead of repeating. */
+  createJob(ownerId: string, request: JobRequestInput, idempotencyKey: string): Promise<string>;
+  jobOutcome(jobId: string): Promise<'pending' | 'completed' | 'failed'>;
+  /** Marks the reel shared by its owner and features it in the category. */
+  feature(ownerId: string, reelId: string, category: string): Promise<void>;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface DemoReelOptions {
+  ownerId: string;
+  /** How often to look for clips and job outcomes. */
+  pollMs: number;
+  /** Give up waiting for the starter library after this long. */
+  clipWaitMs: number;
+  /** Give up on one job after this long. */
+  jobWaitMs: number;
+  clipsPerReel?: number;
+}
+
+export class DemoReels {
+  private stopped = false;
+  constructor(
+    private readonly ports: DemoReelPorts,
+    private readonly opts: DemoReelOptions,
+    private readonly log: Logger,
+  ) {}
+
+  stop() {
+    this.stopped = true;
+  }
+
+  /** The clips of plan i: a rotating window over the library so the reels differ. */
+  static clipsFor(clips: StarterClip[], i: number, per: number): string[] {
+    const n = Math.min(per, clips.length);
+    return Array.from({ length: n }, (_, k) => clips[(i * n + k) % clips.length]!.objectKey);
+  }
+
+  /** Runs once; returns the reels featured. */
+  async run(): Promise<string[]> {
+    if ((await this.ports.showcaseSize()) > 0) {
+      this.log.info('showcase not empty; no demo reels needed');
+      return [];
+    }
+    const clips = await this.waitForClips();
+    if (!clips.length) return [];
+    const featured: string[] = [];
+    for (const [i, plan] of DEMO_PLANS.entries()) {
+      if (this.stopped) break;
+      const request: JobRequestInput = {
+        media_files: DemoReels.clipsFor(clips, i, this.opts.clipsPerReel ?? 4),
+        pacing_preset: plan.pacing,
+        aspect: plan.aspect,
+        enable_beat_mapping: true,
+        enable_intelligence: true,
+        output_filename: `${plan.key}.mp4`,
+        title_config: { enabled: true, text: plan.title },
+      };
+      try {
+        const jobId = await this.ports.createJob(this.opts.ownerId, request, `first-start-demo-${plan.key}`);
+        const outcome = await this.waitForJob(jobId);
+        if (outcome !== 'completed') {
+          this.log.warn({ job_id: jobId, plan: plan.key, outcome }, 'demo reel not made');
+          continue;
+        }
+        await this.ports.feature(this.opts.ownerId, jobId, plan.category);
+        featured.push(jobId);
+        this.log.info({ job_id: jobId, category: plan.category }, 'demo reel featured');
+      } catch (e) {
+        this.log.warn({ err: e, plan: plan.key }, 'demo reel failed');
+      }
+    }
+    return featured;
+  }
+
+  private async waitForClips(): Promise<StarterClip[]> {
+    const until = Date.now() + this.opts.clipWaitMs;
+    while (!this.stopped) {
+      const clips = (await this.ports.starterClips().catch(() => [])).filter((c) => c.durationSec > 0);
+      if (clips.length) return clips;
+      if (Date.now() >= until) {
+        this.log.warn('no starter clips appeared; demo reels skipped');
+        return [];
+      }
+      await this.ports.sleep(this.opts.pollMs);
+    }
+    return [];
+  }
+
+  private async waitForJob(jobId: string): Promise<'completed' | 'failed' | 'timeout'> {
+    const until = Date.now() + this.opts.jobWaitMs;
+    while (!this.stopped && Date.now() < until) {
+      const o = await this.ports.jobOutcome(jobId);
+      if (o !== 'pending') return o;
+      await this.ports.sleep(this.opts.pollMs);
+    }
+    return 'timeout';
+  }
+}

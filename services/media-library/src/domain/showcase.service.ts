@@ -1,0 +1,128 @@
+import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
+import type { ReelRecord } from './media.service.js';
+
+/** A featured reel as the showcase serves it. */
+export interface ShowcaseRecord {
+  reel: ReelRecord;
+  category: string;
+  views: number;
+  featuredAt: Date;
+  previewKeys: string[];
+}
+
+export interface SharedReelRecord {
+  reel: ReelRecord;
+  featured: boolean;
+  category: string;
+  views: number;
+}
+
+export interface ShowcaseRepository {
+  /** A reel that is not deleted, whoever owns it. */
+  reelById(id: string): Promise<ReelRecord | null>;
+  /** Sets the owner's flag; false when the owner has no such (undeleted) reel. */
+  setSharing(ownerId: string, reelId: string, shared: boolean): Promise<boolean>;
+  upsertEntry(e: { reelId: string; category: string; featuredBy: string | null; previewKeys: string[] }): Promise<void>;
+  removeEntry(reelId: string): Promise<boolean>;
+  /** Featured, shared and undeleted reels only. */
+  entry(reelId: string): Promise<ShowcaseRecord | null>;
+  list(category: string, limit: number, order: 'recent' | 'views'): Promise<ShowcaseRecord[]>;
+  categories(): Promise<string[]>;
+  /** Adds one view; null when the reel is not in the showcase. */
+  countView(reelId: string): Promise<number | null>;
+  stats(now: Date): Promise<{ totalReels: number; activeCreators30d: number }>;
+  shared(limit: number, offset: number): Promise<{ reels: SharedReelRecord[]; total: number }>;
+}
+
+/** Three still frames across a local video file, as JPEG. */
+export type FrameGrabber = (file: string, durationSec: number) => Promise<Buffer[]>;
+
+export interface ShowcaseObjects {
+  put(key: string, body: Buffer): Promise<unknown>;
+  withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
+}
+
+/** Categories are short labels a person typed: letters, digits, spaces and a little punctuation. */
+const CATEGORY = /^[\p{L}\p{N}][\p{L}\p{N} &'-]{0,39}$/u;
+
+export function normaliseCategory(raw: string): string {
+  const c = raw.trim().replace(/\s+/g, ' ');
+  if (!CATEGORY.test(c))
+    throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'A category is 1 to 40 letters, digits or spaces.', 'invalid_category');
+  return c;
+}
+
+/** Rules of the showcase: only a reel its owner shared can be featured; unsharing takes it out. */
+export class ShowcaseService {
+  constructor(
+    private readonly repo: ShowcaseRepository,
+    private readonly objects: ShowcaseObjects,
+    private readonly grabFrames: FrameGrabber,
+    private readonly log: Logger,
+  ) {}
+
+  async setSharing(ownerId: string, reelId: string, shared: boolean): Promise<{ shared: boolean; featured: boolean }> {
+    if (!(await this.repo.setSharing(ownerId, reelId, shared)))
+      throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
+    if (!shared) await this.repo.removeEntry(reelId);
+    return { shared, featured: shared && (await this.repo.entry(reelId)) !== null };
+  }
+
+  async feature(reelId: string, rawCategory: string, featuredBy: string | null): Promise<ShowcaseRecord> {
+    const category = normaliseCategory(rawCategory);
+    const reel = await this.repo.reelById(reelId);
+    if (!reel) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
+    if (!reel.shareToShowcase)
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, "The reel's owner has not shared it to the showcase.", 'not_shared');
+    const existing = await this.repo.entry(reelId);
+    const previewKeys = existing?.previewKeys.length ? existing.previewKeys : await this.previews(reel);
+    await this.repo.upsertEntry({ reelId, category, featuredBy, previewKeys });
+    return (await this.repo.entry(reelId))!;
+  }
+
+  async unfeature(reelId: string): Promise<void> {
+    if (!(await this.repo.removeEntry(reelId)))
+      throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+  }
+
+  async list(category: string, limit: number, order: string) {
+    const n = Math.min(Math.max(limit || 20, 1), 100);
+    const [entries, categories] = await Promise.all([
+      this.repo.list(category.trim(), n, order === 'views' ? 'views' : 'recent'),
+      this.repo.categories(),
+    ]);
+    return { entries, categories };
+  }
+
+  async entry(reelId: string): Promise<ShowcaseRecord> {
+    const e = await this.repo.entry(reelId);
+    if (!e) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+    return e;
+  }
+
+  async countView(reelId: string): Promise<number> {
+    const views = await this.repo.countView(reelId);
+    if (views === null) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+    return views;
+  }
+
+  stats = (now = new Date()) => this.repo.stats(now);
+  shared = (limit: number, offset: number) => this.repo.shared(Math.min(Math.max(limit || 50, 1), 200), Math.max(offset, 0));
+
+  /** Three frames for the hover preview; a reel whose frames cannot be made is still featured (its thumbnail stands in). */
+  private async previews(reel: ReelRecord): Promise<string[]> {
+    try {
+      const frames = await this.objects.withLocalFile(reel.objectKey, (file) => this.grabFrames(file, reel.durationSec));
+      const keys: string[] = [];
+      for (const [i, f] of frames.entries()) {
+        const key = `showcase/${reel.id}/frame-${i + 1}.jpg`;
+        await this.objects.put(key, f);
+        keys.push(key);
+      }
+      return keys;
+    } catch (e) {
+      this.log.warn({ err: e, reel_id: reel.id }, 'preview frames failed; the thumbnail stands in');
+      return reel.thumbnailKey ? [reel.thumbnailKey] : [];
+    }
+  }
+}

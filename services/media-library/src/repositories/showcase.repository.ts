@@ -1,0 +1,116 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Orm } from '@reelsmith/kit';
+import type { SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
+import { toReel } from './media.repository.js';
+import { reels, showcaseEntries } from './schema.js';
+
+const toEntry = (row: { reels: typeof reels.$inferSelect; showcase_entries: typeof showcaseEntries.$inferSelect }): ShowcaseRecord => ({
+  reel: toReel(row.reels),
+  category: row.showcase_entries.category,
+  views: Number(row.showcase_entries.views),
+  featuredAt: row.showcase_entries.featuredAt,
+  previewKeys: row.showcase_entries.previewKeys,
+});
+
+/** What the public may see: featured, still shared, not deleted. */
+const visible = and(isNull(reels.deletedAt), eq(reels.shareToShowcase, true));
+
+export class DrizzleShowcaseRepository implements ShowcaseRepository {
+  constructor(private readonly orm: Orm) {}
+
+  async reelById(id: string) {
+    const [row] = await this.orm
+      .select()
+      .from(reels)
+      .where(and(eq(reels.id, id), isNull(reels.deletedAt)));
+    return row ? toReel(row) : null;
+  }
+  async setSharing(ownerId: string, reelId: string, shared: boolean) {
+    const rows = await this.orm
+      .update(reels)
+      .set({ shareToShowcase: shared })
+      .where(and(eq(reels.id, reelId), eq(reels.ownerId, ownerId), isNull(reels.deletedAt)))
+      .returning({ id: reels.id });
+    return rows.length > 0;
+  }
+  async upsertEntry(e: { reelId: string; category: string; featuredBy: string | null; previewKeys: string[] }) {
+    await this.orm
+      .insert(showcaseEntries)
+      .values(e)
+      .onConflictDoUpdate({ target: showcaseEntries.reelId, set: { category: e.category, previewKeys: e.previewKeys } });
+  }
+  async removeEntry(reelId: string) {
+    const rows = await this.orm.delete(showcaseEntries).where(eq(showcaseEntries.reelId, reelId)).returning({ id: showcaseEntries.reelId });
+    return rows.length > 0;
+  }
+  async entry(reelId: string) {
+    const [row] = await this.orm
+      .select()
+      .from(showcaseEntries)
+      .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+      .where(and(eq(showcaseEntries.reelId, reelId), visible));
+    return row ? toEntry(row) : null;
+  }
+  async list(category: string, limit: number, order: 'recent' | 'views') {
+    const rows = await this.orm
+      .select()
+      .from(showcaseEntries)
+      .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+      .where(category ? and(visible, eq(showcaseEntries.category, category)) : visible)
+      .orderBy(...(order === 'views' ? [desc(showcaseEntries.views)] : []), desc(showcaseEntries.featuredAt), desc(reels.id))
+      .limit(limit);
+    return rows.map(toEntry);
+  }
+  async categories() {
+    const rows = await this.orm
+      .selectDistinct({ c: showcaseEntries.category })
+      .from(showcaseEntries)
+      .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+      .where(visible)
+      .orderBy(showcaseEntries.category);
+    return rows.map((r) => r.c);
+  }
+  async countView(reelId: string) {
+    const visibleIds = this.orm
+      .select({ id: reels.id })
+      .from(reels)
+      .where(and(eq(reels.id, reelId), visible));
+    const rows = await this.orm
+      .update(showcaseEntries)
+      .set({ views: sql`${showcaseEntries.views} + 1` })
+      .where(and(eq(showcaseEntries.reelId, reelId), sql`${showcaseEntries.reelId} in ${visibleIds}`))
+      .returning({ views: showcaseEntries.views });
+    return rows[0] ? Number(rows[0].views) : null;
+  }
+  async stats(now: Date) {
+    const since = new Date(now.getTime() - 30 * 86_400_000);
+    const [total] = await this.orm.select({ n: sql<string>`count(*)` }).from(reels);
+    const [active] = await this.orm
+      .select({ n: sql<string>`count(distinct ${reels.ownerId})` })
+      .from(reels)
+      .where(gt(reels.createdAt, since));
+    return { totalReels: Number(total?.n ?? 0), activeCreators30d: Number(active?.n ?? 0) };
+  }
+  async shared(limit: number, offset: number) {
+    const where = and(isNull(reels.deletedAt), eq(reels.shareToShowcase, true));
+    const rows = await this.orm
+      .select()
+      .from(reels)
+      .leftJoin(showcaseEntries, eq(showcaseEntries.reelId, reels.id))
+      .where(where)
+      .orderBy(desc(reels.createdAt))
+      .limit(limit)
+      .offset(offset);
+    const [count] = await this.orm
+      .select({ n: sql<string>`count(*)` })
+      .from(reels)
+      .where(where);
+    const out: SharedReelRecord[] = rows.map((r) => ({
+      reel: toReel(r.reels),
+      featured: r.showcase_entries !== null,
+      category: r.showcase_entries?.category ?? '',
+      views: Number(r.showcase_entries?.views ?? 0),
+    }));
+    return { reels: out, total: Number(count?.n ?? 0) };
+  }
+}

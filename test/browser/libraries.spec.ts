@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Api } from '../support/api';
+import { launchBrowser, shot } from '../support/browser';
+import { startSystem, type RunningSystem } from '../support/system';
+
+/**
+ * The stock libraries and My Reels in Chromium, on a fresh `npm start` whose only content is the
+ * starter set it imports at first start (10 clips in 4 categories, 4 tracks).
+ */
+describe('libraries and My Reels in Chromium', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-libraries-'));
+  let sys: RunningSystem;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // One after the other: a start that fails must not leave a browser behind.
+    sys = await startSystem(dataDir, {}, 240_000);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    // The starter import runs in the background after start; wait until all of it is in.
+    const api = new Api(sys.baseUrl, dataDir);
+    const deadline = Date.now() + 240_000;
+    for (;;) {
+      const v = await api.call<{ total: number }>('GET', '/video-library-detailed?limit=1');
+      const m = await api.call<{ total: number }>('GET', '/music-library-detailed?limit=1');
+      if (v.body.total === 10 && m.body.total === 4) break;
+      if (Date.now() > deadline) throw new Error(`starter content not imported: ${v.body.total} clips, ${m.body.total} tracks`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }, 360_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('/library: counts, search, category filter, hover preview and the player', async () => {
+    await page.goto(`${sys.baseUrl}/library`);
+    const counts = page.getByTestId('library-counts');
+    await counts.getByText('Showing 10 of 10 videos · 10 total clips available').waitFor();
+    expect(await page.getByTestId('clip-card').count()).toBe(10);
+    // Thumbnails are real images behind URLs.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll<HTMLImageElement>('.clip-card img')).filter((i) => i.complete && i.naturalWidth > 0).length ===
+        10,
+    );
+    await page.screenshot({ path: shot('library-1-all'), fullPage: true });
+
+    await page.getByLabel('Search videos').fill('BUNNY');
+    await counts.getByText('Showing 2 of 2 videos · 10 total clips available').waitFor();
+    await page.getByLabel('Search videos').fill('');
+    await page.getByLabel('Category').selectOption({ label: 'People' });
+    await counts.getByText('Showing 4 of 4 videos').waitFor();
+    await page.getByLabel('Search videos').fill('no such clip');
+    await page.getByText('No videos match your search').waitFor();
+    await page.getByLabel('Search videos').fill('');
+    await page.getByLabel('Category').selectOption({ label: 'All Categories' });
+    await counts.getByText('Showing 10 of 10 videos').waitFor();
+
+    // Scrolled to the bottom with everything shown: nothing more is asked for.
+    await page.mouse.wheel(0, 5000);
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('clip-card').count()).toBe(10);
+
+    const first = page.getByTestId('clip-card').first();
+    await first.hover();
+    const preview = first.locator('video');
+    await preview.waitFor();
+    await page.waitForFunction(() => ((document.querySelector('.clip-card video') as HTMLVideoElement | null)?.currentTime ?? 0) >= 1);
+    await first.getByRole('button').click();
+    const player = page.getByRole('dialog');
+    await player.locator('video[controls]').waitFor();
+    await page.screenshot({ path: shot('library-2-player'), fullPage: true });
+    await page.keyboard.press('Escape');
+  }, 60_000);
+
+  it('Home: picks library music (preview, BPM, waveform) and clips, makes a reel, and /reels shows it live and deletes it', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`libraries.${Date.now()}@example.com`);
+    await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
+
+    // My Reels open in another tab from the start: the reel must appear there without a reload.
+    const reels = await browser.newPage({ viewport: { width: 390, height: 900 } });
+    await reels.goto(`${sys.baseUrl}/reels`);
+    await reels.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
+    await reels.reload();
+    await reels.getByText('Your reels collection is empty').waitFor();
+
+    await page.goto(`${sys.baseUrl}/`);
+    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+
+    // Music: preview one track, select another, see its tempo and beat markers, use it.
+    await page.getByRole('button', { name: 'Browse Music Library' }).click();
+    const music = page.getByRole('dialog', { name: 'Music Library' });
+    await music.getByTestId('track').first().waitFor();
+    expect(await music.getByTestId('track').count()).toBe(4);
+    const slow = music.getByTestId('track').filter({ hasText: 'slow-pad-90bpm.mp3' });
+    expect(await slow.textContent()).toContain('90 BPM');
+    await slow.getByRole('button', { name: 'Play slow-pad-90bpm.mp3' }).click();
+    await slow.getByRole('button', { name: 'Stop slow-pad-90bpm.mp3' }).waitFor();
+    // Only one at a time: playing another stops the first.
+    const fast = music.getByTestId('track').filter({ hasText: 'sprint-150bpm.mp3' });
+    await fast.getByRole('button', { name: 'Play sprint-150bpm.mp3' }).click();
+    await fast.getByRole('button', { name: 'Stop sprint-150bpm.mp3' }).waitFor();
+    await slow.getByRole('button', { name: 'Play slow-pad-90bpm.mp3' }).waitFor();
+    await fast.getByRole('button', { name: 'Stop sprint-150bpm.mp3' }).click();
+    await fast.getByRole('button', { name: 'Play sprint-150bpm.mp3' }).waitFor();
+
+    await slow.getByRole('button', { name: 'slow-pad-90bpm.mp3', exact: true }).click();
+    await music.getByRole('img', { name: /Waveform with \d+ beat markers/ }).waitFor();
+    // 30 s at 90 BPM: about 45 beats.
+    const markers = await music.getByTestId('beat-marker').count();
+    expect(markers).toBeGreaterThan(40);
+    expect(markers).toBeLessThan(50);
+    await page.screenshot({ path: shot('libraries-1-music'), fullPage: true });
+    await music.getByRole('button', { name: 'Use this track' }).click();
+    const chosen = page.getByRole('list', { name: 'Selected files' });
+    await chosen.getByText('slow-pad-90bpm.mp3').waitFor();
+
+    // Clips: the cap of the free plan is shown; pick the two short signing clips.
+    await page.getByRole('button', { name: 'Browse Video Library' }).click();
+    const videos = page.getByRole('dialog', { name: 'Video Library' });
+    await videos.getByText('0 of up to 20 clips selected').waitFor();
+    await videos.getByLabel('Search videos').fill('signing');
+    // The grid settles on the two matches before anything is clicked (no layout shift under the pointer).
+    await page.waitForFunction(() => document.querySelectorAll('[role=dialog] [data-testid=clip-card]').length === 2);
+    await videos.getByRole('button', { name: 'Select signing-again.mp4', exact: true }).click();
+    await videos.getByText('1 of up to 20 clips selected').waitFor();
+    await videos.getByRole('button', { name: 'Select signing-walk.mp4', exact: true }).click();
+    await videos.getByText('2 of up to 20 clips selected').waitFor();
+    await videos.getByRole('button', { name: 'Use 2 clips' }).click();
+    await chosen.getByText('signing-walk.mp4').waitFor();
+    expect(await chosen.getByRole('listitem').count()).toBe(3);
+    await page
+      .getByTestId('estimate')
+      .getByText(/Estimated cost: \d+ credits/)
+      .waitFor();
+    await page.screenshot({ path: shot('libraries-2-home'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Generate Reel' }).click();
+    const card = page.getByTestId('job-card');
+    await card.getByRole('link', { name: 'Download' }).waitFor({ timeout: 240_000 });
+
+    // The other tab shows the finished reel by itself (it refreshes every 15 s).
+    const reelCard = reels.getByTestId('reel-card');
+    await reelCard.waitFor({ timeout: 30_000 });
+    expect(await reelCard.textContent()).toMatch(/Music.*Beat/);
+    expect(await reels.getByTestId('reel-expiry').textContent()).toMatch(/^Kept until /);
+    await reels.getByText('Create More Reels').waitFor();
+    await reels.screenshot({ path: shot('libraries-3-reels'), fullPage: true });
+    const href = (await reelCard.getByRole('link', { name: 'Download' }).getAttribute('href'))!;
+    expect((await fetch(href.replace('localhost', '127.0.0.1'))).status).toBe(200);
+
+    reels.once('dialog', (d) => void d.accept());
+    await reelCard.getByRole('button', { name: /^Delete / }).click();
+    await reels.getByText('Your reels collection is empty').waitFor();
+    expect((await fetch(href.replace('localhost', '127.0.0.1'))).status).toBe(404);
+    await reels.close();
+  }, 360_000);
+});

@@ -1,0 +1,466 @@
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import {
+  DomainError,
+  ErrorCode,
+  LocalObjectStore,
+  createMetrics,
+  dial,
+  openDatabase,
+  parseConfig,
+  runService,
+  type Client,
+  type Database,
+  type RunningService,
+} from '@reelsmith/kit';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
+import { SYSTEM_ACCOUNT, media } from '@reelsmith/proto';
+import { libraryStarterClips } from '../../services/assembly-orchestrator/src/repositories/demo-reels.adapters';
+import { wire as wireMedia } from '../../services/media-library/src/app';
+import { configSchema as mediaSchema } from '../../services/media-library/src/config';
+import { LibraryService } from '../../services/media-library/src/domain/library.service';
+import { MediaService } from '../../services/media-library/src/domain/media.service';
+import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
+import { listLibraryFiles } from '../../services/media-library/src/repositories/library-files';
+import { DrizzleMediaRepository } from '../../services/media-library/src/repositories/media.repository';
+import { engineTools, libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
+import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+
+const SECRET = 'library-test-signing-secret-0123456789';
+const ORIGIN = 'http://localhost:8080';
+const DAY = 24 * 3600_000;
+
+const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
+const video = (file: string, hue: number, seconds = 2) =>
+  ff(
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=160x120:r=15:d=${seconds},hue=h=${hue}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  );
+const music = (file: string, bpm: number) => {
+  const b = 60 / bpm;
+  ff('-f', 'lavfi', '-i', `aevalsrc='0.8*sin(2*PI*60*t)*exp(-12*mod(t,${b}))':s=22050:d=12`, '-c:a', 'libmp3lame', '-b:a', '64k', file);
+};
+
+/**
+ * The stock libraries for real: media-library on PostgreSQL importing ffmpeg-made files (the
+ * CLI's path, on its own database connection while the service runs), the gateway's routes over
+ * gRPC to it, local-disk storage shared by both. Identity and billing are stand-ins: a token
+ * names a user, and a user's plan decides their entitlements.
+ */
+describe('stock libraries and My Reels through the gateway', () => {
+  const data = tempDir('libraries');
+  const input = path.join(data.dir, 'import');
+  const store = new LocalObjectStore({ root: path.join(data.dir, 'objects'), signingSecret: SECRET, publicUrl: ORIGIN });
+  let db: TestDatabase;
+  let conn: Database;
+  let svc: RunningService;
+  let lib: LibraryService;
+  let reels: MediaService;
+  let app: FastifyInstance;
+  let base: string;
+  let client: Client<typeof media.MediaLibraryService>;
+  const users = new Map<string, { id: string; plan: 'free' | 'standard'; admin: boolean }>();
+  const dialMedia = (addr: string) => dial(media.MediaLibraryService, addr, { deadlineMs: 60_000 });
+
+  const signIn = (plan: 'free' | 'standard' = 'free', admin = false) => {
+    const token = crypto.randomBytes(16).toString('hex');
+    const user = { id: crypto.randomUUID(), plan, admin };
+    users.set(token, user);
+    return { token, ...user };
+  };
+
+  beforeAll(async () => {
+    for (const d of ['nature', 'city', 'beats', 'junk']) fs.mkdirSync(path.join(input, d), { recursive: true });
+    video(path.join(input, 'nature', 'Forest Walk.mp4'), 90);
+    video(path.join(input, 'nature', 'river.mp4'), 180);
+    video(path.join(input, 'city', 'Night Traffic.mp4'), 270);
+    video(path.join(input, 'loose-clip.mp4'), 0);
+    music(path.join(input, 'beats', 'slow-90.mp3'), 90);
+    music(path.join(input, 'beats', 'fast-140.mp3'), 140);
+    fs.writeFileSync(path.join(input, 'junk', 'broken.mp4'), 'this is not a video');
+    fs.writeFileSync(path.join(input, 'nature', 'Forest Walk.mp4.LICENSE.txt'), 'CC0');
+
+    db = await createTestDatabase('library');
+    const config = parseConfig(mediaSchema, {
+      DATA_DIR: data.dir,
+      NATS_URL: TEST_NATS_URL,
+      NATS_PREFIX: natsPrefix(),
+      DATABASE_URL: db.url,
+      SIGNING_SECRET: SECRET,
+      PUBLIC_URL: ORIGIN,
+      LIBRARY_STARTER_DIR: 'none',
+    });
+    svc = await runService(
+      {
+        name: 'media-library',
+        config,
+        migrationsDir: path.join(__dirname, '..', '..', 'services', 'media-library', 'migrations'),
+        wire: wireMedia as never,
+      },
+      { handleSignals: false, log: quietLogger() },
+    );
+    conn = await openDatabase({ url: db.url, pgliteDir: '' });
+    lib = new LibraryService(new DrizzleLibraryRepository(conn.orm), libraryObjects(store), libraryTools, quietLogger());
+    reels = new MediaService(new DrizzleMediaRepository(conn.orm), store, engineTools, quietLogger());
+    client = dialMedia(`127.0.0.1:${svc.grpcPort}`);
+
+    const peers = {
+      media: client,
+      identity: {
+        authenticate: async ({ sessionToken }: { sessionToken: string }) => {
+          const u = users.get(sessionToken);
+          if (!u) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Please sign in to continue.', 'unauthenticated');
+          return { user: { id: u.id, email: `${u.id}@example.com`, isAdmin: u.admin, isGuest: false, unlimited: false } };
+        },
+      },
+      billing: {
+        // The caps as billing answers them (its own tests cover the rule).
+        getAccount: async ({ userId }: { userId: string }) => {
+          const paid = [...users.values()].find((u) => u.id === userId)?.plan === 'standard';
+          return {
+            account: {
+              entitlements: {
+                librarySelectionCap: paid ? 1000 : 20,
+                selectionLimitMessage: paid
+                  ? 'Subscriber plan allows up to 1000 video selections.'
+                  : 'Free plan allows up to 20 video selections.',
+              },
+            },
+          };
+        },
+      },
+      jobs: {},
+      close: () => undefined,
+    } as unknown as Peers;
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway_libraries'),
+      webDist: data.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      peers,
+      store,
+      files: { store, signingSecret: SECRET },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    client?.close();
+    await svc?.stop();
+    await conn?.close();
+    await db?.drop();
+    data.remove();
+  });
+
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    token?: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const r = await fetch(`${base}/api/v1${route}`, {
+      method,
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const buf = Buffer.from(await r.arrayBuffer());
+    let parsed: unknown = buf;
+    if ((r.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(buf.toString());
+    return { status: r.status, body: parsed as T, headers: r.headers, bytes: buf.length };
+  };
+  type VideoList = {
+    files: Array<{
+      key: string;
+      filename: string;
+      category: string;
+      size: number;
+      url: string;
+      thumbnail_url: string;
+      preview_frames: string[];
+      duration: number;
+    }>;
+    categories: string[];
+    total: number;
+  };
+  type MusicList = {
+    files: Array<{ key: string; filename: string; category: string; size: number; duration: number; bpm: number }>;
+    categories: string[];
+    total: number;
+  };
+
+  it('imports a folder: categories from subfolders, a bad file skipped by name, the same content again changes nothing', async () => {
+    const files = listLibraryFiles(input);
+    expect(files.map((f) => f.relative)).not.toContain(path.join('nature', 'Forest Walk.mp4.LICENSE.txt'));
+    const first = await lib.importMany(files);
+    expect(first).toEqual({
+      imported: 6,
+      duplicates: 0,
+      failed: [{ file: path.join('junk', 'broken.mp4'), error: expect.stringContaining('broken.mp4') }],
+    });
+    const again = await lib.importMany(files);
+    expect(again.imported).toBe(0);
+    expect(again.duplicates).toBe(6);
+
+    const v = await call<VideoList>('GET', '/video-library-detailed');
+    expect(v.status).toBe(200);
+    expect(v.body.files.map((f) => f.filename)).toEqual(['Forest Walk.mp4', 'loose-clip.mp4', 'Night Traffic.mp4', 'river.mp4']);
+    expect(v.body.total).toBe(4);
+    expect(v.body.categories).toEqual(['city', 'general', 'nature']);
+    expect(v.body.files.find((f) => f.filename === 'loose-clip.mp4')?.category).toBe('general');
+    const m = await call<MusicList>('GET', '/music-library-detailed');
+    expect(m.body.files.map((f) => [f.filename, f.category])).toEqual([
+      ['fast-140.mp3', 'beats'],
+      ['slow-90.mp3', 'beats'],
+    ]);
+    const bpm = Object.fromEntries(m.body.files.map((f) => [f.filename, f.bpm]));
+    expect(Math.abs(bpm['slow-90.mp3']! - 90)).toBeLessThan(3);
+    expect(Math.abs(bpm['fast-140.mp3']! - 140)).toBeLessThan(4);
+  }, 120_000);
+
+  it('searches case-insensitively on filename or category, filters by category and pages with a total of the matches', async () => {
+    const byName = await call<VideoList>('GET', '/video-library-detailed?q=FOREST');
+    expect(byName.body.files.map((f) => f.filename)).toEqual(['Forest Walk.mp4']);
+    expect(byName.body.total).toBe(1);
+    const byCategory = await call<VideoList>('GET', '/video-library-detailed?q=natu');
+    expect(byCategory.body.files.map((f) => f.filename)).toEqual(['Forest Walk.mp4', 'river.mp4']);
+    const blank = await call<VideoList>('GET', '/video-library-detailed?q=%20%20');
+    expect(blank.body.total).toBe(4);
+    const inCity = await call<VideoList>('GET', '/video-library-detailed?category=city');
+    expect(inCity.body.files.map((f) => f.filename)).toEqual(['Night Traffic.mp4']);
+    const literal = await call<VideoList>('GET', '/video-library-detailed?q=%25');
+    expect(literal.body.total).toBe(0);
+    const page1 = await call<VideoList>('GET', '/video-library-detailed?limit=3&offset=0');
+    const page2 = await call<VideoList>('GET', '/video-library-detailed?limit=3&offset=3');
+    expect(page1.body.files).toHaveLength(3);
+    expect(page2.body.files).toHaveLength(1);
+    expect(page2.body.total).toBe(4);
+    expect(new Set([...page1.body.files, ...page2.body.files].map((f) => f.key)).size).toBe(4);
+  });
+
+  it('serves thumbnails, preview frames and clips by cacheable URL (no inline images in the list)', async () => {
+    const list = await call<VideoList>('GET', '/video-library-detailed');
+    expect(list.bytes).toBeLessThan(100_000);
+    const f = list.body.files[0]!;
+    expect(f.preview_frames).toHaveLength(3);
+    for (const url of [f.thumbnail_url, ...f.preview_frames]) {
+      const r = await fetch(`${base}${url}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('image/jpeg');
+      expect(r.headers.get('cache-control')).toContain('immutable');
+      const bytes = Buffer.from(await r.arrayBuffer());
+      expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    }
+    const clip = await fetch(`${base}${f.url}`);
+    expect(clip.status).toBe(200);
+    expect(Number(clip.headers.get('content-length'))).toBe(f.size);
+  });
+
+  it('streams a music preview with HTTP Range (206) and refuses an unsatisfiable range (416)', async () => {
+    const { token } = signIn();
+    const m = await call<MusicList>('GET', '/music-library-detailed');
+    const track = m.body.files[0]!;
+    const cached = await call<{ preview_url: string }>('POST', `/music-library/cache/${track.key}`, token);
+    expect(cached.status).toBe(200);
+    const url = `${base}${cached.body.preview_url}`;
+    const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+    expect(whole.length).toBe(track.size);
+    const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${track.size}`);
+    expect(part.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(100, 200));
+    const tail = await fetch(url, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 10));
+    expect((await fetch(url, { headers: { range: `bytes=${track.size}-` } })).status).toBe(416);
+
+    const analysis = await call<{ bpm: number; beats: number[]; peaks: number[] }>('GET', `/music-library/analysis/${track.key}`);
+    expect(analysis.body.beats.length).toBeGreaterThan(10);
+    expect(analysis.body.peaks.length).toBeGreaterThan(100);
+    expect(Math.max(...analysis.body.peaks)).toBeGreaterThan(0.3);
+  });
+
+  it('selects library items for a job: the cap by plan, the object keys a job names, unknown keys 404', async () => {
+    const free = signIn('free');
+    const paid = signIn('standard');
+    const { body: list } = await call<VideoList>('GET', '/video-library-detailed');
+    const keys = list.files.map((f) => f.key);
+    expect((await call('POST', '/video-library/select', undefined, { video_keys: keys })).status).toBe(401);
+    const ok = await call<{ selected_videos: Array<{ key: string; object_key: string; filename: string }> }>(
+      'POST',
+      '/video-library/select',
+      free.token,
+      {
+        video_keys: keys,
+      },
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.selected_videos.map((v) => v.key)).toEqual(keys);
+    expect(ok.body.selected_videos[0]!.object_key).toMatch(/^library\/video\//);
+
+    const many = Array.from({ length: 21 }, (_, i) => keys[i % keys.length]! + i.toString(16).padStart(2, '0'));
+    const capped = await call<{ detail: string }>('POST', '/video-library/select', free.token, { video_keys: many });
+    expect(capped.status).toBe(400);
+    expect(capped.body.detail).toBe('Free plan allows up to 20 video selections.');
+    // Paid: 21 is within the cap, so the request gets as far as the keys (which do not exist).
+    expect((await call('POST', '/video-library/select', paid.token, { video_keys: many })).status).toBe(404);
+
+    const music = await call<{ object_key: string }>('POST', '/music-library/select', free.token, { filename: 'slow-90.mp3' });
+    expect(music.body.object_key).toMatch(/^library\/audio\/.+\.mp3$/);
+    expect((await call('POST', '/music-library/select', free.token, { filename: 'nope.mp3' })).status).toBe(404);
+  });
+
+  it("lets a job use library keys and the user's own uploads, and refuses another user's upload as not found", async () => {
+    const alice = crypto.randomUUID();
+    const bob = crypto.randomUUID();
+    const uploadKey = `uploads/${crypto.randomUUID()}.mp4`;
+    await store.put(uploadKey, fs.readFileSync(path.join(input, 'city', 'Night Traffic.mp4')));
+    await client.registerUpload({ ownerId: bob, objectKey: uploadKey, displayName: 'bob.mp4', sizeCapBytes: BigInt(600 * 1024 * 1024) });
+    const { body } = await call<VideoList>('GET', '/video-library-detailed?q=river');
+    const libKey = (await client.getLibraryItems({ kind: 'video', keys: [body.files[0]!.key] })).items[0]!.objectKey;
+    const mine = await client.getMedia({ ownerId: bob, objectKeys: [libKey, uploadKey] });
+    expect(mine.items.map((i) => [i.objectKey, i.library])).toEqual([
+      [libKey, true],
+      [uploadKey, false],
+    ]);
+    expect(mine.items[0]!.analysisStatus).toBe('done');
+    await expect(client.getMedia({ ownerId: alice, objectKeys: [libKey, uploadKey] })).rejects.toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+    });
+  });
+
+  it('gives the first-start demo task the video library as clips, which the system account may use in a job', async () => {
+    const clips = await libraryStarterClips(client)();
+    const { body } = await call<VideoList>('GET', '/video-library-detailed');
+    expect(clips).toHaveLength(body.files.length);
+    expect(clips.length).toBeGreaterThan(0);
+    for (const c of clips) {
+      expect(c.objectKey).toMatch(/^library\/video\//);
+      expect(c.durationSec).toBeGreaterThan(1.5);
+    }
+    // The job path checks clips through GetMedia as the owner: the system account owns no uploads.
+    const got = await client.getMedia({ ownerId: SYSTEM_ACCOUNT.id, objectKeys: clips.map((c) => c.objectKey) });
+    expect(got.items.map((i) => [i.objectKey, i.kind, i.library])).toEqual(clips.map((c) => [c.objectKey, 'video', true]));
+  });
+
+  it('lists reels with their expiry by plan and thumbnail links; deleting one kills its link; the sweeper deletes expired reels', async () => {
+    const { token, id: owner } = signIn();
+    const made = async (plan: string, cycle: string) => {
+      const id = crypto.randomUUID();
+      const objectKey = `outputs/${id}.mp4`;
+      const thumbnailKey = `outputs/${id}.jpg`;
+      await store.put(objectKey, Buffer.from('mp4 bytes'));
+      await store.put(thumbnailKey, Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+      await client.addReel({
+        plan,
+        billingCycle: cycle,
+        reel: {
+          id,
+          ownerId: owner,
+          title: `reel ${plan}`,
+          objectKey,
+          thumbnailKey,
+          durationSec: 5,
+          sizeBytes: 9n,
+          pacingPreset: 'standard',
+          musicUsed: true,
+        },
+      });
+      return { id, objectKey };
+    };
+    const before = Date.now();
+    const free = await made('free', '');
+    const yearly = await made('standard', 'yearly');
+    const corporate = await made('corporate', 'monthly');
+    type Reels = {
+      videos: Array<{
+        id: string;
+        download_url: string;
+        thumbnail: { url: string } | null;
+        expires_at: string | null;
+        share_to_showcase: boolean;
+      }>;
+    };
+    // The card's 'Share to showcase' toggle starts as the owner left it.
+    expect((await call('PUT', `/library/${yearly.id}/showcase`, token, { shared: true })).status).toBe(200);
+    const list = await call<Reels>('GET', '/library', token);
+    expect(list.status).toBe(200);
+    const byId = Object.fromEntries(list.body.videos.map((v) => [v.id, v]));
+    expect([byId[free.id]!.share_to_showcase, byId[yearly.id]!.share_to_showcase]).toEqual([false, true]);
+    const days = (iso: string | null) => (iso ? (Date.parse(iso) - before) / DAY : null);
+    expect(days(byId[free.id]!.expires_at)).toBeCloseTo(7, 1);
+    expect(days(byId[yearly.id]!.expires_at)).toBeCloseTo(365, 1);
+    expect(byId[corporate.id]!.expires_at).toBeNull();
+    expect((await fetch(byId[free.id]!.thumbnail!.url.replace(ORIGIN, base))).status).toBe(200);
+
+    // Another user cannot see, play or delete it.
+    const other = signIn();
+    expect((await call('POST', `/library/${free.id}/access`, other.token)).status).toBe(404);
+    expect((await call('DELETE', `/library/${free.id}`, other.token)).status).toBe(404);
+    expect((await call('POST', `/library/${free.id}/access`, token)).status).toBe(200);
+
+    const link = byId[corporate.id]!.download_url.replace(ORIGIN, base);
+    expect((await fetch(link)).status).toBe(200);
+    expect((await call('DELETE', `/library/${corporate.id}`, token)).status).toBe(200);
+    expect((await fetch(link)).status).toBe(404);
+
+    // Eight days on: the free reel is past its week, the yearly one is not.
+    expect(await reels.expireReels(new Date(Date.now() + 8 * DAY))).toBe(1);
+    expect(await store.stat(free.objectKey)).toBeNull();
+    expect(await store.stat(yearly.objectKey)).not.toBeNull();
+    const after = await call<Reels>('GET', '/library', token);
+    expect(after.body.videos.map((v) => v.id)).toEqual([yearly.id]);
+  });
+
+  it('lets an admin add to and remove from the library; others may not', async () => {
+    const admin = signIn('free', true);
+    const user = signIn();
+    const form = () => {
+      const f = new FormData();
+      f.append('category', 'Admin Picks');
+      f.append('file', new Blob([fs.readFileSync(path.join(input, 'nature', 'river.mp4'))]), 'river-again.mp4');
+      return f;
+    };
+    const denied = await fetch(`${base}/api/v1/admin/library`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}` },
+      body: form(),
+    });
+    expect(denied.status).toBe(403);
+    // The same content as an imported clip: nothing new.
+    const dup = await fetch(`${base}/api/v1/admin/library`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+      body: form(),
+    });
+    expect(dup.status).toBe(201);
+    const dupBody = (await dup.json()) as { outcome: string; key: string };
+    expect(dupBody.outcome).toBe('duplicate');
+    expect((await call('DELETE', `/admin/library/${dupBody.key}`, user.token)).status).toBe(403);
+    expect((await call('DELETE', `/admin/library/${dupBody.key}`, admin.token)).status).toBe(200);
+    const list = await call<VideoList>('GET', '/video-library-detailed?q=river');
+    expect(list.body.total).toBe(0);
+    const staged = fs.readdirSync(path.join(data.dir, 'objects', 'library', 'incoming'), { recursive: true, withFileTypes: true });
+    expect(staged.filter((e) => e.isFile())).toEqual([]);
+  });
+});
