@@ -1,33 +1,56 @@
 /**
- * Beat tracking, second half: a tempo-and-phase fit over the whole track.
+ * Beat tracking, second half: beats that follow a local tempo.
  *
- * aubio's tracker follows the tempo well but its beat phase wanders: on a steady track it
- * drifts onto the off-beat for long stretches. So its output is used only for the tempo. The
- * fit then:
- *  1. refines the period around aubio's (±3 %) and picks the phase by comb-filtering an onset
- *     envelope (energy flux): the grid whose points sit on the strongest onsets wins, which puts
- *     it on the beat rather than between beats;
- *  2. snaps each grid point to the onset peak within ±15 % of a period and fits a straight line
- *     (time = phase + n * period) through those peaks by least squares, twice, dropping outliers:
- *     over a 10-minute track the period comes out to a few microseconds, so the grid does not
- *     drift;
- *  3. picks the bar phase (which of every 4 beats is the downbeat) by loudness just after the
- *     beats (downbeats are usually accented).
+ * aubio's tracker (music-analysis.ts) gives a global tempo, but its beat phase wanders and one
+ * global grid is wrong as soon as the music's tempo moves (a tempo change, a ramp, a live drummer).
+ * So the beats here come from our own tracker over an onset envelope, in three steps:
+ *
+ *  1. Onset envelope (`onsetEnvelope`): the signal is split into three bands with cascaded
+ *     one-pole filters (below ~200 Hz, 200 Hz-2 kHz, above 2 kHz); per hop of 128 samples
+ *     (5.8 ms at 22.05 kHz) each band's log energy is differenced and half-wave rectified, and
+ *     the bands are summed with weights 1 / 1 / 0.4. Kicks and snares mark the beat in most
+ *     music; hi-hats play between beats, so the high band counts less. That keeps the tracker
+ *     off the off-beat when the hats are loud. Log energy makes a quiet intro or a fade-out give
+ *     onsets of similar size to the loud body.
+ *  2. Tempo curve (`tempoCurve`): autocorrelation of the (mean-removed) envelope in 6 s windows
+ *     every second, for beat periods of 70-180 BPM; each lag's salience adds half of the
+ *     autocorrelation at twice the lag (a beat repeats at two beats too, an eighth note does not
+ *     carry the bar) and is weighted by a broad prior around 110 BPM (the tempo people tap; half
+ *     and double time lose to it when the evidence is equal) with a small bonus at aubio's global
+ *     tempo estimate. A Viterbi pass over (window, period) then picks one period per window,
+ *     paying for every change in proportion to its log ratio: a ramp's small steps are cheap,
+ *     a tempo step is paid once, and a single odd window (a break, a fill) does not flip the
+ *     tempo. The period is interpolated between window centres, per hop.
+ *  3. Beats (`trackBeats`): dynamic programming over the envelope (Ellis 2007, "Beat tracking by
+ *     dynamic programming"): score(t) = onset(t) + max over p in [t - 2T, t - T/2] of
+ *     score(p) - alpha * ln((t - p) / T(t))^2, with T(t) the local period from step 2. The best
+ *     chain of beats is traced back from the end. Where there are no onsets (a break, a silent
+ *     stretch) the cheapest chain keeps the local period, so the beat carries through and resumes
+ *     in phase; jitter and drift are followed because each beat sits on its own onset. A second
+ *     pass re-estimates the period from the tracked beats themselves (median of nearby
+ *     intervals) and tracks again, which sharpens the tempo right at a step. Each beat is then
+ *     moved to the onset peak within two hops, to sub-hop precision, and the chain is extended
+ *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat).
+ *  4. Bars: the downbeat phase (which of every 4 tracked beats) is the one whose beats are most
+ *     accented (loudness just after the beat), so bars follow the tracked beats across tempo
+ *     changes.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts.
  */
 
-export const MUSIC_ANALYSIS_VERSION = 1;
+export const MUSIC_ANALYSIS_VERSION = 2;
 
 export interface MusicAnalysis {
   version: number;
   durationSec: number;
+  /** Mean tempo over the track (beats per minute). */
   bpm: number;
+  /** Mean beat period over the track, seconds; the local period is the spacing of `beats`. */
   beatPeriodSec: number;
-  /** Beat times in seconds, ascending. Empty when the track has no steady pulse. */
+  /** Beat times in seconds, ascending, following the local tempo. Empty when there is no pulse. */
   beats: number[];
-  /** Downbeats (every fourth beat). */
+  /** Downbeats (every fourth tracked beat). */
   bars: number[];
-  /** 0..1: how many grid beats found an onset peak near them. */
+  /** 0..1: how many beats sit on an onset peak. */
   confidence: number;
 }
 
@@ -38,56 +61,87 @@ export interface Envelope {
   hopSec: number;
 }
 
-/** Onset envelope: half-wave rectified change of log energy per hop. */
+const BAND_WEIGHTS = [1, 1, 0.4];
+
+/** Onset envelope: band-weighted, half-wave rectified change of log energy per hop. */
 export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 128): Envelope {
   const n = Math.floor(samples.length / hop);
   const values = new Float32Array(n);
-  let prev = 0;
+  const lowA = 1 - Math.exp((-2 * Math.PI * 200) / sampleRate);
+  const midA = 1 - Math.exp((-2 * Math.PI * 2000) / sampleRate);
+  let l1 = 0,
+    l2 = 0,
+    m1 = 0,
+    m2 = 0;
+  // Band energies over the last SMOOTH hops (23 ms): one hop (5.8 ms) is shorter than a cycle of
+  // a bass note, whose energy would otherwise ripple from hop to hop.
+  const SMOOTH = 4;
+  const hist = new Float64Array(3 * SMOOTH);
+  let pl = 0,
+    pm = 0,
+    ph = 0;
+  const k = 1e3 / (hop * SMOOTH);
   for (let i = 0; i < n; i++) {
-    let e = 0;
+    let el = 0,
+      em = 0,
+      eh = 0;
     const o = i * hop;
     for (let j = 0; j < hop; j++) {
       const x = samples[o + j]!;
-      e += x * x;
+      l1 += lowA * (x - l1);
+      l2 += lowA * (l1 - l2);
+      m1 += midA * (x - m1);
+      m2 += midA * (m1 - m2);
+      const low = l2;
+      const mid = m2 - l2;
+      const high = x - m2;
+      el += low * low;
+      em += mid * mid;
+      eh += high * high;
     }
-    const l = Math.log1p(1000 * (e / hop));
-    values[i] = Math.max(0, l - prev);
-    prev = l;
-  }
-  return { values, hopSec: hop / sampleRate };
-}
-
-/** Envelope value at time t (linear interpolation). */
-function at(env: Envelope, t: number): number {
-  const x = t / env.hopSec;
-  const i = Math.floor(x);
-  if (i < 0 || i + 1 >= env.values.length) return 0;
-  const f = x - i;
-  return env.values[i]! * (1 - f) + env.values[i + 1]! * f;
-}
-
-/** Peak of the envelope within [t - w, t + w], with parabolic interpolation. */
-function peakNear(env: Envelope, t: number, w: number): { t: number; v: number } {
-  const lo = Math.max(1, Math.floor((t - w) / env.hopSec));
-  const hi = Math.min(env.values.length - 2, Math.ceil((t + w) / env.hopSec));
-  let bi = -1;
-  let bv = -Infinity;
-  for (let i = lo; i <= hi; i++) {
-    if (env.values[i]! > bv) {
-      bv = env.values[i]!;
-      bi = i;
+    const slot = (i % SMOOTH) * 3;
+    hist[slot] = el;
+    hist[slot + 1] = em;
+    hist[slot + 2] = eh;
+    let sl = 0,
+      sm = 0,
+      sh = 0;
+    for (let q = 0; q < SMOOTH; q++) {
+      sl += hist[q * 3]!;
+      sm += hist[q * 3 + 1]!;
+      sh += hist[q * 3 + 2]!;
     }
+    const ll = Math.log1p(k * sl);
+    const lm = Math.log1p(k * sm);
+    const lh = Math.log1p(k * sh);
+    values[i] = BAND_WEIGHTS[0]! * Math.max(0, ll - pl) + BAND_WEIGHTS[1]! * Math.max(0, lm - pm) + BAND_WEIGHTS[2]! * Math.max(0, lh - ph);
+    pl = ll;
+    pm = lm;
+    ph = lh;
   }
-  if (bi < 0) return { t, v: 0 };
-  const a = env.values[bi - 1]!;
-  const b = env.values[bi]!;
-  const c = env.values[bi + 1]!;
-  const d = a - 2 * b + c;
-  const off = d !== 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / d)) : 0;
-  return { t: (bi + off) * env.hopSec, v: b };
+  return { values: highPass(values, 8), hopSec: hop / sampleRate };
 }
 
-/** Brings a tempo into 70..180 BPM by octaves, where aubio's estimates are most reliable. */
+/**
+ * The envelope minus its moving average over +-`half` hops, clipped at 0: sharp onsets stay,
+ * slow swells (a pad's beating, vibrato, a crescendo) go.
+ */
+function highPass(v: Float32Array, half: number): Float32Array {
+  const out = new Float32Array(v.length);
+  let sum = 0;
+  let lo = 0,
+    hi = -1;
+  for (let i = 0; i < v.length; i++) {
+    const a = Math.max(0, i - half);
+    const b = Math.min(v.length - 1, i + half);
+    while (hi < b) sum += v[++hi]!;
+    while (lo < a) sum -= v[lo++]!;
+    out[i] = Math.max(0, v[i]! - sum / (b - a + 1));
+  }
+  return out;
+}
+
+/** Brings a tempo into 70..180 BPM by octaves. */
 export function normaliseBpm(bpm: number): number {
   if (!(bpm > 0)) return 0;
   let b = bpm;
@@ -96,43 +150,261 @@ export function normaliseBpm(bpm: number): number {
   return b;
 }
 
-function combScore(env: Envelope, period: number, phase: number, duration: number): number {
-  let s = 0;
-  for (let t = phase; t < duration; t += period) s += at(env, t);
-  return s;
-}
+export const MIN_BPM = 70;
+export const MAX_BPM = 180;
+const PRIOR_BPM = 110;
+const WINDOW_SEC = 8;
+const WINDOW_STEP_SEC = 1;
+/** Viterbi cost of a tempo change, per unit of |ln(ratio)|, in units of normalised salience. */
+const TEMPO_CHANGE_COST = 4;
+/** Ellis' "tightness": how strongly beat intervals keep to the local period. */
+/** Seconds either side of a hop whose tempo estimates its beat interval may follow. */
+const BAND_SEC = 2;
+const TIGHTNESS = 300;
 
-/** Least-squares line through (n, t) points: t = a + b n. */
-function fitLine(points: Array<{ n: number; t: number; w: number }>): { a: number; b: number } {
-  let sw = 0,
-    sn = 0,
-    st = 0,
-    snn = 0,
-    snt = 0;
-  for (const p of points) {
-    sw += p.w;
-    sn += p.w * p.n;
-    st += p.w * p.t;
-    snn += p.w * p.n * p.n;
-    snt += p.w * p.n * p.t;
+/**
+ * Step 2: the local beat period, in hops, for every hop of the envelope. `seedBpm` (aubio's
+ * global estimate, 0 if none) gets a small bonus.
+ */
+export function tempoCurve(env: Envelope, seedBpm = 0): Float64Array {
+  // Autocorrelation on a 2x decimated envelope: 11.6 ms lags, parabolic interpolation after.
+  const src = env.values;
+  const m = Math.floor(src.length / 2);
+  const d = new Float32Array(m);
+  for (let i = 0; i < m; i++) d[i] = src[2 * i]! + src[2 * i + 1]!;
+  const hop = env.hopSec * 2;
+  const minLag = Math.floor(60 / MAX_BPM / hop);
+  const maxLag = Math.ceil(60 / MIN_BPM / hop);
+  const lags = maxLag - minLag + 1;
+  const win = Math.max(Math.round(WINDOW_SEC / hop), 4 * maxLag + 2);
+  const step = Math.round(WINDOW_STEP_SEC / hop);
+  const starts: number[] = [];
+  if (m <= win) starts.push(0);
+  else {
+    for (let s = 0; s + win <= m; s += step) starts.push(s);
+    if (starts.at(-1)! + win < m) starts.push(m - win);
   }
-  const det = sw * snn - sn * sn;
-  const b = det !== 0 ? (sw * snt - sn * st) / det : 0;
-  return { a: (st - b * sn) / sw, b };
+  const seed = normaliseBpm(seedBpm);
+  const prior = new Float64Array(lags);
+  for (let k = 0; k < lags; k++) {
+    const bpm = 60 / ((minLag + k) * hop);
+    const oct = Math.log2(bpm / PRIOR_BPM);
+    let w = Math.exp(-0.5 * oct * oct);
+    if (seed) w *= 1 + 0.25 * Math.exp(-0.5 * (Math.log2(bpm / seed) / 0.03) ** 2);
+    prior[k] = w;
+  }
+  const ac = new Float64Array(4 * maxLag + 2);
+  const buf = new Float64Array(win);
+  const obs: Float64Array[] = [];
+  const sal: Float64Array[] = [];
+  const maxima: number[] = [];
+  for (const s of starts) {
+    const len = Math.min(win, m - s);
+    let mean = 0;
+    for (let i = 0; i < len; i++) mean += d[s + i]!;
+    mean /= Math.max(1, len);
+    for (let i = 0; i < len; i++) buf[i] = d[s + i]! - mean;
+    for (let lag = minLag; lag <= Math.min(4 * maxLag + 1, len - 1); lag++) {
+      let a = 0;
+      for (let i = lag; i < len; i++) a += buf[i]! * buf[i - lag]!;
+      ac[lag] = a / (len - lag);
+    }
+    const row = new Float64Array(lags);
+    let max = 1e-12;
+    for (let k = 0; k < lags; k++) {
+      const lag = minLag + k;
+      const v = (Math.max(0, ac[lag]!) + 0.5 * Math.max(0, ac[2 * lag] ?? 0) + 0.25 * Math.max(0, ac[4 * lag] ?? 0)) * prior[k]!;
+      row[k] = v;
+      if (v > max) max = v;
+    }
+    sal.push(row);
+    maxima.push(max);
+  }
+  // Evidence is normalised by a typical window's, not each window's own: a window without a
+  // pulse (a break, silence) then has little say and the tempo carries through it.
+  const typical = [...maxima].sort((a, b) => a - b)[Math.floor(maxima.length / 2)]!;
+  for (const row of sal) {
+    const o = new Float64Array(lags);
+    for (let k = 0; k < lags; k++) o[k] = Math.min(1.5, row[k]! / typical);
+    obs.push(o);
+  }
+  // Viterbi over the windows.
+  const n = obs.length;
+  const back = obs.map(() => new Int32Array(lags));
+  let score = Float64Array.from(obs[0]!);
+  const logLag = new Float64Array(lags);
+  for (let k = 0; k < lags; k++) logLag[k] = Math.log(minLag + k);
+  for (let w = 1; w < n; w++) {
+    const next = new Float64Array(lags);
+    for (let k = 0; k < lags; k++) {
+      let best = -Infinity;
+      let bi = k;
+      for (let j = 0; j < lags; j++) {
+        const v = score[j]! - TEMPO_CHANGE_COST * Math.abs(logLag[k]! - logLag[j]!);
+        if (v > best) {
+          best = v;
+          bi = j;
+        }
+      }
+      next[k] = best + obs[w]![k]!;
+      back[w]![k] = bi;
+    }
+    score = next;
+  }
+  let k = 0;
+  for (let j = 1; j < lags; j++) if (score[j]! > score[k]!) k = j;
+  const path = new Float64Array(n);
+  for (let w = n - 1; w >= 0; w--) {
+    // Sub-lag precision from the salience around the chosen lag.
+    const row = sal[w]!;
+    let off = 0;
+    if (k > 0 && k < lags - 1) {
+      const a = row[k - 1]!,
+        b = row[k]!,
+        c = row[k + 1]!;
+      const den = a - 2 * b + c;
+      if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
+    }
+    path[w] = (minLag + k + off) * 2; // back to envelope hops
+    if (w > 0) k = back[w]![k]!;
+  }
+  // Per hop, interpolated between window centres.
+  const out = new Float64Array(src.length);
+  const centres = starts.map((s) => (s + Math.min(win, m - s) / 2) * 2);
+  let w = 0;
+  for (let i = 0; i < out.length; i++) {
+    while (w + 1 < n && centres[w + 1]! <= i) w++;
+    if (i <= centres[0]! || w + 1 >= n) out[i] = path[Math.min(w, n - 1)]!;
+    else {
+      const f = (i - centres[w]!) / (centres[w + 1]! - centres[w]!);
+      out[i] = path[w]! * (1 - f) + path[w + 1]! * f;
+    }
+  }
+  return out;
 }
 
 /**
- * The fit. `aubioBpm` is aubio's tempo estimate (0 if none); `rawBeats` its beat times, used
- * for the tempo when aubio gives no BPM.
+ * The range of the period around each hop: min and max over +-`halfHops`. A tempo change is only
+ * known to within a window, so the beat intervals may keep to either tempo near it.
  */
-export function fitBeats(
-  env: Envelope,
-  durationSec: number,
-  aubioBpm: number,
-  rawBeats: number[],
+function periodBand(period: Float64Array, halfHops: number): { lo: Float64Array; hi: Float64Array; mid: Float64Array } {
+  const n = period.length;
+  const lo = new Float64Array(n);
+  const hi = new Float64Array(n);
+  // The curve is sampled coarsely enough that a stride keeps this cheap.
+  const stride = Math.max(1, Math.floor(halfHops / 16));
+  for (let t = 0; t < n; t++) {
+    let a = Infinity,
+      b = 0;
+    for (let u = Math.max(0, t - halfHops); u <= Math.min(n - 1, t + halfHops); u += stride) {
+      const v = period[u]!;
+      if (v < a) a = v;
+      if (v > b) b = v;
+    }
+    lo[t] = Math.min(a, period[t]!);
+    hi[t] = Math.max(b, period[t]!);
+  }
+  return { lo, hi, mid: period };
+}
+
+/**
+ * Step 3: Ellis' dynamic programming with a local period band; returns beat hops, ascending.
+ * An interval outside [lo, hi] costs TIGHTNESS * ln(ratio to the band)^2; inside it, a tenth of
+ * that against the local period itself, so that without onsets the beats keep the local period.
+ */
+function dpBeats(o: Float64Array, band: { lo: Float64Array; hi: Float64Array; mid: Float64Array }): number[] {
+  const n = o.length;
+  const score = new Float64Array(n);
+  const prev = new Int32Array(n).fill(-1);
+  // ln of every interval length in hops, looked up rather than computed in the inner loop.
+  let maxD = 2;
+  for (let t = 0; t < n; t++) maxD = Math.max(maxD, Math.ceil(2 * band.hi[t]!) + 1);
+  const ln = new Float64Array(maxD + 1);
+  for (let d = 1; d <= maxD; d++) ln[d] = Math.log(d);
+  for (let t = 0; t < n; t++) {
+    const lo = band.lo[t]!;
+    const hi = band.hi[t]!;
+    const lnLo = Math.log(lo);
+    const lnHi = Math.log(hi);
+    const lnMid = Math.log(band.mid[t]!);
+    const from = Math.max(0, Math.floor(t - 2 * hi));
+    const to = Math.floor(t - lo / 2);
+    let best = 0;
+    let bi = -1;
+    for (let p = from; p <= to; p++) {
+      const d = t - p;
+      const l = ln[d]!;
+      const r = d < lo ? l - lnLo : d > hi ? l - lnHi : 0;
+      const q = l - lnMid;
+      const v = score[p]! - TIGHTNESS * (r * r + 0.1 * q * q);
+      if (v > best) {
+        best = v;
+        bi = p;
+      }
+    }
+    score[t] = o[t]! + best;
+    prev[t] = bi;
+  }
+  // The chain ends at the best score within the last period.
+  const lastT = band.hi[n - 1] ?? 1;
+  let end = n - 1;
+  for (let t = Math.max(0, Math.floor(n - lastT)); t < n; t++) if (score[t]! > score[end]!) end = t;
+  const beats: number[] = [];
+  for (let t = end; t >= 0; t = prev[t]!) beats.push(t);
+  return beats.reverse();
+}
+
+/** The local period (hops) from tracked beats: median of the intervals around each beat. */
+function periodFromBeats(beats: number[], n: number, fallback: Float64Array): Float64Array {
+  if (beats.length < 6) return fallback;
+  const iv = beats.slice(1).map((b, i) => b - beats[i]!);
+  const local = beats.map((_, i) => {
+    const w = iv.slice(Math.max(0, i - 3), Math.min(iv.length, i + 3)).sort((a, b) => a - b);
+    return w[Math.floor(w.length / 2)]!;
+  });
+  const out = new Float64Array(n);
+  let j = 0;
+  for (let t = 0; t < n; t++) {
+    while (j + 1 < beats.length && beats[j + 1]! <= t) j++;
+    const p = local[j]!;
+    // Keep the tempo curve where the tracked beats disagree with it by an octave (skipped beats).
+    const f = fallback[t]!;
+    out[t] = p > f * 1.5 || p < f / 1.5 ? f : p;
+  }
+  return out;
+}
+
+/**
+ * Beats without an onset under them (a break, a quiet passage) between two beats that have one
+ * are spaced evenly between those two: the tempo carries through and the beat resumes in phase.
+ */
+function evenOutUnsupported(beats: number[], supported: boolean[]): void {
+  let i = 0;
+  while (i < beats.length) {
+    if (supported[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < beats.length && !supported[j]) j++;
+    if (i > 0 && j < beats.length && j - i >= 2) {
+      const a = beats[i - 1]!;
+      const step = (beats[j]! - a) / (j - i + 1);
+      for (let k = i; k < j; k++) beats[k] = a + (k - i + 1) * step;
+    }
+    i = j;
+  }
+}
+
+export interface TrackOptions {
+  /** aubio's global tempo estimate (0 if none): a small bonus in the tempo search. */
+  seedBpm?: number;
   /** Loudness just after time t; picks the downbeats. Defaults to the onset peak there. */
-  accentAt: (t: number) => number = (t) => peakNear(env, t, 0.05).v,
-): MusicAnalysis {
+  accentAt?: (t: number) => number;
+}
+
+/** Steps 2-4 over an envelope. */
+export function trackBeats(env: Envelope, durationSec: number, opts: TrackOptions = {}): MusicAnalysis {
   const empty: MusicAnalysis = {
     version: MUSIC_ANALYSIS_VERSION,
     durationSec,
@@ -142,73 +414,141 @@ export function fitBeats(
     bars: [],
     confidence: 0,
   };
-  let bpm = normaliseBpm(aubioBpm);
-  if (!bpm && rawBeats.length > 4) {
-    const iois = rawBeats
-      .slice(1)
-      .map((b, i) => b - rawBeats[i]!)
-      .sort((x, y) => x - y);
-    bpm = normaliseBpm(60 / iois[Math.floor(iois.length / 2)]!);
-  }
-  if (!bpm || durationSec < 2) return empty;
+  const n = Math.min(env.values.length, Math.floor(durationSec / env.hopSec));
+  if (durationSec < 2 || n < 16) return empty;
+  const values = env.values.subarray(0, n);
+  // Normalise by the standard deviation (Ellis) so the tightness means the same on every track.
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += values[i]!;
+  mean /= n;
+  let sd = 0;
+  for (let i = 0; i < n; i++) sd += (values[i]! - mean) ** 2;
+  sd = Math.sqrt(sd / n);
+  // No pulse at all (silence, a steady tone): no beats.
+  if (!(sd > 1e-3)) return empty;
+  const o = new Float64Array(n);
+  for (let i = 0; i < n; i++) o[i] = values[i]! / sd;
+  const curve = tempoCurve({ values, hopSec: env.hopSec }, opts.seedBpm ?? 0);
+  const halfBand = Math.round(BAND_SEC / env.hopSec);
+  let hops = dpBeats(o, periodBand(curve, halfBand));
+  hops = dpBeats(o, periodBand(periodFromBeats(hops, n, curve), Math.round(halfBand / 2)));
+  if (hops.length < 2) return empty;
 
-  // 1. Period and phase by comb filtering the envelope.
-  const p0 = 60 / bpm;
-  let best = { period: p0, phase: 0, score: -1 };
-  const phaseStep = Math.max(env.hopSec, p0 / 128);
-  for (let k = -30; k <= 30; k++) {
-    const period = p0 * (1 + k * 0.001);
-    for (let phase = 0; phase < period; phase += phaseStep) {
-      const s = combScore(env, period, phase, durationSec);
-      if (s > best.score) best = { period, phase, score: s };
-    }
-  }
-
-  // 2. Snap grid points to onset peaks and fit a line, twice, dropping outliers.
-  let { period, phase } = best;
-  let confidence = 0;
-  for (let iter = 0; iter < 3; iter++) {
-    const count = Math.floor((durationSec - phase) / period) + 1;
-    const peaks = [];
-    let strongSum = 0;
-    for (let n = 0; n < count; n++) {
-      const p = peakNear(env, phase + n * period, period * 0.15);
-      peaks.push({ n, t: p.t, v: p.v });
-      strongSum += p.v;
-    }
-    const mean = strongSum / Math.max(1, peaks.length);
-    const tol = iter === 0 ? period * 0.15 : period * 0.08;
-    const good = peaks
-      .filter((p) => p.v > mean * 0.3 && Math.abs(p.t - (phase + p.n * period)) <= tol)
-      .map((p) => ({ n: p.n, t: p.t, w: 1 }));
-    confidence = good.length / Math.max(1, peaks.length);
-    if (good.length < 4) break;
-    const line = fitLine(good);
-    phase = line.a;
-    period = line.b;
-  }
-  // Phase into [0, period).
-  while (phase < 0) phase += period;
-  while (phase >= period) phase -= period;
-
+  // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
-  for (let t = phase; t < durationSec; t += period) beats.push(Math.round(t * 1e6) / 1e6);
+  const strength: number[] = [];
+  for (const h of hops) {
+    let bi = h;
+    for (let i = Math.max(1, h - 2); i <= Math.min(n - 2, h + 2); i++) if (o[i]! > o[bi]!) bi = i;
+    let off = 0;
+    if (bi > 0 && bi < n - 1) {
+      const a = o[bi - 1]!,
+        b = o[bi]!,
+        c = o[bi + 1]!;
+      const den = a - 2 * b + c;
+      if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
+    }
+    strength.push(o[bi]!);
+    beats.push((bi + off) * env.hopSec);
+  }
+  // A beat is supported by an onset of at least a third of a typical beat's.
+  const typical = [...strength].sort((a, b) => a - b)[Math.floor(strength.length / 2)]!;
+  const supported = strength.map((v) => v > Math.max(1, typical / 3));
+  const onPeak = supported.filter(Boolean).length;
+  const confidence = onPeak / hops.length;
+  evenOutUnsupported(beats, supported);
+  // Extend at the local period to both ends (quiet intros, fade-outs).
+  const firstP = beats[1]! - beats[0]!;
+  while (beats[0]! - firstP >= 0) beats.unshift(beats[0]! - firstP);
+  const lastP = beats.at(-1)! - beats.at(-2)!;
+  while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
+  const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
 
-  // 3. Downbeats: the beat phase (mod 4) with the strongest accents.
+  // Step 4: downbeats.
+  const accentAt = opts.accentAt ?? ((t: number) => o[Math.round(t / env.hopSec)] ?? 0);
   const accent = [0, 0, 0, 0];
-  beats.forEach((b, i) => (accent[i % 4] = accent[i % 4]! + accentAt(b)));
+  rounded.forEach((b, i) => (accent[i % 4] = accent[i % 4]! + accentAt(b)));
   const down = accent.indexOf(Math.max(...accent));
-  const bars = beats.filter((_, i) => i % 4 === down);
+  const bars = rounded.filter((_, i) => i % 4 === down);
 
+  // Mean period by least squares over the beat index, so a steady track's tempo is exact.
+  const k = rounded.length;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
+  rounded.forEach((t, i) => {
+    sx += i;
+    sy += t;
+    sxx += i * i;
+    sxy += i * t;
+  });
+  const period = (k * sxy - sx * sy) / (k * sxx - sx * sx);
   return {
     version: MUSIC_ANALYSIS_VERSION,
     durationSec,
     bpm: Math.round((60 / period) * 1000) / 1000,
     beatPeriodSec: period,
-    beats,
+    beats: rounded,
     bars,
     confidence: Math.round(confidence * 1000) / 1000,
   };
+}
+
+/**
+ * The tracker with the historical signature: `aubioBpm` seeds the tempo search; `rawBeats`
+ * (aubio's beats) give a seed when aubio reports no tempo.
+ */
+export function fitBeats(
+  env: Envelope,
+  durationSec: number,
+  aubioBpm: number,
+  rawBeats: number[],
+  accentAt?: (t: number) => number,
+): MusicAnalysis {
+  let seed = normaliseBpm(aubioBpm);
+  if (!seed && rawBeats.length > 4) {
+    const iois = rawBeats
+      .slice(1)
+      .map((b, i) => b - rawBeats[i]!)
+      .sort((x, y) => x - y);
+    seed = normaliseBpm(60 / iois[Math.floor(iois.length / 2)]!);
+  }
+  return trackBeats(env, durationSec, { seedBpm: seed, accentAt });
+}
+
+/** Local beat period at time t: the spacing of the tracked beats around it. */
+export function periodAt(m: Pick<MusicAnalysis, 'beats' | 'beatPeriodSec'>, t: number): number {
+  const b = m.beats;
+  if (b.length < 2) return m.beatPeriodSec;
+  let lo = 0,
+    hi = b.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (b[mid]! <= t) lo = mid;
+    else hi = mid;
+  }
+  return b[hi]! - b[lo]! > 0 ? b[hi]! - b[lo]! : m.beatPeriodSec;
+}
+
+/** F-measure of detected beats against reference beats at `toleranceSec` (each matched once). */
+export function beatFMeasure(detected: number[], reference: number[], toleranceSec = 0.07): number {
+  if (!detected.length || !reference.length) return 0;
+  let i = 0,
+    j = 0,
+    hits = 0;
+  while (i < detected.length && j < reference.length) {
+    const d = detected[i]! - reference[j]!;
+    if (Math.abs(d) <= toleranceSec) {
+      hits++;
+      i++;
+      j++;
+    } else if (d < 0) i++;
+    else j++;
+  }
+  const p = hits / detected.length;
+  const r = hits / reference.length;
+  return p + r ? (2 * p * r) / (p + r) : 0;
 }
 
 /** Share of `reference` beats that have a detected beat within `toleranceSec`. */

@@ -9,6 +9,9 @@
  */
 import { parseArgs } from 'node:util';
 import { isEngineError } from './errors.js';
+import type { MusicAnalysis } from './beat-fit.js';
+import type { EditPlan } from './plan.js';
+import type { MediaInfo } from './probe.js';
 import { prepare, renderReel } from './render.js';
 import type { RenderSettingsInput } from './settings.js';
 
@@ -75,6 +78,43 @@ export function parseCli(argv: string[]): {
   return { clips, music: v.music, out: v.out, planOnly: Boolean(v['plan-only']), settings };
 }
 
+/**
+ * What the plan does, for a person: the music's tempo, then one line per segment with its place
+ * on the reel, the source moment, and (with Intelligence) its score and why it was chosen.
+ */
+export function planSummary(plan: EditPlan, clips: MediaInfo[], music?: MediaInfo, musicAnalysis?: MusicAnalysis): string {
+  const f = (x: number) => x.toFixed(2);
+  const name = (p: string) => p.split('/').pop()!;
+  const lines: string[] = [];
+  if (music) {
+    const m = musicAnalysis;
+    if (m && m.beats.length > 1) {
+      const local = m.beats.slice(1).map((b, i) => 60 / (b - m.beats[i]!));
+      const sorted = [...local].sort((a, b) => a - b);
+      const lo = sorted[Math.floor(sorted.length * 0.05)]!;
+      const hi = sorted[Math.floor(sorted.length * 0.95)]!;
+      lines.push(
+        `music: ${name(music.path)}, ${f(music.durationSec)} s, ${m.bpm.toFixed(1)} BPM on average (${lo.toFixed(0)}-${hi.toFixed(0)} locally), ${m.beats.length} beats, ${m.bars.length} bars`,
+      );
+    } else lines.push(`music: ${name(music.path)}, ${f(music.durationSec)} s${m ? ', no steady beat found' : ''}`);
+  }
+  lines.push(
+    `reel: ${f(plan.totalSec)} s, ${plan.segments.length} segments at ${plan.fps} fps, cuts ${plan.beatAligned ? 'on beats' : 'at fixed lengths'}`,
+  );
+  const width = Math.min(24, Math.max(4, ...clips.map((c) => name(c.path).length)));
+  lines.push(`  #  reel time       ${'clip'.padEnd(width)}  source          score  why`);
+  plan.segments.forEach((s, i) => {
+    const clip = name(clips[s.clip]?.path ?? String(s.clip))
+      .slice(0, width)
+      .padEnd(width);
+    const why = s.why ? `${s.score!.toFixed(3)}  ${s.why.reason}` : '   -   ';
+    lines.push(
+      `${String(i + 1).padStart(3)}  ${f(s.start).padStart(6)}-${f(s.end).padEnd(6)}  ${clip}  ${f(s.in).padStart(6)}-${f(s.out).padEnd(6)}  ${why}${s.hold ? ` (last frame held ${f(s.hold)} s)` : ''}`,
+    );
+  });
+  return `${lines.join('\n')}\n`;
+}
+
 function progressBar(p: number, stage: string): string {
   const width = 30;
   const filled = Math.round((p / 100) * width);
@@ -91,8 +131,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   try {
     if (opts.planOnly) {
-      const { plan } = await prepare({ clips: opts.clips, music: opts.music, settings: opts.settings });
-      process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+      const p = await prepare({ clips: opts.clips, music: opts.music, settings: opts.settings });
+      // The plan as JSON on stdout (for tools); the same plan for a person on stderr.
+      process.stdout.write(`${JSON.stringify(p.plan, null, 2)}\n`);
+      process.stderr.write(planSummary(p.plan, p.clips, p.music, p.analyses.music));
       return 0;
     }
     const tty = process.stderr.isTTY;
@@ -107,6 +149,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       },
     });
     if (tty) process.stderr.write('\n');
+    process.stdout.write(planSummary(r.plan, r.clips, r.music, r.analyses?.music));
     process.stdout.write(
       `${r.output} (${r.durationSec.toFixed(2)} s, ${r.plan.segments.length} segments) rendered in ${((Date.now() - started) / 1000).toFixed(1)} s; thumbnail ${r.thumbnail}\n`,
     );

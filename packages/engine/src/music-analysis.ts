@@ -80,16 +80,23 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
   return b > a ? Math.sqrt(e / (b - a)) : 0;
 }
 
-/** Tempo, beats and bars of a music file: aubio for the tempo, then the phase-locked fit. */
+/**
+ * Tempo, beats and bars of a music file: decode, onset envelope, the local-tempo beat tracker
+ * (beat-fit.ts). aubio's tracker is no longer on this path: it cost five times the rest of the
+ * analysis, and the tracker's own tempo curve follows tempo changes where aubio's single tempo
+ * does not. `opts.aubio` still runs it, for comparison (benches), and returns its beats as
+ * `rawBeats` (empty otherwise); its tempo then seeds the tracker's tempo search.
+ */
 export async function analyseMusic(
   file: string,
   durationSec: number,
   timeoutMs?: number,
   signal?: AbortSignal,
+  opts: { aubio?: boolean } = {},
 ): Promise<MusicAnalysis & { rawBeats: number[] }> {
   const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs, signal);
   const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
-  const raw = await aubioBeats(samples, ANALYSIS_SAMPLE_RATE);
+  const raw = opts.aubio ? await aubioBeats(samples, ANALYSIS_SAMPLE_RATE) : { bpm: 0, beats: [] };
   const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats, (t) =>
     rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
   );

@@ -7,16 +7,21 @@
  *    sum of the clips' durations (with Intelligence, minus their black and frozen stretches).
  * 2. Cuts. With beat mapping on and music present, every cut lands on a beat of the music. The
  *    pacing sets the target segment length: relaxed 8 beats (two bars of 4/4), standard 4 beats,
- *    high-energy 2 beats. A cut goes to the bar line nearest the target when one lies within a
- *    quarter of the target length, otherwise to the nearest beat. Without beat mapping (or music)
+ *    high-energy 2 beats, counted at the local tempo (the spacing of the tracked beats where the
+ *    segment starts), so segments follow a tempo change. A cut goes to the bar line nearest the
+ *    target when one lies within a quarter of the target length, otherwise to the nearest beat. Without beat mapping (or music)
  *    segments are relaxed 4 s, standard 2.5 s, high-energy 1.2 s. A last piece shorter than half a
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
  *    the reel has at least as many segments as there are clips.
- * 4. Moments. With Intelligence, each segment shows the best-scoring window of its clip (sharp,
- *    well exposed, moving) that does not cross a scene change and avoids black, frozen and blurred
- *    frames. It prefers fresh material, then shows clean material again rather than black or
- *    frozen frames; windows flush against an edge win ties, so good stretches stay in one piece.
+ * 4. Moments. With Intelligence, each segment shows a window of its clip chosen in this order
+ *    (CHOICE_REASONS): fresh clean material (no black, frozen or blurred sample, no shot
+ *    boundary inside, nothing of it on the reel yet), best quality first; then clean material
+ *    shown again, the one whose last showing is longest ago on the reel; only then blurred, then
+ *    black or frozen material; never the moment the segment just before showed while anything
+ *    else exists, and across a shot boundary only as a last resort. Quality weighs sharpness
+ *    over motion, so a sharp moment beats a blurred one of similar motion. Each segment records
+ *    its score and the components behind it (`score`, `why`).
  *    Without Intelligence, a clip used k times shows k evenly spaced moments, in order.
  * 5. Short clips. A segment never asks a clip for more than it has: with beat mapping the cut
  *    moves to an earlier beat; if a clip is shorter than even one beat its last frame is held.
@@ -24,10 +29,10 @@
  */
 import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
-import type { MusicAnalysis } from './beat-fit.js';
+import { periodAt, type MusicAnalysis } from './beat-fit.js';
 import type { Pacing } from './settings.js';
 
-export const PLAN_VERSION = 1;
+export const PLAN_VERSION = 2;
 
 export interface PlanClip {
   durationSec: number;
@@ -54,6 +59,9 @@ export interface Segment {
   end: number;
   /** Seconds the clip's last frame is held to fill the segment (clips shorter than a beat). */
   hold: number;
+  /** With Intelligence: the window's score (mean quality, 0..1) and why it was chosen. */
+  score?: number;
+  why?: SegmentChoice;
 }
 
 export interface EditPlan {
@@ -106,10 +114,12 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
   }
   const inRange = beats.filter((b) => b > EPS && b < total - EPS);
   const bars = new Set((input.music?.analysis?.bars ?? []).map((b) => round6(b)));
-  const period = input.music!.analysis!.beatPeriodSec;
-  const target = BEATS_PER_SEGMENT[input.pacing] * period;
+  const analysis = input.music!.analysis!;
   let cur = 0;
   for (let k = 0; cur < total - EPS; k++) {
+    // The local beat period: the music's tempo may change, so segment lengths follow it.
+    const period = periodAt(analysis, cur + EPS);
+    const target = BEATS_PER_SEGMENT[input.pacing] * period;
     const avail = clipOf(k).durationSec;
     const desired = cur + target;
     const after = inRange.filter((b) => b > cur + period * 0.5 - EPS);
@@ -130,72 +140,175 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
   return cuts;
 }
 
-/** Mean score of a clip's analysis samples inside [s, e), with black/frozen/blurred penalised. */
-function windowScore(a: ClipAnalysis, s: number, e: number): number {
-  let sum = 0;
-  let n = 0;
-  for (let i = 0; i < a.times.length; i++) {
-    const t = a.times[i]!;
-    if (t < s - EPS || t >= e) continue;
-    let q = a.score[i]!;
-    if (a.black[i]) q -= 2;
-    if (a.frozen[i]) q -= 1;
-    if (a.blurred[i]) q -= 0.5;
-    sum += q;
-    n++;
-  }
-  return n ? sum / n : -1;
-}
-
 const crossesScene = (a: ClipAnalysis, s: number, e: number) => a.scenes.some((c) => c > s + 0.05 && c < e - 0.05);
 
-interface Window {
+/** A moment already on the reel: its source window and where it sits on the reel. */
+interface Used {
   in: number;
   out: number;
+  reelStart: number;
+  reelEnd: number;
 }
 
-/** Places where a window can sit flush: clip ends, shot boundaries, edges of bad stretches, used windows. */
-function edgesOf(a: ClipAnalysis, duration: number, used: Window[]): number[] {
-  const edges = [0, duration, ...a.scenes, ...used.flatMap((u) => [u.in, u.out])];
-  for (let i = 1; i < a.times.length; i++) {
-    const bad = (k: number) => a.black[k] || a.frozen[k];
-    if (bad(i) !== bad(i - 1)) edges.push(a.times[i]! - a.sampleIntervalSec / 2);
+/** Why a segment shows what it shows: the window's score and its components (plan JSON). */
+export interface SegmentChoice {
+  /** Rank of the window's kind, best first: see CHOICE_REASONS. */
+  tier: number;
+  reason: string;
+  /** Means over the window's analysis samples, 0..1. */
+  quality: number;
+  sharpness: number;
+  motion: number;
+  exposure: number;
+  /** Shares of the window's samples that are black, frozen or blurred. */
+  black: number;
+  frozen: number;
+  blurred: number;
+  /** For a moment shown again: reel seconds since it was last on screen. */
+  repeatGapSec?: number;
+}
+
+/**
+ * The kinds of window, best first. A window is clean when it has no black, frozen or blurred
+ * sample and does not cross a shot boundary; fresh when no moment of it is on the reel yet.
+ */
+export const CHOICE_REASONS = [
+  'fresh clean material',
+  'clean material shown again, as long ago as possible (no fresh clean material left)',
+  'fresh but blurred (nothing clean left)',
+  'blurred, shown again (nothing fresh or clean left)',
+  'fresh with black or frozen frames (nothing better left)',
+  'shown again with black or frozen frames (nothing better left)',
+  'repeats the segment just before (nothing else left)',
+  'crosses a shot boundary (nothing else left)',
+] as const;
+
+/** Seconds of [s, e) covered by the used windows (their union). */
+function overlapSec(used: Used[], s: number, e: number): number {
+  const parts = used.map((u) => [Math.max(s, u.in), Math.min(e, u.out)] as const).filter(([a, b]) => b > a);
+  parts.sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let reach = s;
+  for (const [a, b] of parts) {
+    if (b > reach) total += b - Math.max(a, reach);
+    reach = Math.max(reach, b);
   }
-  return edges;
+  return total;
 }
 
-function bestWindow(a: ClipAnalysis, duration: number, len: number, used: Window[]): number {
+interface Candidate {
+  start: number;
+  tier: number;
+  gap: number;
+  rank: number;
+  choice: SegmentChoice;
+}
+
+const mean = (xs: number[] | undefined, lo: number, hi: number, dflt: number) => {
+  if (!xs || hi <= lo) return dflt;
+  let s = 0;
+  for (let i = lo; i < hi; i++) s += xs[i]!;
+  return s / (hi - lo);
+};
+
+/**
+ * Rule 4: the window of `len` seconds this segment shows. Candidates start on a grid of the
+ * analysis interval and flush against every edge (clip ends, shot boundaries, edges of black or
+ * frozen stretches, windows already used). Each is ranked by its kind (CHOICE_REASONS), then:
+ * fresh windows by quality (with a tiny bonus for sitting flush against an edge, which keeps the
+ * rest of a good stretch in one piece); windows shown again by how long ago (reel time) their
+ * material was last on screen, then quality. Deterministic: ties go to the earliest start.
+ */
+function chooseWindow(a: ClipAnalysis, duration: number, len: number, used: Used[], reelStart: number): Candidate {
   const step = Math.max(0.05, Math.min(0.25, a.sampleIntervalSec));
   const last = Math.max(0, duration - len);
-  // A window flush against an edge leaves the rest of a good stretch in one piece for later
-  // segments: a small bonus, smaller than any real difference in quality.
-  const edges = edgesOf(a, duration, used);
-  const flush = (x: number) => edges.some((e) => Math.abs(e - x) <= step / 2 + EPS);
-  const hasBad = (s0: number, e: number) => a.times.some((t, i) => t >= s0 - EPS && t < e && (a.black[i] || a.frozen[i]));
-  const starts: number[] = [];
-  for (let s0 = 0; s0 < last - EPS; s0 += step) starts.push(s0);
-  starts.push(last);
-  // Search order: fresh clean material; clean material shown again; fresh material with black or
-  // frozen frames; anything. Never across a shot boundary unless nothing else is left.
-  const passes = [
-    { overlap: false, bad: false, scenes: false },
-    { overlap: true, bad: false, scenes: false },
-    { overlap: false, bad: true, scenes: false },
-    { overlap: true, bad: true, scenes: true },
-  ];
-  let best = { start: 0, score: -Infinity };
-  for (const pass of passes) {
-    for (const start of starts) {
-      const e = start + len;
-      if (!pass.scenes && crossesScene(a, start, e)) continue;
-      if (!pass.overlap && used.some((u) => start < u.out - EPS && e > u.in + EPS)) continue;
-      if (!pass.bad && hasBad(start, e)) continue;
-      const score = windowScore(a, start, e) + (flush(start) || flush(e) ? 0.05 : 0);
-      if (score > best.score + EPS) best = { start, score };
-    }
-    if (best.score > -Infinity) break;
+  const edges = [0, duration, ...a.scenes, ...used.flatMap((u) => [u.in, u.out])];
+  const badAt = (k: number) => a.black[k] || a.frozen[k];
+  for (let i = 1; i < a.times.length; i++) {
+    if (badAt(i) !== badAt(i - 1) || a.blurred[i] !== a.blurred[i - 1]) edges.push(a.times[i]!);
   }
-  return best.start;
+  const startSet = new Set<number>();
+  for (let s0 = 0; s0 < last - EPS; s0 += step) startSet.add(round6(s0));
+  startSet.add(round6(last));
+  for (const e of edges)
+    for (const s0 of [e, e - len]) if (s0 >= -EPS && s0 <= last + EPS) startSet.add(round6(Math.min(last, Math.max(0, s0))));
+  const starts = [...startSet].sort((x, y) => x - y);
+  const flush = (x: number) => edges.some((e) => Math.abs(e - x) <= step / 2 + EPS);
+  // A sample at time t stands for [t, t + interval): the frame shown until the next sample.
+  const firstAfter = (t: number) => {
+    let lo = 0,
+      hi = a.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (a.times[mid]! + a.sampleIntervalSec <= t + EPS) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const firstFrom = (t: number) => {
+    let lo = 0,
+      hi = a.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (a.times[mid]! < t - EPS) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const previous = used.length ? used.reduce((p, u) => (u.reelEnd > p.reelEnd ? u : p)) : undefined;
+  let best: Candidate | undefined;
+  for (const start of starts) {
+    const end = start + len;
+    let lo = firstAfter(start);
+    let hi = firstFrom(end);
+    if (hi <= lo) {
+      // A window shorter than a sample: the sample it sits in.
+      lo = Math.min(a.times.length - 1, lo);
+      hi = lo + 1;
+    }
+    let black = 0,
+      frozen = 0,
+      blurred = 0;
+    for (let i = lo; i < hi; i++) {
+      if (a.black[i]) black++;
+      if (a.frozen[i]) frozen++;
+      if (a.blurred[i]) blurred++;
+    }
+    const n = hi - lo;
+    const overlaps = used.filter((u) => start < u.out - EPS && end > u.in + EPS);
+    const fresh = overlaps.length === 0;
+    const gap = fresh ? Infinity : Math.min(...overlaps.map((u) => reelStart - u.reelEnd));
+    const backToBack = !fresh && previous !== undefined && overlaps.includes(previous) && reelStart - previous.reelEnd <= EPS;
+    const crosses = crossesScene(a, start, end);
+    const tier = crosses ? 7 : backToBack ? 6 : black + frozen > 0 ? (fresh ? 4 : 5) : blurred > 0 ? (fresh ? 2 : 3) : fresh ? 0 : 1;
+    const quality = mean(a.score, lo, hi, 0);
+    // Fresh: quality (+ flush bonus). Again: the longest gap first (in half seconds), then the
+    // most material not yet shown, then quality.
+    const rank = fresh
+      ? quality + (flush(start) || flush(end) ? 0.01 : 0)
+      : Math.floor(Math.min(gap, 1e4) / 0.5) * 10 + 5 * (1 - overlapSec(overlaps, start, end) / len) + quality / 2;
+    const r3 = (x: number) => Math.round(x * 1000) / 1000;
+    const c: Candidate = {
+      start,
+      tier,
+      gap,
+      rank,
+      choice: {
+        tier,
+        reason: CHOICE_REASONS[tier]!,
+        quality: r3(quality),
+        sharpness: r3(mean(a.sharpness, lo, hi, a.blurred.slice(lo, hi).some(Boolean) ? 0 : 1)),
+        motion: r3(mean(a.motion, lo, hi, 0)),
+        exposure: r3(mean(a.exposure, lo, hi, 1)),
+        black: r3(black / n),
+        frozen: r3(frozen / n),
+        blurred: r3(blurred / n),
+        ...(fresh ? {} : { repeatGapSec: r3(Math.max(0, gap)) }),
+      },
+    };
+    if (!best || c.tier < best.tier || (c.tier === best.tier && c.rank > best.rank + EPS)) best = c;
+  }
+  return best!;
 }
 
 export function planEdit(input: PlanInput): EditPlan {
@@ -220,7 +333,7 @@ export function planEdit(input: PlanInput): EditPlan {
   const uses = new Map<number, number>();
   for (const p of pieces) uses.set(p.clip, (uses.get(p.clip) ?? 0) + 1);
   const seen = new Map<number, number>();
-  const usedWindows = new Map<number, Window[]>();
+  const usedWindows = new Map<number, Used[]>();
 
   const segments: Segment[] = pieces.map((p) => {
     const clip = input.clips[p.clip]!;
@@ -230,17 +343,24 @@ export function planEdit(input: PlanInput): EditPlan {
     const j = seen.get(p.clip) ?? 0;
     seen.set(p.clip, j + 1);
     let start: number;
+    let chosen: Candidate | undefined;
     if (input.intelligence && clip.analysis && clip.analysis.times.length > 0) {
       const used = usedWindows.get(p.clip) ?? [];
-      start = bestWindow(clip.analysis, clip.durationSec, available, used);
-      used.push({ in: start, out: start + available });
+      chosen = chooseWindow(clip.analysis, clip.durationSec, available, used, p.start);
+      start = chosen.start;
+      used.push({ in: start, out: start + available, reelStart: p.start, reelEnd: p.end });
       usedWindows.set(p.clip, used);
     } else {
       const k = uses.get(p.clip)!;
       const room = Math.max(0, clip.durationSec - available);
       start = k === 1 ? room / 2 : (room * j) / (k - 1);
     }
-    return { clip: p.clip, in: round6(start), out: round6(start + available), start: p.start, end: p.end, hold };
+    const seg: Segment = { clip: p.clip, in: round6(start), out: round6(start + available), start: p.start, end: p.end, hold };
+    if (chosen) {
+      seg.score = chosen.choice.quality;
+      seg.why = chosen.choice;
+    }
+    return seg;
   });
   return { version: PLAN_VERSION, totalSec: round6(total), fps, beatAligned, segments };
 }

@@ -46,6 +46,8 @@ export interface RenderResult {
   durationSec: number;
   clips: MediaInfo[];
   music?: MediaInfo;
+  /** The analyses the plan was made from (computed or given). */
+  analyses?: PlanResult['analyses'];
 }
 
 export interface PlanResult {
@@ -57,15 +59,16 @@ export interface PlanResult {
 }
 
 const PROBE_CONCURRENCY = Math.max(2, Math.min(4, os.availableParallelism()));
+const ANALYSIS_CONCURRENCY = 2;
 
 /** Maps with at most `limit` calls in flight; rejects with the first failure in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const settled: Array<PromiseSettledResult<R>> = new Array(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const i = next++;
-      settled[i] = await fn(items[i]!).then(
+      settled[i] = await fn(items[i]!, i).then(
         (value) => ({ status: 'fulfilled', value }) as const,
         (reason: unknown) => ({ status: 'rejected', reason }) as const,
       );
@@ -93,20 +96,24 @@ export async function prepare(
   const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
   const music = await musicProbe;
   report(2, 'analysing');
-  const clipAnalyses: Array<ClipAnalysis | undefined> = [];
-  for (let i = 0; i < clips.length; i++) {
+  // Clips are analysed two at a time (each decoder uses two threads; more at once only adds
+  // contention), and the music alongside them. A clip's failure is reported in clip order.
+  let done = 0;
+  const musicJob =
+    music && settings.enable_beat_mapping && req.analyses?.music?.version !== MUSIC_ANALYSIS_VERSION
+      ? analyseMusic(music.path, music.durationSec, undefined, req.signal)
+      : Promise.resolve(req.analyses?.music?.version === MUSIC_ANALYSIS_VERSION ? req.analyses.music : undefined);
+  musicJob.catch(() => undefined); // awaited below, after the clips
+  const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(clips, ANALYSIS_CONCURRENCY, async (clip, i) => {
     // A cached analysis counts only if this engine's analysis would be the same (same version).
     const given = req.analyses?.clips?.[i];
     const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
-    clipAnalyses.push(
-      cached ??
-        (settings.enable_intelligence ? await analyseClip(clips[i]!.path, clips[i]!.durationSec, undefined, req.signal) : undefined),
-    );
-    report(2 + Math.round((6 * (i + 1)) / clips.length), 'analysing');
-  }
-  let musicAnalysis = req.analyses?.music?.version === MUSIC_ANALYSIS_VERSION ? req.analyses.music : undefined;
-  if (music && !musicAnalysis && settings.enable_beat_mapping)
-    musicAnalysis = await analyseMusic(music.path, music.durationSec, undefined, req.signal);
+    const a = cached ?? (settings.enable_intelligence ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal) : undefined);
+    done++;
+    report(2 + Math.round((6 * done) / clips.length), 'analysing');
+    return a;
+  });
+  const musicAnalysis = await musicJob;
   report(9, 'planning');
   const plan = planEdit({
     clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
@@ -227,7 +234,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     fs.renameSync(partial, output);
     fs.copyFileSync(thumbTmp, thumbnail);
     report(100, 'done');
-    return { plan, output, thumbnail, durationSec, clips, music };
+    return { plan, output, thumbnail, durationSec, clips, music, analyses: prepared.analyses };
   } catch (e) {
     fs.rmSync(partial, { force: true });
     throw e;

@@ -9,13 +9,17 @@
  *  - a naive pipeline: one intermediate file per segment, concat, then a final pass, once with
  *    intermediates at the engine's own settings (crf 21, a generation of loss) and once with
  *    lossless intermediates (the same output quality as the engine, which the bench checks);
- *  - analysis speed on the corpus, beat tracking + fit speed and accuracy on a 10-minute track;
+ *  - analysis speed on the corpus (with its 4K and high-bitrate clips) as the CLI's --plan-only
+ *    does it (clips two at a time, music alongside), beat tracking speed and accuracy on a
+ *    10-minute track;
+ *  - the CLI end to end (probe, analysis, plan, render) against the render's own single-pass
+ *    ffmpeg command for the same plan run alone (target <= 1.35x);
  *  - peak memory of the render's ffmpeg process;
  *  - a long reel: a 12-minute clip without music makes a 12-minute reel (288 segments), which the
  *    engine renders in batches; its wall time and the peak memory of its ffmpeg processes
  *    against the 1 GiB goal (`--long-only` runs just this case).
- * The render, the floor and the naive pipeline run in interleaved rounds (`--rounds N`, default
- * 3) and their medians are compared.
+ * The render, the floor, the naive pipeline, the CLI and the single pass run in interleaved rounds (`--rounds N`, default
+ * 3) and their medians are compared. `--skip-long` leaves the long reel out.
  * Prints the figures and their ratios against the targets. Nothing here is asserted.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,7 +34,7 @@ import { probe, type MediaInfo } from '../probe.js';
 import { prepareFonts } from '../fonts.js';
 import { buildRenderArgs, filterValue, frameFilter } from '../render-args.js';
 import { buildChunkArgs, planBatches } from '../render-batch-args.js';
-import { renderReel } from '../render.js';
+import { prepare, renderReel } from '../render.js';
 import { parseSettings } from '../settings.js';
 import { titleScript } from '../title.js';
 
@@ -266,15 +270,26 @@ async function main(): Promise<void> {
     for (const c of corpus.clips) infos.push(await probe(c, 'clip'));
     const corpusSec = infos.reduce((s, i) => s + i.durationSec, 0);
 
-    // Analysis speed (clips) and beat tracking speed + accuracy (10-minute track).
+    // Analysis speed: what the CLI's --plan-only does (probe, clips two at a time and the music
+    // alongside, plan), on the corpus with its 4K and high-bitrate clips. Then beat tracking speed
+    // + accuracy (10-minute track).
     let t = now();
-    const analyses: ClipAnalysis[] = [];
-    for (const i of infos) analyses.push(await analyseClip(i.path, i.durationSec));
-    const music30 = await analyseMusic(corpus.music30, 30);
+    const prepared = await prepare({ clips: corpus.clips, music: corpus.music30, settings: { pacing_preset: 'standard' } });
     const analysisSec = now() - t;
+    const analyses = prepared.analyses.clips as ClipAnalysis[];
+    const music30 = prepared.analyses.music!;
+    // Per clip, one at a time, for the breakdown.
+    const perClip: string[] = [];
+    for (const i of infos) {
+      const t0 = now();
+      await analyseClip(i.path, i.durationSec);
+      perClip.push(`${path.basename(i.path)} ${(i.durationSec / (now() - t0)).toFixed(1)}x`);
+    }
     t = now();
     const long = await analyseMusic(corpus.track10m, 600);
     const beatSec = now() - t;
+    // aubio's own beats, for comparison (not on the analysis path any more; not timed).
+    const aubio = await analyseMusic(corpus.track10m, 600, undefined, undefined, { aubio: true });
     const reference = Array.from({ length: 1200 }, (_, i) => i * 0.5);
 
     // The strategies run in interleaved rounds (engine, floor, naive twice, engine, ...) so that
@@ -373,7 +388,9 @@ async function main(): Promise<void> {
           '-i',
           info.path,
           '-vf',
-          `fps=30,${frameFilter(info.video!, { width: 1920, height: 1080 }, true)},format=yuv420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames}`,
+          // As the engine does: timestamps from 0 before the frame-rate conversion, so a seek
+          // that lands between frames does not shift the whole segment by a frame.
+          `setpts=PTS-STARTPTS,fps=30,${frameFilter(info.video!, { width: 1920, height: 1080 }, true)},format=yuv420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames}`,
           '-an',
           '-c:v',
           'libx264',
@@ -427,6 +444,35 @@ async function main(): Promise<void> {
       return now() - t;
     };
 
+    // The CLI end to end (probe, analysis, plan, render: what a user waits for) against the
+    // render's own single-pass ffmpeg command run alone for the same plan (the floor of any tool
+    // that renders in one pass; it needs no analysis because it is handed the plan).
+    const cliBin = path.resolve(__dirname, '..', '..', 'bin', 'reelsmith-render.js');
+    const cliOut = path.join(dir, 'cli.mp4');
+    const cliOnce = () => {
+      const t0 = now();
+      const args = [
+        cliBin,
+        ...corpus.clips.flatMap((c) => ['--clip', c]),
+        '--music',
+        corpus.music30,
+        '--pacing',
+        'standard',
+        '--out',
+        cliOut,
+      ];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`reelsmith-render failed: ${r.stderr}`);
+      return now() - t0;
+    };
+    const singleArgs = buildRenderArgs({ clips: infos, music, plan, settings, output: path.join(dir, 'single.mp4'), title: { assFile } });
+    const singleOnce = async () => {
+      const t0 = now();
+      await run(singleArgs.args, fontEnv);
+      return now() - t0;
+    };
+    const cliTimes: number[] = [];
+    const singleTimes: number[] = [];
     const engineTimes: number[] = [];
     const decodeTimes: number[] = [];
     const encodeTimes: number[] = [];
@@ -444,6 +490,8 @@ async function main(): Promise<void> {
       encodeTimes.push(fl.encode);
       naiveTimes.push(await naiveOnce('same'));
       losslessTimes.push(await naiveOnce('lossless'));
+      cliTimes.push(cliOnce());
+      singleTimes.push(await singleOnce());
     }
     const quality = {
       engine: psnr(out, raw),
@@ -451,8 +499,9 @@ async function main(): Promise<void> {
       lossless: psnr(path.join(dir, 'naive-lossless.mp4'), raw),
     };
     fs.rmSync(raw);
-    // The long reel after the rounds, so it does not share the machine with them.
-    const longLines = await longReel(dir);
+    // The long reel after the rounds, so it does not share the machine with them
+    // (`--skip-long` leaves it out).
+    const longLines = process.argv.includes('--skip-long') ? ['long reel: skipped (--skip-long)'] : await longReel(dir);
     const engineSec = median(engineTimes);
     const decodeFilterSec = median(decodeTimes);
     const encodeSec = median(encodeTimes);
@@ -493,13 +542,21 @@ async function main(): Promise<void> {
     );
     log(`peak memory (ffmpeg)     ${f(peakBytes / 2 ** 20)} MiB  target <= 1024 MiB  ${verdict(peakBytes <= 2 ** 30)}`);
     log(
-      `clip + music analysis    ${f(analysisSec)} s for ${f(corpusSec + 30)} s of media = ${f((corpusSec + 30) / analysisSec)}x real time   target >= 7x  ${verdict((corpusSec + 30) / analysisSec >= 7)}`,
+      `analysis (--plan-only)   ${f(analysisSec)} s for ${f(corpusSec + 30)} s of media (clips two at a time, music alongside) = ${f((corpusSec + 30) / analysisSec)}x real time   target >= 25x  ${verdict((corpusSec + 30) / analysisSec >= 25)}`,
     );
+    log(`  per clip, one at a time: ${perClip.join(', ')}`);
+    const cliSec = median(cliTimes);
+    const singleSec = median(singleTimes);
+    log(`CLI end to end           ${f(cliSec)} s  ${all(cliTimes)}`);
+    log(
+      `single-pass ffmpeg       ${f(singleSec)} s  ${all(singleTimes)}  (the render's own one-pass command for the same plan, run alone)`,
+    );
+    log(`CLI / single pass        ${f(cliSec / singleSec)}x   target <= 1.35  ${verdict(cliSec / singleSec <= 1.35)}`);
     log(
       `beat tracking + fit      ${f(beatSec)} s for 600 s = ${f(600 / beatSec)}x real time   target >= 50x  ${verdict(600 / beatSec >= 50)}`,
     );
     log(
-      `beat accuracy (±50 ms)   fitted ${(beatAccuracy(long.beats, reference) * 100).toFixed(1)} %, raw aubio ${(beatAccuracy(long.rawBeats, reference) * 100).toFixed(1)} %   target >= 95 %  ${verdict(beatAccuracy(long.beats, reference) >= 0.95)}`,
+      `beat accuracy (±50 ms)   fitted ${(beatAccuracy(long.beats, reference) * 100).toFixed(1)} %, raw aubio ${(beatAccuracy(aubio.rawBeats, reference) * 100).toFixed(1)} %   target >= 95 %  ${verdict(beatAccuracy(long.beats, reference) >= 0.95)}`,
     );
     log('');
     longLines.forEach((l) => log(l));

@@ -1,5 +1,7 @@
-import { beatAccuracy, fitBeats, onsetEnvelope, type MusicAnalysis } from '../../src/beat-fit';
+import { beatAccuracy, beatFMeasure, fitBeats, onsetEnvelope, trackBeats, type MusicAnalysis } from '../../src/beat-fit';
+import { beatTracks } from '../../src/bench/beat-tracks';
 import type { ClipAnalysis } from '../../src/clip-analysis';
+import { planSummary } from '../../src/cli';
 import { planEdit, type PlanInput } from '../../src/plan';
 import type { MediaInfo } from '../../src/probe';
 import { mapLimit } from '../../src/render';
@@ -14,7 +16,7 @@ function music(durationSec: number, bpm = 120, offset = 0): MusicAnalysis {
   const p = 60 / bpm;
   const beats = [];
   for (let t = offset; t < durationSec; t += p) beats.push(Math.round(t * 1e6) / 1e6);
-  return { version: 1, durationSec, bpm, beatPeriodSec: p, beats, bars: beats.filter((_, i) => i % 4 === 0), confidence: 1 };
+  return { version: 2, durationSec, bpm, beatPeriodSec: p, beats, bars: beats.filter((_, i) => i % 4 === 0), confidence: 1 };
 }
 
 function clip(durationSec: number, opts: { bad?: [number, number]; scenes?: number[] } = {}): ClipAnalysis {
@@ -131,6 +133,115 @@ describe('edit planning', () => {
   });
 });
 
+describe('Intelligence: which moments a segment shows', () => {
+  /** A clip analysis from per-second kinds: g good, b blurred, k black, f frozen. */
+  function kinds(pattern: string, opts: { sharp?: (t: number) => number } = {}): ClipAnalysis {
+    const times: number[] = [];
+    for (let t = 0; t < pattern.length; t += 0.125) times.push(t);
+    const kind = (t: number) => pattern[Math.floor(t)]!;
+    const sharpness = times.map((t) => (kind(t) === 'b' ? 0.3 : kind(t) === 'k' ? 0 : (opts.sharp?.(t) ?? 0.9)));
+    const motion = times.map((t) => (kind(t) === 'f' ? 0 : 0.6));
+    const score = times.map((t, i) =>
+      kind(t) === 'k' ? 0 : (0.25 + 0.75 * sharpness[i]!) * (0.7 + 0.3 * motion[i]!) * (kind(t) === 'f' ? 0.3 : 1),
+    );
+    return {
+      version: 2,
+      durationSec: pattern.length,
+      sampleIntervalSec: 0.125,
+      times,
+      score,
+      black: times.map((t) => kind(t) === 'k'),
+      frozen: times.map((t) => kind(t) === 'f'),
+      blurred: times.map((t) => kind(t) === 'b'),
+      scenes: [],
+      sharpness,
+      motion,
+      exposure: times.map(() => 1),
+    };
+  }
+  const one = (a: ClipAnalysis, seconds: number, pacing: PlanInput['pacing'] = 'high-energy') =>
+    planEdit(
+      base({ clips: [{ durationSec: a.durationSec, analysis: a }], music: { durationSec: seconds, analysis: music(seconds) }, pacing }),
+    );
+  const overlap = (x: { in: number; out: number }, y: { in: number; out: number }) => Math.min(x.out, y.out) - Math.max(x.in, y.in) > 1e-6;
+
+  it('never shows a moment twice while unused good material remains', () => {
+    // 12 s of good material, a 10 s reel of 1 s segments: ten different moments.
+    const plan = one(kinds('gggggggggggg'), 10);
+    expect(plan.segments.length).toBe(10);
+    plan.segments.forEach((s, i) =>
+      plan.segments.slice(i + 1).forEach((t) => expect([s.in, t.in, overlap(s, t)]).toEqual([s.in, t.in, false])),
+    );
+  });
+
+  it('with less material than reel, spreads repeats as far apart as possible and never back to back', () => {
+    // 3 s of good material, a 12 s reel of 1 s segments: each moment 4 times, 3 segments apart.
+    const plan = one(kinds('ggg'), 12);
+    const segs = plan.segments;
+    expect(segs.length).toBe(12);
+    for (let i = 1; i < segs.length; i++) expect(overlap(segs[i]!, segs[i - 1]!)).toBe(false);
+    for (let i = 0; i < segs.length; i++)
+      for (let j = i + 1; j < segs.length; j++) if (overlap(segs[i]!, segs[j]!)) expect(j - i).toBeGreaterThanOrEqual(3);
+    expect(segs.filter((s) => s.why!.repeatGapSec !== undefined).every((s) => s.why!.repeatGapSec! >= 2 - 1e-6)).toBe(true);
+  });
+
+  it('shows blurred, black and frozen moments only when nothing better is left in the clip', () => {
+    // Quarters: black, frozen, blurred, good (2 s each); a 4 s reel of 1 s segments.
+    const a = kinds('kkffbbgg');
+    const plan = one(a, 4);
+    for (const s of plan.segments) expect([s.in, s.in >= 6 - 1e-6]).toEqual([s.in, true]);
+    // The good quarter is shown again (spread) rather than the blurred one.
+    expect(plan.segments.map((s) => s.why!.tier)).toEqual([0, 0, 1, 1]);
+    // A clip with blurred and frozen material only: blurred first, frozen after, black last.
+    const worse = one(kinds('kkffbb'), 4);
+    expect(worse.segments.slice(0, 2).every((s) => s.in >= 4 - 1e-6)).toBe(true);
+  });
+
+  it('ranks a sharp moment above a blurred one of similar motion, even when the blur is not flagged', () => {
+    // Seconds 0-3 slightly soft (sharpness 0.55, above the blur flag), 3-4 sharp.
+    const plan = one(kinds('gggg', { sharp: (t) => (t < 3 ? 0.55 : 0.95) }), 1);
+    expect(plan.segments[0]!.in).toBeGreaterThanOrEqual(3 - 1e-6);
+  });
+
+  it("records each segment's score and the components behind it", () => {
+    const plan = one(kinds('kkffbbgg'), 4);
+    const json = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    for (const s of json.segments) {
+      expect(s.score).toBeGreaterThan(0);
+      expect(s.why).toMatchObject({
+        reason: expect.any(String),
+        quality: s.score,
+        sharpness: expect.any(Number),
+        motion: expect.any(Number),
+      });
+    }
+    expect(json.segments[0]!.why!.reason).toBe('fresh clean material');
+  });
+});
+
+describe('the CLI summary of a plan', () => {
+  it('names the tempo range and, per segment, its place, its source moment and why it was chosen', () => {
+    const beats = [...Array.from({ length: 10 }, (_, i) => i * 0.6), ...Array.from({ length: 13 }, (_, i) => 6 + i * (60 / 132))];
+    const m: MusicAnalysis = {
+      version: 2,
+      durationSec: 12,
+      bpm: 116,
+      beatPeriodSec: 0.52,
+      beats,
+      bars: beats.filter((_, i) => i % 4 === 0),
+      confidence: 1,
+    };
+    const plan = planEdit(base({ clips: [{ durationSec: 20, analysis: clip(20) }], music: { durationSec: 12, analysis: m } }));
+    const info = { path: '/m/holiday.mp4', durationSec: 20 } as MediaInfo;
+    const text = planSummary(plan, [info], { path: '/m/song.mp3', durationSec: 12 } as MediaInfo, m);
+    expect(text).toContain('song.mp3, 12.00 s, 116.0 BPM on average (100-132 locally)');
+    const rows = text.split('\n').filter((l) => /^\s+\d+\s/.test(l));
+    expect(rows.length).toBe(plan.segments.length);
+    expect(rows[0]).toContain('holiday.mp4');
+    expect(rows[0]).toContain('fresh clean material');
+  });
+});
+
 describe('beat fit', () => {
   /** Kick on the beat (louder every bar), hi-hat on the off-beat. */
   function track(seconds: number, bpm: number, sr = 22050): Float32Array {
@@ -167,6 +278,29 @@ describe('beat fit', () => {
       expect(Math.min(r, 4 - r)).toBeLessThan(0.1);
     }
   });
+
+  it('follows a tempo change, a drifting drummer, a break and loud off-beat hats: beats and every plan cut on true beats', () => {
+    const wanted = ['tempo step', 'live drummer', 'syncopated', 'break'];
+    for (const tr of beatTracks({ seconds: 30, only: wanted })) {
+      const seconds = tr.samples.length / tr.sampleRate;
+      const m = trackBeats(onsetEnvelope(tr.samples, tr.sampleRate), seconds);
+      expect([tr.name, beatAccuracy(m.beats, tr.beats, 0.05) >= 0.95, beatFMeasure(m.beats, tr.beats, 0.07) >= 0.95]).toEqual([
+        tr.name,
+        true,
+        true,
+      ]);
+      const plan = planEdit(
+        base({
+          clips: [30, 30, 30].map((d) => ({ durationSec: d })),
+          intelligence: false,
+          pacing: 'high-energy',
+          music: { durationSec: seconds, analysis: m },
+        }),
+      );
+      const off = plan.segments.slice(1).filter((s) => !tr.beats.some((b) => Math.abs(b - s.start) <= 0.04));
+      expect([tr.name, off.map((s) => s.start)]).toEqual([tr.name, []]);
+    }
+  }, 90_000);
 
   it('returns no beats when there is no tempo at all', () => {
     const m = fitBeats(onsetEnvelope(new Float32Array(22050 * 5), 22050), 5, 0, []);

@@ -1,0 +1,134 @@
+/**
+ * npm run bench:beats
+ *
+ * The beat tracker on music whose true beats are known exactly. Generates drum tracks (steady,
+ * tempo step, tempo ramp, a drifting live drummer with timing jitter, syncopated with loud
+ * off-beat hats, a 16-beat break, swing, half/double-time bait, a quiet intro with a fade-out;
+ * see beat-tracks.ts), encodes each to MP3 as a user would upload it, runs the engine's whole
+ * music analysis on the file (decode, envelope, tempo curve, tracking) and prints per track:
+ *  - the share of true beats with a tracked beat within 50 ms,
+ *  - the F-measure of the tracked beats at 70 ms,
+ *  - the share of a high-energy beat-mapped plan's cuts that lie within 40 ms of a true beat.
+ * Then the 10-minute 120 BPM track of bench:render: accuracy and speed against real time.
+ * Targets are printed next to the figures; nothing is asserted.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beatAccuracy, beatFMeasure } from '../beat-fit.js';
+import { analyseMusic } from '../music-analysis.js';
+import { planEdit } from '../plan.js';
+import { STEADY_10MIN_SOURCE, beatTracks } from './beat-tracks.js';
+
+const log = (s: string) => process.stdout.write(`${s}\n`);
+const now = () => performance.now() / 1000;
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+/** Share of a high-energy, beat-mapped plan's cuts within `tol` of a true beat. */
+export function planCutsOnBeat(analysis: Awaited<ReturnType<typeof analyseMusic>>, truth: number[], tol = 0.04) {
+  const plan = planEdit({
+    // Four long clips without analysis: every cut is the beat grid's choice.
+    clips: [40, 35, 50, 45].map((d) => ({ durationSec: d })),
+    music: { durationSec: analysis.durationSec, analysis },
+    pacing: 'high-energy',
+    beatMapping: true,
+    intelligence: false,
+    fps: 30,
+  });
+  const cuts = plan.segments.slice(1).map((s) => s.start);
+  const on = cuts.filter((c) => truth.some((b) => Math.abs(b - c) <= tol)).length;
+  return { cuts: cuts.length, on };
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-beats-'));
+  try {
+    log('generating the tracks...');
+    const tracks = beatTracks();
+    log('');
+    log(
+      `${'track'.padEnd(20)} ${'within 50 ms'.padStart(12)} ${'F at 70 ms'.padStart(11)} ${'cuts on a beat (40 ms)'.padStart(24)}  tempo  description`,
+    );
+    let allBeats = true;
+    let allCuts = true;
+    for (const tr of tracks) {
+      const file = path.join(dir, `${tr.name.replace(/\W+/g, '-')}.mp3`);
+      execFileSync(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-y',
+          '-f',
+          'f32le',
+          '-ar',
+          String(tr.sampleRate),
+          '-ac',
+          '1',
+          '-i',
+          'pipe:0',
+          '-c:a',
+          'libmp3lame',
+          '-b:a',
+          '192k',
+          file,
+        ],
+        { input: Buffer.from(tr.samples.buffer, tr.samples.byteOffset, tr.samples.byteLength) },
+      );
+      const durationSec = tr.samples.length / tr.sampleRate;
+      const m = await analyseMusic(file, durationSec);
+      const acc = beatAccuracy(m.beats, tr.beats, 0.05);
+      const f = beatFMeasure(m.beats, tr.beats, 0.07);
+      const cuts = planCutsOnBeat(m, tr.beats);
+      allBeats &&= acc >= 0.95;
+      allCuts &&= cuts.on === cuts.cuts;
+      log(
+        `${tr.name.padEnd(20)} ${pct(acc).padStart(12)} ${pct(f).padStart(11)} ${`${cuts.on}/${cuts.cuts} = ${pct(cuts.on / Math.max(1, cuts.cuts))}`.padStart(24)}  ${m.bpm.toFixed(1).padStart(5)}  ${tr.description}`,
+      );
+    }
+    log('');
+    log(`every track >= 95 % of beats within 50 ms: ${allBeats ? 'meets target' : 'MISSES target'}`);
+    log(`every cut of every plan on a true beat:     ${allCuts ? 'meets target' : 'MISSES target'}`);
+
+    log('');
+    log('the 10-minute 120 BPM track (kick on the beat, hi-hat on the off-beat, MP3)...');
+    const long = path.join(dir, 'track-10min-120bpm.mp3');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `${STEADY_10MIN_SOURCE}:s=44100:d=600`,
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '160k',
+      long,
+    ]);
+    const t = now();
+    const m = await analyseMusic(long, 600);
+    const sec = now() - t;
+    const withAubio = await analyseMusic(long, 600, undefined, undefined, { aubio: true });
+    const reference = Array.from({ length: 1200 }, (_, i) => i * 0.5);
+    const acc = beatAccuracy(m.beats, reference);
+    log(
+      `steady 10 min           ${pct(acc)} of beats within 50 ms (raw aubio ${pct(beatAccuracy(withAubio.rawBeats, reference))}; seeded with aubio's tempo ${pct(beatAccuracy(withAubio.beats, reference))}), F ${pct(beatFMeasure(m.beats, reference))}, ${m.bpm} BPM   target >= 99.9 %  ${acc >= 0.999 ? 'meets target' : 'MISSES target'}`,
+    );
+    const cuts = planCutsOnBeat(m, reference);
+    log(`                        plan cuts on a beat ${cuts.on}/${cuts.cuts}`);
+    log(
+      `beat analysis speed     ${sec.toFixed(2)} s for 600 s (decode, envelope, tempo curve, tracking) = ${(600 / sec).toFixed(1)}x real time   target >= 50x  ${600 / sec >= 50 ? 'meets target' : 'MISSES target'}`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module)
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
