@@ -6,13 +6,17 @@ import { DrizzleIdentityRepository } from './repositories/identity.repository.js
 import { createMailer } from './repositories/mailer.js';
 import { DbRateLimiter } from './repositories/rate-limiter.js';
 import { grpcBinding } from './transport/grpc.js';
+import { ContactService } from './domain/contact.service.js';
+import { DrizzleContactRepository, contactMailer } from './repositories/contact.repository.js';
+import { contactHandlers } from './transport/contact.grpc.js';
 
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
   const { config } = p;
   const relay = new OutboxRelay(p.db.orm, p.bus, p.log);
+  const repo = new DrizzleIdentityRepository(p.db.orm, () => void relay.flush());
   const service = new IdentityService(
-    new DrizzleIdentityRepository(p.db.orm, () => void relay.flush()),
+    repo,
     argon2Hasher,
     secrets(config.TOKEN_SECRET),
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: mailDir(config), log: p.log }),
@@ -22,11 +26,35 @@ export function wire(p: Platform<Config>): App {
       publicUrl: config.PUBLIC_URL,
       guestEmail: config.GUEST_EMAIL,
       sessionTtlMs: config.SESSION_TTL_HOURS * 3600_000,
+      onSessionsEnded: (r) =>
+        p.bus.publishSessionsRevoked({ tokenHashes: r.tokenHashes, userId: r.userId ?? '', atUnixMs: BigInt(Date.now()) }),
     },
   );
   return {
-    grpc: [grpcBinding(service)],
-    start: async () => relay.start(),
+    grpc: [
+      grpcBinding(
+        service,
+        contactHandlers(
+          new ContactService(
+            new DrizzleContactRepository(p.db.orm),
+            contactMailer({
+              smtpUrl: config.SMTP_URL,
+              from: config.MAIL_FROM,
+              inbox: config.CONTACT_INBOX,
+              mailDir: mailDir(config),
+              log: p.log,
+            }),
+            new DbRateLimiter(p.db.orm),
+            p.log,
+          ),
+        ),
+      ),
+    ],
+    start: async () => {
+      relay.start();
+      if (!config.PRIVILEGED_EMAILS.size && !(await repo.adminCount()))
+        p.log.warn('No admin yet: sign up, then run `npm run admin:grant -- YOUR_EMAIL` (or set PRIVILEGED_EMAILS)');
+    },
     close: () => relay.stop(),
   };
 }

@@ -25,6 +25,8 @@ export const configSchema = baseSchema.extend({
   /** Key of the HMAC under which session, link and code hashes are stored. */
   TOKEN_SECRET: env.secret,
   GUEST_EMAIL: z.email().default('guest@reelsmith.local'),
+  /** Where contact-form messages are mailed (embedded: written to DATA_DIR/mail like all mail). */
+  CONTACT_INBOX: z.email().default('support@reelsmith.local'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(720),
 });
 export type Config = z.infer<typeof configSchema>;

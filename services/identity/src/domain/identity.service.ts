@@ -1,5 +1,16 @@
+import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { checkPassword, errors, isReservedEmail, LIMITS, normalizeEmail, retiredEmail, VERIFICATION_TTL_MS } from './rules.js';
+import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
+import {
+  checkPassword,
+  errors,
+  isReservedEmail,
+  LIMITS,
+  normalizeEmail,
+  RESET_TTL_MS,
+  retiredEmail,
+  VERIFICATION_TTL_MS,
+} from './rules.js';
 
 export interface UserRecord {
   id: string;
@@ -28,7 +39,7 @@ export interface Session {
   user: UserView;
 }
 
-export type VerificationKind = 'link' | 'code';
+export type VerificationKind = 'link' | 'code' | 'reset';
 
 export interface IdentityRepository {
   findUserByEmail(email: string): Promise<UserRecord | null>;
@@ -42,11 +53,21 @@ export interface IdentityRepository {
    * sessions are revoked and its unused verifications dropped. False when no such regular account.
    */
   retireUser(userId: string, email: string, passwordHash: string, at: Date): Promise<boolean>;
+  /** Sets the stored admin flag of a regular account and records the change; null when none has the e-mail. */
+  setAdmin?(email: string, isAdmin: boolean, by: string): Promise<{ email: string } | null>;
+  /** Records a refused sign-in (for the admin's activity feed). */
+  loginFailed?(email: string, userId: string | null, reason: string): Promise<void>;
   /** Stores the session and records the login fact in the same transaction. */
   createSession(s: { userId: string; tokenHash: string; expiresAt: Date; loginType: string; email: string }): Promise<void>;
   findSession(tokenHash: string): Promise<{ userId: string; expiresAt: Date; revokedAt: Date | null } | null>;
   revokeSession(tokenHash: string, at: Date): Promise<void>;
   revokeUserSessions(userId: string, at: Date): Promise<void>;
+  /** Every session of the user but `keepTokenHash`; returns the revoked sessions' count. */
+  revokeOtherSessions(userId: string, keepTokenHash: string, at: Date): Promise<number>;
+  /** Replaces the user's unused reset links with this one. */
+  replaceReset(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  /** Deletes the account, its sessions and its verifications, in one transaction. */
+  deleteUser(userId: string): Promise<void>;
   /** Invalidates the user's unused verifications and stores the new ones (none: just invalidate). */
   replaceVerifications(userId: string, items: { kind: VerificationKind; tokenHash: string }[], expiresAt: Date): Promise<void>;
   /** Marks a matching unused, unexpired verification used and returns its user; once only. */
@@ -74,6 +95,9 @@ export interface Secrets {
 export interface Mailer {
   sendVerification(to: string, link: string, code: string): Promise<void>;
   sendAlreadyRegistered(to: string, signInUrl: string): Promise<void>;
+  sendPasswordReset(to: string, link: string): Promise<void>;
+  sendPasswordChanged(to: string): Promise<void>;
+  sendAccountDeleted(to: string): Promise<void>;
 }
 
 export interface RateLimiter {
@@ -87,7 +111,12 @@ export interface IdentityOptions {
   guestEmail: string;
   sessionTtlMs: number;
   clock?: () => Date;
+  /** Sessions just ended (by token hash, or all of a user's): published for the gateways' caches. */
+  onSessionsEnded?: (r: { tokenHashes: string[]; userId?: string }) => void;
 }
+
+/** The hash the gateways key their session cache by (sha256 hex of the token; not the stored keyed hash). */
+export const publicTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Accounts: sign-up with e-mail verification, sessions, roles, the guest pass.
@@ -116,7 +145,7 @@ export class IdentityService {
       email: u.email,
       isAdmin,
       isGuest: u.isGuest,
-      unlimited: isAdmin || u.isGuest,
+      unlimited: isAdmin || u.isGuest || u.id === SYSTEM_ACCOUNT.id,
       emailVerified: u.emailVerifiedAt !== null,
       createdAt: u.createdAt,
     };
@@ -192,16 +221,21 @@ export class IdentityService {
     } catch {
       throw errors.invalidCredentials();
     }
-    await this.limit([
-      [`login:ip:${ip}`, LIMITS.loginIp],
-      [`login:acct:${email}`, LIMITS.loginAccount],
-    ]);
+    await this.limit([[`login:ip:${ip}`, LIMITS.loginIp]]);
+    // The account's lockout says how to get back in: the reset link.
+    if (!(await this.limiter.hit(`login:acct:${email}`, LIMITS.loginAccount.limit, LIMITS.loginAccount.windowMs)))
+      throw errors.loginLocked();
     const user = await this.repo.findUserByEmail(email);
     // An unknown e-mail is checked against a dummy hash, so both paths take as long.
     const ok = await this.hasher.verify(user?.passwordHash ?? (await this.dummyHash()), password);
-    if (!user || !ok) throw errors.invalidCredentials();
-    if (user.isGuest && !(await this.repo.guestPass()).enabled) throw errors.invalidCredentials();
-    if (!user.emailVerifiedAt) throw errors.notVerified();
+    if (!user || !ok || (user.isGuest && !(await this.repo.guestPass()).enabled)) {
+      await this.repo.loginFailed?.(email, user?.id ?? null, 'invalid_credentials');
+      throw errors.invalidCredentials();
+    }
+    if (!user.emailVerifiedAt) {
+      await this.repo.loginFailed?.(email, user.id, 'email_not_verified');
+      throw errors.notVerified();
+    }
     return this.openSession(user, user.isGuest ? 'guest' : 'password');
   }
 
@@ -250,7 +284,91 @@ export class IdentityService {
   }
 
   async logout(token: string): Promise<void> {
-    if (token) await this.repo.revokeSession(this.secrets.hash(`session:${token}`), this.now());
+    if (!token) return;
+    await this.repo.revokeSession(this.secrets.hash(`session:${token}`), this.now());
+    this.ended({ tokenHashes: [publicTokenHash(token)] });
+  }
+
+  /** Every gateway replica drops ended sessions from its cache at once (sessions.revoked). */
+  private ended(r: { tokenHashes?: string[]; userId?: string }) {
+    this.opts.onSessionsEnded?.({ tokenHashes: r.tokenHashes ?? [], userId: r.userId });
+  }
+
+  /**
+   * Mails a single-use reset link valid 1 hour to a known, non-guest account. The answer is the
+   * same whether or not the e-mail is known.
+   */
+  async forgotPassword(rawEmail: string, ip: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limit([
+      [`forgot:ip:${ip}`, LIMITS.forgotIp],
+      [`forgot:acct:${email}`, LIMITS.forgotAccount],
+    ]);
+    const user = await this.repo.findUserByEmail(email);
+    if (!user || user.isGuest) return;
+    const token = this.secrets.token();
+    await this.repo.replaceReset(user.id, this.secrets.hash(`reset:${token}`), new Date(this.now().getTime() + RESET_TTL_MS));
+    await this.mailer.sendPasswordReset(user.email, `${this.opts.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`);
+  }
+
+  /** Sets a new password from a reset link (once); every session of the account ends. */
+  async resetPassword(token: string, password: string, ip: string): Promise<{ email: string }> {
+    await this.limit([[`reset:ip:${ip}`, LIMITS.resetIp]]);
+    checkPassword(password);
+    if (!token) throw errors.invalidResetLink();
+    const userId = await this.repo.consumeVerification('reset', this.secrets.hash(`reset:${token}`), this.now());
+    if (!userId) throw errors.invalidResetLink();
+    const user = (await this.repo.findUserById(userId))!;
+    await this.repo.setPassword(user.id, await this.hasher.hash(password));
+    // The link came to the mailbox: the address is proven.
+    if (!user.emailVerifiedAt) await this.repo.markVerified(user.id, this.now());
+    await this.endSessions(user.id);
+    await this.mailer.sendPasswordChanged(user.email);
+    return { email: user.email };
+  }
+
+  private async checkOwnPassword(userId: string, password: string): Promise<UserRecord> {
+    await this.limit([[`password:acct:${userId}`, LIMITS.passwordAccount]]);
+    const user = await this.repo.findUserById(userId);
+    if (!user) throw errors.sessionExpired();
+    if (!(await this.hasher.verify(user.passwordHash, password))) throw errors.wrongPassword();
+    return user;
+  }
+
+  /** Current + new password; every other session of the account ends, this one stays. */
+  async changePassword(userId: string, current: string, next: string, sessionToken: string): Promise<void> {
+    checkPassword(next);
+    const user = await this.checkOwnPassword(userId, current);
+    if (user.isGuest) throw new DomainError(ErrorCode.PERMISSION_DENIED, 'The guest pass password cannot be changed here.', 'guest');
+    await this.repo.setPassword(user.id, await this.hasher.hash(next));
+    await this.repo.revokeOtherSessions(user.id, this.secrets.hash(`session:${sessionToken}`), this.now());
+    // The caches drop every session of the user; the one kept is verified again on its next use.
+    this.ended({ userId: user.id });
+    await this.mailer.sendPasswordChanged(user.email);
+  }
+
+  /** Sign out everywhere. */
+  async endAllSessions(userId: string): Promise<void> {
+    await this.endSessions(userId);
+  }
+
+  private async endSessions(userId: string) {
+    await this.repo.revokeUserSessions(userId, this.now());
+    this.ended({ userId });
+  }
+
+  async checkPassword(userId: string, password: string): Promise<void> {
+    await this.checkOwnPassword(userId, password);
+  }
+
+  /** Deletes the account (confirmed by its password) with its sessions; a mail confirms. */
+  async deleteAccount(userId: string, password: string): Promise<{ email: string }> {
+    const user = await this.checkOwnPassword(userId, password);
+    if (user.isGuest) throw new DomainError(ErrorCode.PERMISSION_DENIED, 'The guest pass account cannot be deleted.', 'guest');
+    await this.repo.deleteUser(user.id);
+    this.ended({ userId: user.id });
+    await this.mailer.sendAccountDeleted(user.email);
+    return { email: user.email };
   }
 
   async user(id: string): Promise<UserView> {
@@ -274,16 +392,28 @@ export class IdentityService {
    * owner left in it (uploads, reels, purchases) to everyone given the guest password, and leave
    * its owner a way back in.
    */
+  /** npm run admin:grant / admin:revoke: the stored flag (PRIVILEGED_EMAILS are admins anyway). */
+  async setAdmin(rawEmail: string, isAdmin: boolean, by: string): Promise<{ found: boolean; email: string }> {
+    const email = normalizeEmail(rawEmail);
+    if (!this.repo.setAdmin) throw new DomainError(ErrorCode.INTERNAL, 'admin flag cannot be stored');
+    const r = await this.repo.setAdmin(email, isAdmin, by);
+    return { found: Boolean(r), email: r?.email ?? email };
+  }
+
   async setGuestPass(enabled: boolean, adminUserId: string): Promise<{ enabled: boolean; email: string; password?: string }> {
     const email = this.opts.guestEmail;
     let guest = await this.repo.findUserByEmail(email);
     if (!enabled) {
-      if (guest?.isGuest) await this.repo.revokeUserSessions(guest.id, this.now());
+      if (guest?.isGuest) {
+        await this.repo.revokeUserSessions(guest.id, this.now());
+        this.ended({ userId: guest.id });
+      }
       await this.repo.setGuestPass(false, guest?.isGuest ? guest.id : null, adminUserId);
       return { enabled: false, email };
     }
     if (guest && !guest.isGuest) {
       await this.repo.retireUser(guest.id, retiredEmail(guest.id), await this.hasher.hash(this.secrets.password()), this.now());
+      this.ended({ userId: guest.id });
       guest = null;
     }
     const password = this.secrets.password();
@@ -296,6 +426,7 @@ export class IdentityService {
       if (!guest.isGuest) throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'The guest e-mail belongs to a regular account.');
       await this.repo.setPassword(guest.id, passwordHash);
       await this.repo.revokeUserSessions(guest.id, this.now());
+      this.ended({ userId: guest.id });
     }
     await this.repo.setGuestPass(true, guest.id, adminUserId);
     return { enabled: true, email, password };

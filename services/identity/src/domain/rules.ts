@@ -48,7 +48,14 @@ export const LIMITS = {
   verifyIp: { limit: 50, windowMs: 15 * 60_000 },
   resendAccount: { limit: 3, windowMs: 15 * 60_000 },
   resendIp: { limit: 20, windowMs: 60 * 60_000 },
+  forgotAccount: { limit: 3, windowMs: 15 * 60_000 },
+  forgotIp: { limit: 20, windowMs: 60 * 60_000 },
+  resetIp: { limit: 30, windowMs: 15 * 60_000 },
+  passwordAccount: { limit: 10, windowMs: 15 * 60_000 },
 } as const;
+
+/** A password reset link works once, for this long. */
+export const RESET_TTL_MS = 3600_000;
 
 export const VERIFICATION_TTL_MS = 24 * 3600_000;
 
@@ -56,6 +63,10 @@ export const messages = {
   invalidCredentials: 'Invalid email or password.',
   notVerified: 'Please verify your email address before signing in. Enter the code we sent you, or ask for a new one.',
   rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
+  loginLocked:
+    'Too many sign-in attempts. Please wait a few minutes and try again, or reset your password with "Forgot password?" in the sign-in dialog.',
+  invalidResetLink: 'This password reset link is invalid, has already been used, or has expired. Please ask for a new one.',
+  wrongPassword: 'The password is not correct.',
   invalidLink: 'This verification link is invalid, has already been used, or has expired.',
   invalidCode: 'That code is not valid or has expired. Check the latest email or ask for a new code.',
   sessionExpired: 'Your session has expired. Please sign in again.',
@@ -66,6 +77,9 @@ export const errors = {
   invalidCredentials: () => new DomainError(ErrorCode.UNAUTHENTICATED, messages.invalidCredentials, 'invalid_credentials'),
   notVerified: () => new DomainError(ErrorCode.FAILED_PRECONDITION, messages.notVerified, 'email_not_verified'),
   rateLimited: () => new DomainError(ErrorCode.RESOURCE_EXHAUSTED, messages.rateLimited, 'rate_limited'),
+  loginLocked: () => new DomainError(ErrorCode.RESOURCE_EXHAUSTED, messages.loginLocked, 'rate_limited'),
+  invalidResetLink: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidResetLink, 'invalid_reset_token'),
+  wrongPassword: () => new DomainError(ErrorCode.PERMISSION_DENIED, messages.wrongPassword, 'wrong_password'),
   invalidLink: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidLink, 'invalid_token'),
   invalidCode: () => new DomainError(ErrorCode.INVALID_ARGUMENT, messages.invalidCode, 'invalid_code'),
   sessionExpired: () => new DomainError(ErrorCode.UNAUTHENTICATED, messages.sessionExpired, 'session_expired'),

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
 import type { IdentityRepository, UserRecord } from '../domain/identity.service.js';
 import { emailVerifications, guestPass, sessions, users } from './schema.js';
@@ -61,10 +62,61 @@ export class DrizzleIdentityRepository implements IdentityRepository {
   }
 
   async markVerified(userId: string, at: Date) {
-    await this.orm
-      .update(users)
-      .set({ emailVerifiedAt: at })
-      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+    const verified = await this.orm.transaction(async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ emailVerifiedAt: at })
+        .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
+        .returning({ email: users.email });
+      if (rows[0])
+        await enqueueEvent(
+          tx,
+          'events.identity.user_verified',
+          { userId, email: rows[0].email, atUnixMs: BigInt(at.getTime()) },
+          `identity.verified.${userId}`,
+        );
+      return rows.length > 0;
+    });
+    if (verified) this.committed();
+  }
+
+  async setAdmin(email: string, isAdmin: boolean, by: string) {
+    const changed = await this.orm.transaction(async (tx) => {
+      const [u] = await tx
+        .update(users)
+        .set({ isAdmin })
+        .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.isGuest, false)))
+        .returning({ id: users.id, email: users.email });
+      if (!u) return null;
+      await enqueueEvent(
+        tx,
+        'events.identity.admin_changed',
+        { userId: u.id, email: u.email, isAdmin, by, atUnixMs: BigInt(Date.now()) },
+        `identity.admin_changed.${u.id}.${crypto.randomUUID()}`,
+      );
+      return { email: u.email };
+    });
+    if (changed) this.committed();
+    return changed;
+  }
+
+  /** Accounts with the stored admin flag (the start-up hint when there is none). */
+  async adminCount(): Promise<number> {
+    const [r] = await this.orm
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(eq(users.isAdmin, true));
+    return Number(r?.n ?? 0);
+  }
+
+  async loginFailed(email: string, userId: string | null, reason: string) {
+    await enqueueEvent(
+      this.orm,
+      'events.identity.login_failed',
+      { email, userId: userId ?? '', reason, atUnixMs: BigInt(Date.now()) },
+      `identity.login_failed.${crypto.randomUUID()}`,
+    );
+    this.committed();
   }
 
   async setPassword(userId: string, passwordHash: string) {
@@ -120,15 +172,44 @@ export class DrizzleIdentityRepository implements IdentityRepository {
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
   }
 
+  async revokeOtherSessions(userId: string, keepTokenHash: string, at: Date) {
+    const rows = await this.orm
+      .update(sessions)
+      .set({ revokedAt: at })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.tokenHash, keepTokenHash)))
+      .returning({ tokenHash: sessions.tokenHash });
+    return rows.length;
+  }
+
+  async replaceReset(userId: string, tokenHash: string, expiresAt: Date) {
+    await this.orm.transaction(async (tx) => {
+      await tx
+        .delete(emailVerifications)
+        .where(and(eq(emailVerifications.userId, userId), eq(emailVerifications.kind, 'reset'), isNull(emailVerifications.usedAt)));
+      await tx.insert(emailVerifications).values({ tokenHash, userId, kind: 'reset', expiresAt });
+    });
+  }
+
+  async deleteUser(userId: string) {
+    await this.orm.transaction(async (tx) => {
+      await tx.delete(sessions).where(eq(sessions.userId, userId));
+      await tx.delete(emailVerifications).where(eq(emailVerifications.userId, userId));
+      await tx.delete(users).where(eq(users.id, userId));
+    });
+  }
+
   async replaceVerifications(userId: string, items: { kind: 'link' | 'code'; tokenHash: string }[], expiresAt: Date) {
     await this.orm.transaction(async (tx) => {
-      await tx.delete(emailVerifications).where(and(eq(emailVerifications.userId, userId), isNull(emailVerifications.usedAt)));
+      // Sign-up verifications only: a pending password reset link stays valid.
+      await tx
+        .delete(emailVerifications)
+        .where(and(eq(emailVerifications.userId, userId), isNull(emailVerifications.usedAt), ne(emailVerifications.kind, 'reset')));
       if (items.length)
         await tx.insert(emailVerifications).values(items.map((i) => ({ tokenHash: i.tokenHash, userId, kind: i.kind, expiresAt })));
     });
   }
 
-  async consumeVerification(kind: 'link' | 'code', tokenHash: string, now: Date) {
+  async consumeVerification(kind: 'link' | 'code' | 'reset', tokenHash: string, now: Date) {
     // One statement: two concurrent uses of the same token cannot both succeed.
     const rows = await this.orm
       .update(emailVerifications)

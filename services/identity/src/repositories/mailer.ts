@@ -26,6 +26,27 @@ const alreadyMessage = (to: string, url: string): Message => ({
   html: `<p>Someone tried to sign up with this email, but it already has a Reelsmith account.</p><p><a href="${url}">Sign in</a>. If it was not you, you can ignore this message.</p>`,
 });
 
+const resetMessage = (to: string, link: string): Message => ({
+  to,
+  subject: 'Reset your Reelsmith password',
+  text: `Someone asked to reset the password of your Reelsmith account.\n\nOpen this link to choose a new password:\n${link}\n\nThe link works once and expires in 1 hour. Every signed-in device will be signed out. If it was not you, ignore this message: your password stays as it is.\n`,
+  html: `<p>Someone asked to reset the password of your Reelsmith account.</p><p><a href="${link}">Choose a new password</a></p><p>The link works once and expires in 1 hour. Every signed-in device will be signed out. If it was not you, ignore this message: your password stays as it is.</p>`,
+});
+
+const changedMessage = (to: string): Message => ({
+  to,
+  subject: 'Your Reelsmith password was changed',
+  text: 'The password of your Reelsmith account was just changed, and your other devices were signed out. If it was not you, reset your password with "Forgot password?" in the sign-in dialog.\n',
+  html: '<p>The password of your Reelsmith account was just changed, and your other devices were signed out.</p><p>If it was not you, reset your password with "Forgot password?" in the sign-in dialog.</p>',
+});
+
+const deletedMessage = (to: string): Message => ({
+  to,
+  subject: 'Your Reelsmith account was deleted',
+  text: 'Your Reelsmith account was deleted, with your uploads and reels. Purchase records are kept without your name, as the law requires. Thank you for using Reelsmith.\n',
+  html: '<p>Your Reelsmith account was deleted, with your uploads and reels. Purchase records are kept without your name, as the law requires.</p><p>Thank you for using Reelsmith.</p>',
+});
+
 /**
  * SMTP when SMTP_URL is set. Otherwise every message is written as an .eml file under
  * DATA_DIR/mail and the file is logged (its path, never the token inside).
@@ -49,5 +70,8 @@ export function createMailer(opts: { smtpUrl?: string; from: string; mailDir: st
   return {
     sendVerification: (to, link, code) => send(verificationMessage(to, link, code)),
     sendAlreadyRegistered: (to, url) => send(alreadyMessage(to, url)),
+    sendPasswordReset: (to, link) => send(resetMessage(to, link)),
+    sendPasswordChanged: (to) => send(changedMessage(to)),
+    sendAccountDeleted: (to) => send(deletedMessage(to)),
   };
 }

@@ -45,3 +45,5 @@ export const guestPass = pgTable('guest_pass', {
   changedBy: uuid('changed_by').notNull(),
   changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export * from './contact.schema.js';

@@ -1,6 +1,7 @@
 import { bind, describeHandler } from '@reelsmith/kit';
 import { identity } from '@reelsmith/proto';
 import type { IdentityService, Session, UserView } from '../domain/identity.service.js';
+import type { ContactHandlers } from './contact.grpc.js';
 
 const user = (u: UserView) => ({
   id: u.id,
@@ -15,8 +16,9 @@ const session = (s: Session) => ({ sessionToken: s.token, user: user(s.user), ex
 const ip = (c?: { ip: string }) => c?.ip || 'unknown';
 
 /** gRPC handlers of identity: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: IdentityService) =>
+export const grpcBinding = (svc: IdentityService, contact: ContactHandlers) =>
   bind(identity.IdentityService, {
+    ...contact,
     describe: describeHandler('identity'),
     register: async (req) => svc.register(req.email, req.password, ip(req.client)),
     login: async (req) => session(await svc.login(req.email, req.password, ip(req.client))),
@@ -33,4 +35,23 @@ export const grpcBinding = (svc: IdentityService) =>
     getUser: async (req) => ({ user: user(await svc.user(req.userId)) }),
     getGuestPass: async () => svc.guestPass(),
     setGuestPass: async (req) => svc.setGuestPass(req.enabled, req.adminUserId),
+    forgotPassword: async (req) => {
+      await svc.forgotPassword(req.email, ip(req.client));
+      return {};
+    },
+    resetPassword: async (req) => svc.resetPassword(req.token, req.password, ip(req.client)),
+    changePassword: async (req) => {
+      await svc.changePassword(req.userId, req.currentPassword, req.newPassword, req.sessionToken);
+      return {};
+    },
+    endAllSessions: async (req) => {
+      await svc.endAllSessions(req.userId);
+      return {};
+    },
+    checkPassword: async (req) => {
+      await svc.checkPassword(req.userId, req.password);
+      return {};
+    },
+    deleteAccount: async (req) => svc.deleteAccount(req.userId, req.password),
+    setAdmin: async (req) => svc.setAdmin(req.email, req.isAdmin, req.by || 'cli'),
   });

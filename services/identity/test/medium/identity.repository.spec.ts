@@ -156,6 +156,37 @@ describe('identity repository against real PostgreSQL', () => {
     expect((await repo.findSession(b1))!.revokedAt).toBeNull();
   });
 
+  it('revokes every session but one; a reset link replaces the older one and survives new verifications; deleting a user removes its rows', async () => {
+    const ann = await newUser();
+    const bob = await newUser();
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const [keep, other, bobs] = [unique('keep'), unique('other'), unique('bob')];
+    for (const [userId, tokenHash, email] of [
+      [ann.id, keep, ann.email],
+      [ann.id, other, ann.email],
+      [bob.id, bobs, bob.email],
+    ] as const)
+      await repo.createSession({ userId, tokenHash, expiresAt, loginType: 'password', email });
+    expect(await repo.revokeOtherSessions(ann.id, keep, new Date())).toBe(1);
+    expect((await repo.findSession(keep))!.revokedAt).toBeNull();
+    expect((await repo.findSession(other))!.revokedAt).not.toBeNull();
+    expect((await repo.findSession(bobs))!.revokedAt).toBeNull();
+
+    const [old, fresh] = [unique('reset-old'), unique('reset-new')];
+    await repo.replaceReset(ann.id, old, expiresAt);
+    await repo.replaceReset(ann.id, fresh, expiresAt);
+    await repo.replaceVerifications(ann.id, [{ kind: 'link', tokenHash: unique('link') }], expiresAt);
+    expect(await repo.consumeVerification('reset', old, new Date())).toBeNull();
+    expect(await repo.consumeVerification('reset', fresh, new Date())).toBe(ann.id);
+    expect(await repo.consumeVerification('reset', fresh, new Date())).toBeNull();
+
+    await repo.deleteUser(ann.id);
+    expect(await repo.findUserById(ann.id)).toBeNull();
+    expect(await repo.findSession(keep)).toBeNull();
+    expect(await repo.findUserById(bob.id)).not.toBeNull();
+    expect(await repo.findSession(bobs)).not.toBeNull();
+  });
+
   it('a verification is consumed once, by its kind, before it expires', async () => {
     const { id } = await newUser();
     const now = new Date();

@@ -1,6 +1,7 @@
 import { DomainError } from '@reelsmith/kit';
 import {
   IdentityService,
+  publicTokenHash,
   type IdentityRepository,
   type Mailer,
   type PasswordHasher,
@@ -65,8 +66,26 @@ class MemoryIdentity implements IdentityRepository {
   async revokeUserSessions(userId: string, at: Date) {
     for (const s of this.sessions.values()) if (s.userId === userId && !s.revokedAt) s.revokedAt = at;
   }
+  async revokeOtherSessions(userId: string, keep: string, at: Date) {
+    let n = 0;
+    for (const [h, s] of this.sessions)
+      if (s.userId === userId && !s.revokedAt && h !== keep) {
+        s.revokedAt = at;
+        n++;
+      }
+    return n;
+  }
+  async replaceReset(userId: string, tokenHash: string, expiresAt: Date) {
+    this.verifications = this.verifications.filter((v) => v.userId !== userId || v.usedAt || v.kind !== 'reset');
+    this.verifications.push({ userId, kind: 'reset', tokenHash, expiresAt, usedAt: null });
+  }
+  async deleteUser(userId: string) {
+    this.users.delete(userId);
+    for (const [h, s] of this.sessions) if (s.userId === userId) this.sessions.delete(h);
+    this.verifications = this.verifications.filter((v) => v.userId !== userId);
+  }
   async replaceVerifications(userId: string, items: { kind: VerificationKind; tokenHash: string }[], expiresAt: Date) {
-    this.verifications = this.verifications.filter((v) => v.userId !== userId || v.usedAt);
+    this.verifications = this.verifications.filter((v) => v.userId !== userId || v.usedAt || v.kind === 'reset');
     for (const i of items) this.verifications.push({ userId, ...i, expiresAt, usedAt: null });
   }
   async consumeVerification(kind: VerificationKind, tokenHash: string, now: Date) {
@@ -97,7 +116,7 @@ class MemoryLimiter implements RateLimiter {
 }
 
 interface Sent {
-  kind: 'verification' | 'already';
+  kind: 'verification' | 'already' | 'reset' | 'changed' | 'deleted';
   to: string;
   link?: string;
   code?: string;
@@ -128,13 +147,18 @@ function setup() {
   const mailer: Mailer = {
     sendVerification: async (to, link, code) => void mail.push({ kind: 'verification', to, link, code }),
     sendAlreadyRegistered: async (to) => void mail.push({ kind: 'already', to }),
+    sendPasswordReset: async (to, link) => void mail.push({ kind: 'reset', to, link }),
+    sendPasswordChanged: async (to) => void mail.push({ kind: 'changed', to }),
+    sendAccountDeleted: async (to) => void mail.push({ kind: 'deleted', to }),
   };
+  const ended: Array<{ tokenHashes: string[]; userId?: string }> = [];
   const service = new IdentityService(repo, hasher, secrets, mailer, new MemoryLimiter(() => now), {
     privilegedEmails: new Set([ADMIN_EMAIL]),
     publicUrl: PUBLIC_URL,
     guestEmail: GUEST_EMAIL,
     sessionTtlMs: SESSION_TTL_MS,
     clock: () => now,
+    onSessionsEnded: (r) => void ended.push(r),
   });
   const lastMail = (to: string) => mail.filter((m) => m.to === to).at(-1);
   const tokenOf = (m: Sent | undefined) => new URL(m!.link!).searchParams.get('token')!;
@@ -145,6 +169,7 @@ function setup() {
   };
   return {
     service,
+    ended,
     repo,
     mail,
     lastMail,
@@ -360,6 +385,9 @@ describe('sign-in', () => {
     const a = await t.service.login('ann@example.com', 'secret-pw', IP);
     const b = await t.service.login('ann@example.com', 'secret-pw', IP);
     await t.service.logout(a.token);
+    // Announced to every gateway replica, by the hash they key their cache by.
+    expect(t.ended).toEqual([{ tokenHashes: [publicTokenHash(a.token)], userId: undefined }]);
+    expect(publicTokenHash(a.token)).toMatch(/^[0-9a-f]{64}$/);
     expect(await failure(() => t.service.authenticate(a.token))).toMatchObject({ reason: 'session_expired' });
     expect(await t.service.authenticate(b.token)).toMatchObject({ email: 'ann@example.com' });
     expect(await failure(() => t.service.authenticate(''))).toMatchObject({ reason: 'session_expired' });
@@ -374,7 +402,13 @@ describe('rate limits', () => {
     await t.verifiedUser('ann@example.com', 'secret-pw');
     for (let i = 0; i < 10; i++)
       await expect(t.service.login('ann@example.com', 'wrong-pw', IP)).rejects.toMatchObject({ reason: 'invalid_credentials' });
-    expect(await failure(() => t.service.login('ann@example.com', 'secret-pw', IP))).toMatchObject(rateLimited);
+    // The lockout offers the way back in: the reset link.
+    expect(await failure(() => t.service.login('ann@example.com', 'secret-pw', IP))).toMatchObject({
+      code: 'RESOURCE_EXHAUSTED',
+      reason: 'rate_limited',
+      message: messages.loginLocked,
+    });
+    expect(messages.loginLocked).toContain('Forgot password?');
     // Another account from the same address is not affected.
     await t.verifiedUser('bob@example.com', 'secret-pw');
     await expect(t.service.login('bob@example.com', 'secret-pw', IP)).resolves.toBeDefined();
@@ -527,5 +561,93 @@ describe('guest pass', () => {
     expect(await t.service.setGuestPass(false, admin.user.id)).toEqual({ enabled: false, email: GUEST_EMAIL });
     expect(t.repo.pass).toEqual({ enabled: false, userId: null });
     expect(t.repo.users.get('squatter')!.email).toBe(GUEST_EMAIL);
+  });
+});
+
+describe('password reset and account features', () => {
+  const resetTokenOf = (m: Sent | undefined) => new URL(m!.link!).searchParams.get('token')!;
+
+  it('forgot password: a single-use link valid 1 hour; the new password works, every session ends; the same answer for unknown e-mails', async () => {
+    const t = setup();
+    await t.verifiedUser('ann@example.com', 'old-password');
+    const a = await t.service.login('ann@example.com', 'old-password', IP);
+    const b = await t.service.login('ann@example.com', 'old-password', IP);
+    t.ended.length = 0;
+
+    expect(await t.service.forgotPassword('Ann@Example.com', IP)).toBeUndefined();
+    expect(await t.service.forgotPassword('nobody@example.com', IP)).toBeUndefined(); // no enumeration: same answer
+    expect(t.mail.filter((m) => m.to === 'nobody@example.com')).toEqual([]);
+    const mail = t.lastMail('ann@example.com')!;
+    expect(mail.kind).toBe('reset');
+    expect(mail.link).toMatch(/^https:\/\/reels\.example\/reset-password\?token=[\w-]+$/);
+
+    // A too-short password is refused without spending the link.
+    expect(await failure(() => t.service.resetPassword(resetTokenOf(mail), '123', IP))).toMatchObject({ reason: 'password_too_short' });
+    expect(await t.service.resetPassword(resetTokenOf(mail), 'new-password', IP)).toEqual({ email: 'ann@example.com' });
+    for (const s of [a, b]) expect(await failure(() => t.service.authenticate(s.token))).toMatchObject({ reason: 'session_expired' });
+    expect(t.ended).toContainEqual({ tokenHashes: [], userId: a.user.id });
+    expect(await failure(() => t.service.login('ann@example.com', 'old-password', IP))).toMatchObject({ reason: 'invalid_credentials' });
+    await t.service.login('ann@example.com', 'new-password', IP);
+    // Single use.
+    expect(await failure(() => t.service.resetPassword(resetTokenOf(mail), 'other-password', IP))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      reason: 'invalid_reset_token',
+    });
+  });
+
+  it('a reset link expires after 1 hour, and a newer link replaces an older one', async () => {
+    const t = setup();
+    await t.verifiedUser('ann@example.com', 'old-password');
+    await t.service.forgotPassword('ann@example.com', IP);
+    const first = resetTokenOf(t.lastMail('ann@example.com'));
+    await t.service.forgotPassword('ann@example.com', IP);
+    const second = resetTokenOf(t.lastMail('ann@example.com'));
+    expect(await failure(() => t.service.resetPassword(first, 'new-password', IP))).toMatchObject({ reason: 'invalid_reset_token' });
+    t.advance(3600_000 + 1);
+    expect(await failure(() => t.service.resetPassword(second, 'new-password', IP))).toMatchObject({ reason: 'invalid_reset_token' });
+  });
+
+  it('forgot password is rate limited per account', async () => {
+    const t = setup();
+    await t.verifiedUser('ann@example.com', 'pw-123456');
+    for (let i = 0; i < 3; i++) await t.service.forgotPassword('ann@example.com', IP);
+    expect(await failure(() => t.service.forgotPassword('ann@example.com', IP))).toMatchObject({ reason: 'rate_limited' });
+  });
+
+  it('change password needs the current one; other sessions end, this one stays', async () => {
+    const t = setup();
+    const mine = await t.verifiedUser('ann@example.com', 'old-password');
+    const other = await t.service.login('ann@example.com', 'old-password', IP);
+    expect(await failure(() => t.service.changePassword(mine.user.id, 'wrong', 'new-password', mine.token))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      reason: 'wrong_password',
+      message: messages.wrongPassword,
+    });
+    await t.service.changePassword(mine.user.id, 'old-password', 'new-password', mine.token);
+    expect(await t.service.authenticate(mine.token)).toMatchObject({ email: 'ann@example.com' });
+    expect(await failure(() => t.service.authenticate(other.token))).toMatchObject({ reason: 'session_expired' });
+    expect(t.lastMail('ann@example.com')!.kind).toBe('changed');
+    await t.service.login('ann@example.com', 'new-password', IP);
+  });
+
+  it('sign out everywhere ends every session and tells the gateways', async () => {
+    const t = setup();
+    const a = await t.verifiedUser('ann@example.com', 'pw-123456');
+    const b = await t.service.login('ann@example.com', 'pw-123456', IP);
+    await t.service.endAllSessions(a.user.id);
+    for (const s of [a, b]) expect(await failure(() => t.service.authenticate(s.token))).toMatchObject({ reason: 'session_expired' });
+    expect(t.ended.at(-1)).toEqual({ tokenHashes: [], userId: a.user.id });
+  });
+
+  it('delete account: only with the password; the account and its sessions are gone and a mail confirms', async () => {
+    const t = setup();
+    const s = await t.verifiedUser('ann@example.com', 'pw-123456');
+    expect(await failure(() => t.service.deleteAccount(s.user.id, 'wrong'))).toMatchObject({ reason: 'wrong_password' });
+    expect(await t.service.deleteAccount(s.user.id, 'pw-123456')).toEqual({ email: 'ann@example.com' });
+    expect(await failure(() => t.service.authenticate(s.token))).toMatchObject({ reason: 'session_expired' });
+    expect(await t.repo.findUserByEmail('ann@example.com')).toBeNull();
+    expect(t.lastMail('ann@example.com')!.kind).toBe('deleted');
+    // The address is free again.
+    expect(await t.service.register('ann@example.com', 'pw-123456', IP)).toEqual({ email: 'ann@example.com' });
   });
 });
