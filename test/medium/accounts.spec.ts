@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
+import { Bus, createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
@@ -11,6 +11,8 @@ import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
 import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../services/gateway/src/domain/sessions';
+import { followRevocations, verifyWithIdentity } from '../../services/gateway/src/repositories/sessions';
 
 const ADMIN = 'boss@reelsmith.test';
 const TOKEN_SECRET = 'test-token-secret-0123456789abcdef';
@@ -34,6 +36,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
   let smtp: SMTPServer;
   let app: FastifyInstance;
   let peers: Peers;
+  let gatewayBus: Bus | undefined;
   let base: string;
 
   beforeAll(async () => {
@@ -97,12 +100,18 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       10_000,
       createMetrics('gw'),
     );
+    // The gateway's session cache follows identity's sessions.revoked, as in production.
+    const sessions = new SessionVerifier(verifyWithIdentity(peers), SESSION_CACHE_DEFAULTS);
+    gatewayBus = await Bus.connect({ url: TEST_NATS_URL, name: 'gateway', log, prefix });
+    followRevocations(gatewayBus, sessions, log);
+    await gatewayBus.flush();
     app = await buildHttpApp({
       log,
       metrics: createMetrics('gateway'),
       webDist: data.dir,
       health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
       peers,
+      sessions,
       trustProxy: true,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -112,6 +121,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
   afterAll(async () => {
     await app?.close();
     peers?.close();
+    await gatewayBus?.close();
     for (const s of services) await s.stop();
     await new Promise<void>((r) => smtp.close(() => r()));
     for (const d of dbs) await d.drop();
@@ -172,7 +182,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     expect(me.status).toBe(200);
     expect(me.body.user).toMatchObject({
       email: email.toLowerCase(),
-      subscription: { plan: 'free', status: 'inactive', next_billing: null, billing_cycle: null },
+      subscription: { plan: 'free', status: 'inactive', next_billing: null, billing_cycle: null, cancel_at_period_end: false },
       last_free_use: null,
     });
 
@@ -183,6 +193,72 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     expect((await call('POST', '/auth/logout', undefined, token)).status).toBe(200);
     const after = await call('GET', '/auth/me', undefined, token);
     expect(after).toEqual({ status: 401, body: { detail: 'Your session has expired. Please sign in again.', code: 'session_expired' } });
+  });
+
+  it('forgot password -> mail with a 1-hour single-use /reset-password link -> new password; every session ends; no enumeration', async () => {
+    const email = uniqueEmail('forgetful');
+    const first = await registerAndVerifyByCode(email, 'old password');
+    const second = (await call('POST', '/auth/login', { email, password: 'old password' })).body.session_token as string;
+    expect((await call('GET', '/auth/me', undefined, first)).status).toBe(200); // cached in the gateway now
+
+    const known = await call('POST', '/auth/forgot-password', { email });
+    const unknown = await call('POST', '/auth/forgot-password', { email: uniqueEmail('nobody') });
+    expect(known).toEqual(unknown); // the same answer whether or not the e-mail exists
+    expect(known).toEqual({
+      status: 200,
+      body: { message: 'If an account exists for that email, a link to reset its password is on its way.' },
+    });
+    const mail = (await mailFor(email, 2)).at(-1)!;
+    expect(mail.raw).toContain('expires in 1 hour');
+    const link = new URL(/(http:\/\/[^\s"<]+\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(mail.raw)![1]!);
+    expect(link.pathname).toBe('/reset-password');
+    const token = link.searchParams.get('token')!;
+
+    const reset = await call('POST', '/auth/reset-password', { token, password: 'new password' });
+    expect(reset).toEqual({
+      status: 200,
+      body: { message: 'Your password has been changed. Please sign in with your new password.', email: email.toLowerCase() },
+    });
+    // Every session ended, the one cached in the gateway included.
+    await waitFor(async () => (await call('GET', '/auth/me', undefined, first)).status === 401, 1000, 20);
+    expect((await call('GET', '/auth/me', undefined, second)).status).toBe(401);
+    // Single use.
+    expect(await call('POST', '/auth/reset-password', { token, password: 'third password' })).toEqual({
+      status: 400,
+      body: {
+        detail: 'This password reset link is invalid, has already been used, or has expired. Please ask for a new one.',
+        code: 'invalid_reset_token',
+      },
+    });
+    expect((await call('POST', '/auth/login', { email, password: 'old password' })).status).toBe(401);
+    expect((await call('POST', '/auth/login', { email, password: 'new password' })).status).toBe(200);
+  });
+
+  it('change password (current + new) keeps this session and ends the others; sign out everywhere ends all', async () => {
+    const email = uniqueEmail('changer');
+    const mine = await registerAndVerifyByCode(email, 'old password');
+    const other = (await call('POST', '/auth/login', { email, password: 'old password' })).body.session_token as string;
+    expect((await call('GET', '/auth/me', undefined, other)).status).toBe(200);
+
+    const wrong = await call('POST', '/auth/change-password', { current_password: 'nope', new_password: 'new password' }, mine);
+    expect(wrong).toEqual({ status: 403, body: { detail: 'The password is not correct.', code: 'wrong_password' } });
+    const ok = await call('POST', '/auth/change-password', { current_password: 'old password', new_password: 'new password' }, mine);
+    expect(ok.status).toBe(200);
+    expect((await call('GET', '/auth/me', undefined, mine)).status).toBe(200);
+    expect((await call('GET', '/auth/me', undefined, other)).status).toBe(401);
+
+    const third = (await call('POST', '/auth/login', { email, password: 'new password' })).body.session_token as string;
+    expect((await call('POST', '/auth/logout-all', undefined, mine)).status).toBe(200);
+    for (const t of [mine, third]) expect((await call('GET', '/auth/me', undefined, t)).status).toBe(401);
+  });
+
+  it('the lockout after 10 failed sign-ins offers the reset link', async () => {
+    const email = uniqueEmail('locked');
+    await registerAndVerifyByCode(email, 'right password');
+    for (let i = 0; i < 10; i++) await call('POST', '/auth/login', { email, password: 'wrong password' });
+    const locked = await call('POST', '/auth/login', { email, password: 'right password' });
+    expect(locked.status).toBe(429);
+    expect(locked.body.detail).toContain('Forgot password?');
   });
 
   it('verifies by the link from the mail, once; then login works with the password', async () => {
@@ -280,7 +356,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     expect(statuses.slice(0, 10).every((s) => s === 200 || s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);
     const last = await call('POST', '/auth/login', { email, password: 'hunter22' });
-    expect(last.body).toMatchObject({ code: 'rate_limited', detail: 'Too many attempts. Please wait a few minutes and try again.' });
+    expect(last.body).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('Forgot password?') as string });
   });
 
   it('stores Argon2id hashes and no token, code or password in clear, in the database or the logs', async () => {

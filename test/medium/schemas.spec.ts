@@ -13,6 +13,7 @@ import * as identity from '../../services/identity/src/repositories/schema';
 import * as billing from '../../services/billing/src/repositories/schema';
 import * as orchestrator from '../../services/assembly-orchestrator/src/repositories/schema';
 import * as mediaLibrary from '../../services/media-library/src/repositories/schema';
+import * as marketplace from '../../services/marketplace/src/repositories/schema';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -28,10 +29,14 @@ const services: ServiceSchema[] = [
   { name: 'billing', drizzle: billing, plainTables: [] },
   { name: 'assembly-orchestrator', drizzle: orchestrator, plainTables: [] },
   { name: 'media-library', drizzle: mediaLibrary, plainTables: [] },
-  { name: 'gateway', drizzle: {}, plainTables: ['installation'] },
+  { name: 'gateway', drizzle: {}, plainTables: ['installation', 'demo_cache'] },
   { name: 'render-worker', drizzle: {}, plainTables: [] },
-  { name: 'marketplace', drizzle: {}, plainTables: [] },
-  { name: 'telemetry', drizzle: {}, plainTables: [] },
+  { name: 'marketplace', drizzle: marketplace, plainTables: [] },
+  {
+    name: 'telemetry',
+    drizzle: {},
+    plainTables: ['activity', 'job_times', 'known_users', 'processed_messages', 'request_counts', 'request_latency'],
+  },
 ];
 
 interface Column {

@@ -2,14 +2,21 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { ErrorCode, isDomainError, type Bus, type Logger } from '@reelsmith/kit';
 import type { JobStatusViews } from '../domain/job-status.js';
+import type { LiveJobs } from '../domain/live-jobs.js';
+import { SESSION_CACHE_DEFAULTS, SessionVerifier, tokenHash } from '../domain/sessions.js';
+import { verifyWithIdentity } from '../repositories/sessions.js';
 import type { Peers } from '../repositories/clients.js';
 import { jobStatusFacts } from '../repositories/jobs.js';
 
 export interface SocketDeps {
   log: Logger;
-  /** Origins allowed to connect; anything else is refused at the handshake. */
+  /** Origins allowed to connect besides the gateway's own (as the browser reached it); anything else is refused at the handshake. */
   allowedOrigins: string[];
   peers?: Peers;
+  /** The session cache shared with the HTTP routes; required with `peers`. */
+  sessions?: SessionVerifier;
+  /** Status of live jobs heard from the orchestrator: a join needs no gRPC call when the job is there. */
+  live?: LiveJobs;
   bus?: Bus;
   views?: JobStatusViews;
   /** How often every socket's session is checked again, so a session ended elsewhere drops its sockets. */
@@ -21,6 +28,30 @@ export const REVALIDATE_MS = 60_000;
 
 /** Each HTTP server's socket layer, so a route on that server can end a session's sockets. */
 const sessionEnders = new WeakMap<HttpServer, (token: string) => number>();
+const revokers = new WeakMap<HttpServer, (tokenHashes: readonly string[], userId?: string) => number>();
+
+/** Disconnects this replica's sockets of revoked sessions (a `sessions.revoked` message); returns how many. */
+export function revokeSessionSockets(server: HttpServer, tokenHashes: readonly string[], userId?: string): number {
+  return revokers.get(server)?.(tokenHashes, userId) ?? 0;
+}
+
+/** How long a client told `busy` should wait before trying again, spread so retries do not arrive together. */
+export const BUSY_RETRY_MS = 2000;
+
+/**
+ * Whether a browser at `origin` may open the socket: the listed origins, or the gateway's own host
+ * as the browser reached it (same-origin: http://127.0.0.1:8080 as well as http://localhost:8080).
+ */
+export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[]): boolean {
+  if (!origin) return true; // non-browser clients send no Origin
+  if (allowed.includes(origin)) return true;
+  try {
+    const u = new URL(origin);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!host && u.host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Disconnects the sockets this replica holds for `token` (the HTTP route that ended the session
@@ -47,21 +78,22 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
   const io = new Server(server, {
     path: '/ws',
     serveClient: false,
-    allowRequest: (req, cb) => {
-      const origin = req.headers.origin;
-      // Non-browser clients send no Origin; browsers must come from an allowed one.
-      cb(null, !origin || deps.allowedOrigins.includes(origin));
-    },
+    allowRequest: (req, cb) => cb(null, originAllowed(req.headers.origin, req.headers.host, deps.allowedOrigins)),
   });
 
-  /** Signed-in sockets by session token. */
+  /** Signed-in sockets by session token, and the token of each hash. */
   const bySession = new Map<string, Set<Socket>>();
+  const tokenOfHash = new Map<string, string>();
   const track = (token: string, socket: Socket) => {
     const set = bySession.get(token) ?? new Set<Socket>();
+    if (!set.size) tokenOfHash.set(tokenHash(token), token);
     bySession.set(token, set.add(socket));
     socket.once('disconnect', () => {
       set.delete(socket);
-      if (!set.size && bySession.get(token) === set) bySession.delete(token);
+      if (!set.size && bySession.get(token) === set) {
+        bySession.delete(token);
+        tokenOfHash.delete(tokenHash(token));
+      }
     });
   };
   const end = (token: string): number => {
@@ -71,19 +103,36 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
     return sockets.length;
   };
   sessionEnders.set(server, end);
+  revokers.set(server, (hashes, userId) => {
+    let n = 0;
+    for (const h of hashes) {
+      const token = tokenOfHash.get(h);
+      if (token) n += end(token);
+    }
+    if (userId) for (const [token, sockets] of [...bySession]) if ([...sockets].some((s) => s.data.userId === userId)) n += end(token);
+    return n;
+  });
 
   if (deps.peers) {
     const identity = deps.peers.identity;
+    const sessions = deps.sessions ?? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS);
+    // 'unauthorized' only when identity said the token is invalid; when it is slow, overloaded
+    // or unreachable the client hears 'busy' with a retry hint and keeps its session.
     io.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: string } | undefined)?.token;
       if (!token || typeof token !== 'string') return next(); // anonymous sockets may ping but join nothing
-      identity.authenticate({ sessionToken: token }).then(
-        ({ user }) => {
-          socket.data.userId = user?.id;
+      sessions.verify(token).then(
+        (caller) => {
+          if (!caller) return next(new Error('unauthorized'));
+          socket.data.userId = caller.id;
           track(token, socket);
           next();
         },
-        () => next(new Error('unauthorized')),
+        () => {
+          const busy = new Error('busy') as Error & { data?: unknown };
+          busy.data = { retry_after_ms: Math.round(BUSY_RETRY_MS * (1 + Math.random())) };
+          next(busy);
+        },
       );
     });
 
@@ -119,10 +168,26 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
     const userId = socket.data.userId as string | undefined;
     if (typeof jobId !== 'string' || !UUID.test(jobId) || !userId || !deps.peers || !deps.views) return refuse(socket);
     try {
-      const job = await deps.peers.jobs.getJob({ jobId, ownerId: userId }); // NOT_FOUND for someone else's job
+      // A live job the gateway has heard of is known with its owner; otherwise the orchestrator
+      // answers (NOT_FOUND for someone else's job).
+      let facts = deps.live?.get(jobId, userId);
+      if (!facts) {
+        facts = jobStatusFacts(await deps.peers.jobs.getJob({ jobId, ownerId: userId }));
+        deps.live?.fetched(userId, facts);
+      }
       await socket.join(`job:${jobId}`);
-      socket.emit('job_status', { type: 'job_status', data: await deps.views.view(jobStatusFacts(job)) });
-    } catch {
+      socket.emit('job_status', { type: 'job_status', data: await deps.views.view(facts) });
+    } catch (e) {
+      if (isDomainError(e) && (e.code === ErrorCode.UNAVAILABLE || e.code === ErrorCode.DEADLINE_EXCEEDED))
+        // Not a refusal: the orchestrator was busy. The client asks to join again after the hint.
+        return socket.emit('job_error', {
+          type: 'job_error',
+          data: {
+            detail: 'Service temporarily unavailable, please retry',
+            code: 'busy',
+            retry_after_ms: Math.round(BUSY_RETRY_MS * (1 + Math.random())),
+          },
+        });
       refuse(socket);
     }
   };

@@ -18,6 +18,8 @@ function fakePeers(store: LocalObjectStore) {
   const sessions = new Map<string, string>(); // token -> user id
   const jobs = new Map<string, { ownerId: string; outputKey: string; thumbnailKey: string }>();
   let identityDown = false;
+  const deletedAccounts: string[] = [];
+  const anonymised: string[] = [];
   const authenticate = async ({ sessionToken }: { sessionToken: string }) => {
     if (identityDown) throw new DomainError(ErrorCode.UNAVAILABLE, 'identity unavailable');
     const id = sessions.get(sessionToken);
@@ -28,6 +30,16 @@ function fakePeers(store: LocalObjectStore) {
     identity: {
       authenticate,
       logout: async ({ sessionToken }: { sessionToken: string }) => void sessions.delete(sessionToken),
+      checkPassword: async ({ password }: { password: string }) => {
+        if (password !== 'right password')
+          throw new DomainError(ErrorCode.PERMISSION_DENIED, 'The password is not correct.', 'wrong_password');
+        return {};
+      },
+      deleteAccount: async ({ userId }: { userId: string }) => {
+        for (const [t, id] of sessions) if (id === userId) sessions.delete(t);
+        deletedAccounts.push(userId);
+        return { email: `${userId}@example.com` };
+      },
     },
     jobs: {
       getJob: async ({ jobId, ownerId }: { jobId: string; ownerId: string }) => {
@@ -47,6 +59,18 @@ function fakePeers(store: LocalObjectStore) {
     },
     media: {
       // As media-library deletes a reel (its own tests cover that): objects first, then the row.
+      // As media-library deletes a user's data: every object of theirs, then the records.
+      deleteUserData: async ({ ownerId }: { ownerId: string }) => {
+        let reels = 0;
+        for (const [id, j] of jobs)
+          if (j.ownerId === ownerId) {
+            await store.delete(j.outputKey);
+            await store.delete(j.thumbnailKey);
+            jobs.delete(id);
+            reels++;
+          }
+        return { uploads: 0, reels };
+      },
       deleteReel: async ({ ownerId, reelId }: { ownerId: string; reelId: string }) => {
         const j = jobs.get(reelId);
         if (!j || j.ownerId !== ownerId) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
@@ -55,7 +79,7 @@ function fakePeers(store: LocalObjectStore) {
         return {};
       },
     },
-    billing: {},
+    billing: { anonymiseUser: async ({ userId }: { userId: string }) => void anonymised.push(userId) },
     close: () => undefined,
   };
   return {
@@ -68,6 +92,8 @@ function fakePeers(store: LocalObjectStore) {
     /** The session ends somewhere else (another replica's logout, expiry). */
     endElsewhere: (token: string) => void sessions.delete(token),
     setIdentityDown: (down: boolean) => void (identityDown = down),
+    deletedAccounts,
+    anonymised,
     completedJob: async (ownerId: string) => {
       const id = crypto.randomUUID();
       const job = { ownerId, outputKey: `outputs/${id}.mp4`, thumbnailKey: `outputs/${id}.jpg` };
@@ -167,6 +193,39 @@ describe('gateway: deleted reels and ended sessions', () => {
       expect((await call(bases.slow, 'GET', `/downloads/${job.id}`, other.token)).status).toBe(404);
       expect(await store.stat(job.outputKey)).not.toBeNull();
       expect((await call(bases.slow, 'GET', `/downloads/${job.id}`, owner.token)).status).toBe(302);
+    });
+  });
+
+  describe('deleting an account', () => {
+    const deleteAccount = (token: string, password: string) =>
+      fetch(`${bases.slow}/api/v1/auth/delete-account`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password }),
+      });
+
+    it('needs the password; then the reels and their files are gone, the ledger anonymised, every session and socket ended', async () => {
+      const { token, userId } = fake.signIn();
+      const other = fake.signIn();
+      const mine = await fake.completedJob(userId);
+      const theirs = await fake.completedJob(other.userId);
+      const socket = await socketOf(bases.slow, token);
+
+      const wrong = await deleteAccount(token, 'wrong');
+      expect(wrong.status).toBe(403);
+      expect(await store.stat(mine.outputKey)).not.toBeNull();
+      expect(fake.deletedAccounts).not.toContain(userId);
+
+      const res = await deleteAccount(token, 'right password');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ message: 'Your account has been deleted.' });
+      expect(await store.stat(mine.outputKey)).toBeNull();
+      expect(await store.stat(mine.thumbnailKey)).toBeNull();
+      expect(await store.stat(theirs.outputKey)).not.toBeNull();
+      expect(fake.anonymised).toEqual([userId]);
+      expect(fake.deletedAccounts).toEqual([userId]);
+      await waitFor(() => (!socket.connected ? true : null), 2000);
+      expect((await call(bases.slow, 'GET', `/jobs/${mine.id}/status`, token)).status).toBe(401);
     });
   });
 

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
+import { activityEventSchema, activityQuery, metricsSchema } from './admin.schemas.js';
 import { callerOf } from './auth.js';
 import { errors, guestPass } from './schemas.js';
+
+const num = (x: bigint) => Number(x);
 
 /** Admin routes; every one is declared with access 'admin', so the one guard checks it. */
 export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
@@ -30,6 +33,72 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
       // The new password is shown to this admin once; it is never stored in clear or logged.
       void reply.header('cache-control', 'no-store');
       return g.enabled ? { enabled: true, email: g.email, password: g.password } : { enabled: false, email: g.email };
+    },
+  );
+
+  // Not the ops port's Prometheus /metrics: this is the dashboard's 24-hour summary, in JSON.
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Requests, users, reels and revenue over the last 24 hours',
+        response: { 200: metricsSchema, ...errors(401, 403, 503) },
+      },
+    },
+    async (req, reply) => {
+      const s = await peers.telemetry.summary({ hours: 24 }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      const total = num(s.totalRequests);
+      return {
+        metrics_summary: {
+          total_requests: total,
+          error_rate: total ? Math.round((10_000 * num(s.serverErrors)) / total) / 100 : 0,
+          p95_ms: s.p95Ms,
+        },
+        user_analytics: { total_users: num(s.totalUsers), new_users: num(s.newUsers), active_users: num(s.activeUsers) },
+        jobs: {
+          submitted: num(s.jobsSubmitted),
+          completed: num(s.jobsCompleted),
+          failed: num(s.jobsFailed),
+          p50_render_s: s.p50RenderS,
+          p95_render_s: s.p95RenderS,
+          p95_queue_wait_s: s.p95QueueWaitS,
+        },
+        logins: { succeeded: num(s.logins), failed: num(s.failedLogins) },
+        revenue_usd: num(s.revenueCents) / 100,
+        hourly: s.hourly.map((h) => ({
+          hour: new Date(num(h.hourStartUnixMs)).toISOString(),
+          requests: num(h.requests),
+          errors: num(h.errors),
+          completed_reels: num(h.completedReels),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/admin/activity-feed',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Recent activity, newest first',
+        querystring: activityQuery,
+        response: { 200: z.array(activityEventSchema), ...errors(400, 401, 403, 503) },
+      },
+    },
+    async (req, reply) => {
+      const before = req.query.before ? Date.parse(req.query.before) : 0;
+      const r = await peers.telemetry.activityFeed({ limit: req.query.limit, beforeUnixMs: BigInt(before) }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      return r.events.map((e) => ({
+        type: e.type,
+        user_email: e.userEmail,
+        login_type: e.loginType || null,
+        actual_duration_seconds: e.type === 'project_completed' || e.type === 'job_failed' ? e.actualDurationSeconds : null,
+        timestamp: new Date(num(e.atUnixMs)).toISOString(),
+        detail: e.detail,
+      }));
     },
   );
 };

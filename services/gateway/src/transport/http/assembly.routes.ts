@@ -4,34 +4,37 @@ import { toJobRequestMessage } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { JobStatusViews } from '../../domain/job-status.js';
+import type { LiveJobs } from '../../domain/live-jobs.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
 import { jobStatusFacts } from '../../repositories/jobs.js';
 import { callerOf } from './auth.js';
+import { RATE_LIMITS } from './security.js';
 import { errors, jobRequestSchema, jobStatus, uploadResult, uuidParams } from './schemas.js';
 
 export interface AssemblyDeps {
   peers: Peers;
   uploads: UploadsService;
   views: JobStatusViews;
-  /** Where the reels are: a download is only offered while its object exists. */
+  /** Status of live jobs heard from the orchestrator: a poll of a live job needs no gRPC call. */
+  live: LiveJobs;
 }
 
 /**
  * POST /uploads/file, POST /jobs/assemble, GET /jobs/:id/status, GET /downloads/:id. Every route
  * acts for the signed-in user on their own things.
  */
-export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views }) => {
+export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live }) => {
   await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
   app.post(
     '/uploads/file',
     {
-      config: { access: 'user' },
+      config: { access: 'user', rateLimit: RATE_LIMITS.uploads },
       schema: {
         summary: 'Upload one video or audio file (multipart/form-data, field "file")',
         consumes: ['multipart/form-data'],
-        response: { 201: uploadResult, ...errors(400, 401, 413) },
+        response: { 201: uploadResult, ...errors(400, 401, 413, 429) },
       },
     },
     async (req, reply) => {
@@ -58,12 +61,12 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
   app.post(
     '/jobs/assemble',
     {
-      config: { access: 'user' },
+      config: { access: 'user', rateLimit: RATE_LIMITS.jobs },
       schema: {
         summary: 'Create a reel from uploaded files (charged once per Idempotency-Key)',
         body: jobRequestSchema,
         headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
-        response: { 200: z.object({ job_id: z.string() }).meta({ id: 'JobCreated' }), ...errors(400, 401, 402, 404, 413, 422) },
+        response: { 200: z.object({ job_id: z.string() }).meta({ id: 'JobCreated' }), ...errors(400, 401, 402, 404, 413, 422, 429) },
       },
     },
     async (req) => {
@@ -77,6 +80,7 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         },
         { requestId: req.id },
       );
+      app.accountChanged(caller.id); // the reservation changed the credits or the free video
       return { job_id: r.jobId };
     },
   );
@@ -88,8 +92,13 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       schema: { summary: "A job's status", params: uuidParams, response: { 200: jobStatus, ...errors(400, 401, 404) } },
     },
     async (req) => {
-      const job = await peers.jobs.getJob({ jobId: req.params.id, ownerId: callerOf(req).id }, { requestId: req.id });
-      return views.view(jobStatusFacts(job));
+      const ownerId = callerOf(req).id;
+      let facts = live.get(req.params.id, ownerId);
+      if (!facts) {
+        facts = jobStatusFacts(await peers.jobs.getJob({ jobId: req.params.id, ownerId }, { requestId: req.id }));
+        live.fetched(ownerId, facts);
+      }
+      return views.view(facts);
     },
   );
 

@@ -1,10 +1,15 @@
+import { DomainError, ErrorCode } from '@reelsmith/kit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { plainText } from '@reelsmith/proto';
 import { z } from 'zod';
+import { tokenHash, type SessionVerifier } from '../../domain/sessions.js';
+import type { ShortCache } from '../../domain/short-cache.js';
 import type { Peers } from '../../repositories/clients.js';
-import { endSessionSockets } from '../socket.js';
+import { endSessionSockets, revokeSessionSockets } from '../socket.js';
 import { bearer, callerOf } from './auth.js';
-import { errors, message, sessionReply, user } from './schemas.js';
+import { paymentIntent, startPayment } from './payments.routes.js';
+import { errors, message, sessionReply, user, type UserBody } from './schemas.js';
+import { RATE_LIMITS } from './security.js';
 import { userBody } from './user.view.js';
 
 const credentials = z
@@ -12,8 +17,16 @@ const credentials = z
   .strict()
   .meta({ id: 'Credentials' });
 
-/** POST /auth/register, /auth/login, /auth/verify-email, /auth/resend-verification, /auth/logout; GET /auth/me. */
-export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+/**
+ * POST /auth/register, /auth/login, /auth/verify-email, /auth/resend-verification, /auth/logout,
+ * /auth/forgot-password, /auth/reset-password, /auth/change-password, /auth/logout-all,
+ * /auth/delete-account; GET /auth/me; POST /auth/purchase-credits and /auth/upgrade-subscription
+ * (they start a payment).
+ */
+export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: SessionVerifier; accounts: ShortCache<UserBody> }> = async (
+  app,
+  { peers, sessions, accounts },
+) => {
   const client = (ip: string) => ({ ip });
 
   app.post(
@@ -92,9 +105,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, {
       schema: { summary: 'The signed-in user', response: { 200: z.object({ user }), ...errors(401) } },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const { user: u } = await peers.identity.getUser({ userId: caller.id }, { requestId: req.id });
-      return { user: await userBody(peers, u!, req.id) };
+      // The verified session says who this is (sessions exist only for verified accounts): no
+      // second call to identity; billing adds the credits and plan, reused for a moment (billing's
+      // facts and the routes that change them end it at once).
+      const c = callerOf(req);
+      const u = { id: c.id, email: c.email, isAdmin: c.isAdmin, isGuest: c.isGuest, unlimited: c.unlimited, emailVerified: true };
+      return { user: await accounts.get(c.id, () => userBody(peers, u, req.id)) };
     },
   );
 
@@ -104,8 +120,178 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, {
     async (req) => {
       const token = bearer(req);
       await peers.identity.logout({ sessionToken: token }, { requestId: req.id });
-      endSessionSockets(app.server, token); // other replicas drop theirs at their next session check
+      // This replica at once; every replica (this one again) through identity's sessions.revoked.
+      sessions.revoke([tokenHash(token)]);
+      endSessionSockets(app.server, token);
       return { message: 'Signed out' };
+    },
+  );
+
+  /** Ends every cached session of the user on this replica at once, and its sockets (identity tells the others). */
+  const endUserHere = (userId: string) => {
+    sessions.revoke([], userId);
+    revokeSessionSockets(app.server, [], userId);
+  };
+
+  app.post(
+    '/auth/forgot-password',
+    {
+      config: { rateLimit: RATE_LIMITS.passwordReset },
+      schema: {
+        summary: 'Mail a password reset link (valid 1 hour, single use); the same answer whether or not the e-mail is known',
+        body: z.object({ email: plainText(320, 'Email') }).strict(),
+        response: { 200: message, ...errors(400, 429) },
+      },
+    },
+    async (req) => {
+      await peers.identity.forgotPassword({ email: req.body.email, client: client(req.ip) }, { requestId: req.id });
+      return { message: 'If an account exists for that email, a link to reset its password is on its way.' };
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    {
+      config: { rateLimit: RATE_LIMITS.passwordReset },
+      schema: {
+        summary: 'Set a new password with the token of a reset link; every session of the account ends',
+        body: z.object({ token: plainText(200, 'Token'), password: plainText(1024, 'Password') }).strict(),
+        response: { 200: z.object({ message: z.string(), email: z.string() }), ...errors(400, 429) },
+      },
+    },
+    async (req) => {
+      const r = await peers.identity.resetPassword(
+        { token: req.body.token, password: req.body.password, client: client(req.ip) },
+        { requestId: req.id },
+      );
+      return { message: 'Your password has been changed. Please sign in with your new password.', email: r.email };
+    },
+  );
+
+  app.post(
+    '/auth/change-password',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Change the password (current + new); every other session ends',
+        body: z.object({ current_password: plainText(1024, 'Current password'), new_password: plainText(1024, 'New password') }).strict(),
+        response: { 200: message, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      await peers.identity.changePassword(
+        {
+          userId: caller.id,
+          currentPassword: req.body.current_password,
+          newPassword: req.body.new_password,
+          sessionToken: bearer(req),
+          client: client(req.ip),
+        },
+        { requestId: req.id },
+      );
+      endUserHere(caller.id);
+      return { message: 'Your password has been changed. Your other devices have been signed out.' };
+    },
+  );
+
+  app.post(
+    '/auth/logout-all',
+    {
+      config: { access: 'user' },
+      schema: { summary: 'Sign out everywhere: every session of the account ends', response: { 200: message, ...errors(401) } },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      await peers.identity.endAllSessions({ userId: caller.id }, { requestId: req.id });
+      endUserHere(caller.id);
+      return { message: 'Signed out everywhere' };
+    },
+  );
+
+  app.post(
+    '/auth/delete-account',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Delete the account, confirmed by its password: uploads, reels and sessions are deleted, the ledger keeps anonymised rows',
+        body: z.object({ password: plainText(1024, 'Password') }).strict(),
+        response: { 200: message, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const opts = { requestId: req.id };
+      // The password first; then the user's things, each step safe to repeat; the account last,
+      // so a failure part-way leaves an account that can ask again.
+      await peers.identity.checkPassword({ userId: caller.id, password: req.body.password, client: client(req.ip) }, opts);
+      await peers.media.deleteUserData({ ownerId: caller.id }, opts);
+      await peers.billing.anonymiseUser({ userId: caller.id }, opts);
+      await peers.identity.deleteAccount({ userId: caller.id, password: req.body.password, client: client(req.ip) }, opts);
+      endUserHere(caller.id);
+      return { message: 'Your account has been deleted.' };
+    },
+  );
+
+  // The spec's two account routes start the same payment flow as /payments/create-intent; they
+  // never grant anything by themselves (confirm with POST /payments/confirm).
+  app.post(
+    '/auth/purchase-credits',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Start buying the credit pack that costs `amount` dollars (returns a payment intent to confirm)',
+        body: z.object({ amount: z.number().positive().describe('US dollars: 10, 20, 40 or 80') }).strict(),
+        response: { 200: paymentIntent, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const cat = await peers.billing.getCatalogue({}, { requestId: req.id });
+      const cents = Math.round(req.body.amount * 100);
+      const pack = cat.packs.find((p) => Number(p.priceCents) === cents);
+      if (!pack)
+        throw new DomainError(
+          ErrorCode.INVALID_ARGUMENT,
+          `No credit pack costs $${req.body.amount}; packs cost ${cat.packs.map((p) => `$${Number(p.priceCents) / 100}`).join(', ')}`,
+        );
+      return startPayment(
+        peers,
+        callerOf(req),
+        { type: 'credits', item_id: pack.id, amount: cents, currency: 'usd', payment_method: 'card' },
+        req.id,
+      );
+    },
+  );
+
+  app.post(
+    '/auth/upgrade-subscription',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Start subscribing to a plan (returns a payment intent to confirm)',
+        body: z
+          .object({ plan: z.enum(['standard', 'mid-tier', 'corporate']), billing_cycle: z.enum(['monthly', 'yearly']).default('monthly') })
+          .strict(),
+        response: { 200: paymentIntent, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (req) => {
+      const cat = await peers.billing.getCatalogue({}, { requestId: req.id });
+      const plan = cat.plans.find((p) => p.id === req.body.plan)!;
+      const cents = Number(req.body.billing_cycle === 'yearly' ? plan.yearlyPriceCents : plan.monthlyPriceCents);
+      return startPayment(
+        peers,
+        callerOf(req),
+        {
+          type: 'subscription',
+          item_id: plan.id,
+          amount: cents,
+          currency: 'usd',
+          payment_method: 'card',
+          billing_cycle: req.body.billing_cycle,
+        },
+        req.id,
+      );
     },
   );
 };

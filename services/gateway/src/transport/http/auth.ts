@@ -1,17 +1,9 @@
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Peers } from '../../repositories/clients.js';
+import type { Caller, SessionVerifier } from '../../domain/sessions.js';
 
-/** The caller as the gateway knows it after checking the bearer token. */
-export interface Caller {
-  id: string;
-  email: string;
-  isAdmin: boolean;
-  isGuest: boolean;
-  /** Never charged or limited by billing (identity decides: admins and the guest pass). */
-  unlimited: boolean;
-}
+export type { Caller } from '../../domain/sessions.js';
 
 /** Route option: who may call it. Default: anyone. */
 export type Access = 'public' | 'user' | 'admin';
@@ -37,11 +29,13 @@ export const bearer = (req: FastifyRequest): string => {
 const unauthenticated = () => new DomainError(ErrorCode.UNAUTHENTICATED, 'Please sign in to continue.', 'unauthenticated');
 
 /**
- * One hook resolves the caller for every route from the bearer token; one guard enforces each
- * route's `access`: 'user' needs a valid session (401 otherwise), 'admin' an admin (403).
- * On a public route an invalid token is ignored and the caller is anonymous.
+ * One hook resolves the caller for every route from the bearer token (through the gateway's
+ * session cache); one guard enforces each route's `access`: 'user' needs a valid session (401
+ * otherwise), 'admin' an admin (403). On a public route an invalid token is ignored and the caller
+ * is anonymous. 401 only ever means identity said the token is invalid: when identity is slow,
+ * overloaded or unreachable, a route that needs the caller answers 503 with Retry-After.
  */
-export const authPlugin = fp<{ peers: Peers }>(async (app: FastifyInstance, { peers }) => {
+export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyInstance, { sessions }) => {
   app.decorateRequest('caller', null);
   app.decorate('adminRoutes', []);
   app.addHook('onRoute', (route) => {
@@ -54,12 +48,14 @@ export const authPlugin = fp<{ peers: Peers }>(async (app: FastifyInstance, { pe
     const token = bearer(req);
     if (token) {
       try {
-        const { user } = await peers.identity.authenticate({ sessionToken: token }, { requestId: req.id });
-        if (user) req.caller = { id: user.id, email: user.email, isAdmin: user.isAdmin, isGuest: user.isGuest, unlimited: user.unlimited };
+        req.caller = await sessions.verify(token);
       } catch (e) {
-        if (!isDomainError(e) || e.code !== ErrorCode.UNAUTHENTICATED) throw e;
-        if (access !== 'public') throw e;
+        // Identity could not answer: a public route serves the caller anonymously, any other
+        // route says "retry" (503), never "signed out".
+        if (access !== 'public' || !isDomainError(e) || e.code !== ErrorCode.UNAVAILABLE) throw e;
       }
+      if (!req.caller && access !== 'public')
+        throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired');
     }
     if (req.caller) req.log = req.log.child({ user_id: req.caller.id });
     if (access === 'public') return;

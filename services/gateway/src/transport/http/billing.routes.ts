@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
-import { catalogue, errors, estimateRequest } from './schemas.js';
+import { callerOf } from './auth.js';
+import { paymentRecord, toPaymentRecord } from './payments.routes.js';
+import { catalogue, errors, estimateRequest, user } from './schemas.js';
+import { userBody } from './user.view.js';
 
 const dollars = (cents: bigint) => Number(cents) / 100;
 
@@ -50,4 +53,37 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
       packs: c.packs.map((p) => ({ id: p.id, credits: Number(p.credits), price: dollars(p.priceCents), best_value: p.bestValue })),
     };
   });
+
+  app.get(
+    '/billing/history',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "The user's payments, newest first: date, item, amount in dollars, credits, provider, status",
+        response: { 200: z.object({ payments: z.array(paymentRecord) }).meta({ id: 'BillingHistory' }), ...errors(401) },
+      },
+    },
+    async (req) => {
+      const r = await peers.billing.history({ userId: callerOf(req).id }, { requestId: req.id });
+      return { payments: r.payments.map(toPaymentRecord) };
+    },
+  );
+
+  app.post(
+    '/billing/subscription/cancel',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Cancel the plan at the end of the period: it stays active until the next billing date',
+        response: { 200: z.object({ user }), ...errors(401, 409) },
+      },
+    },
+    async (req) => {
+      const c = callerOf(req);
+      await peers.billing.cancelSubscription({ userId: c.id }, { requestId: req.id });
+      app.accountChanged(c.id);
+      const { user: u } = await peers.identity.getUser({ userId: c.id }, { requestId: req.id });
+      return { user: await userBody(peers, u!, req.id) };
+    },
+  );
 };

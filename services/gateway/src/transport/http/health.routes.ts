@@ -1,9 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { DetailedHealth } from '../../domain/detailed-health.js';
 import type { HealthReport } from '../../domain/health.js';
-import { healthReport } from './schemas.js';
+import { detailedHealthSchema } from './admin.schemas.js';
+import { errors, healthReport } from './schemas.js';
 
 export interface HealthDeps {
   report(): Promise<HealthReport & { instance: string }>;
+  /** The admin's view: databases, storage, host resources, services and the render queue. */
+  detailed?(): Promise<DetailedHealth>;
 }
 
 /** GET /health: 200 when all eight services are SERVING, 503 naming the ones that are not. */
@@ -24,4 +28,18 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
       });
     },
   );
+
+  const detailed = deps.detailed;
+  if (detailed)
+    app.get(
+      '/health/detailed',
+      {
+        config: { access: 'admin' },
+        schema: { summary: 'Detailed health for the admin dashboard', response: { 200: detailedHealthSchema, ...errors(401, 403) } },
+      },
+      async (_req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return detailed();
+      },
+    );
 };

@@ -53,6 +53,7 @@ export const user = z
       status: z.string(),
       next_billing: z.string().nullable(),
       billing_cycle: z.string().nullable(),
+      cancel_at_period_end: z.boolean().describe('The plan ends at next_billing instead of renewing'),
     }),
     last_free_use: z.string().nullable(),
     daily_free_used: z.boolean(),
@@ -95,12 +96,17 @@ export const reel = z
     description: z.string(),
     created_at: z.string(),
     download_url: z.string(),
-    thumbnail: z.object({ data: z.string(), format: z.literal('jpeg') }).nullable(),
+    thumbnail: z
+      .object({ url: z.string(), format: z.literal('jpeg') })
+      .nullable()
+      .describe('A link to the thumbnail (not inline data), valid as long as download_url'),
     duration_sec: z.number(),
     music_used: z.boolean(),
     enable_beat_mapping: z.boolean(),
     enable_intelligence: z.boolean(),
     pacing_preset: z.string(),
+    share_to_showcase: z.boolean().describe('The owner allows admins to feature it in the public showcase'),
+    expires_at: z.string().nullable().describe("When it is deleted under the plan's retention; null: kept without limit"),
   })
   .meta({ id: 'Reel' });
 

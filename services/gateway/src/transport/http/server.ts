@@ -6,11 +6,27 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { newObjectKey, type Logger, type Metrics, type ObjectStore } from '@reelsmith/kit';
+import {
+  currentTraceId,
+  extractTrace,
+  newObjectKey,
+  startSpan,
+  withContext,
+  withDeadline,
+  type Logger,
+  type Metrics,
+  type ObjectStore,
+  type TraceContext,
+} from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
+import { LiveJobs } from '../../domain/live-jobs.js';
+import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../domain/sessions.js';
+import { ShortCache } from '../../domain/short-cache.js';
 import { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
+import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { assemblyRoutes } from './assembly.routes.js';
@@ -19,7 +35,14 @@ import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
+import { rateLimitPlugin, securityPlugin } from './security.js';
 import { libraryRoutes } from './library.routes.js';
+import { marketplaceRoutes } from './marketplace.routes.js';
+import { publicRoutes } from './public.routes.js';
+import type { DemosService } from '../../domain/demos.service.js';
+import { showcaseOnly } from '../../repositories/demos.wiring.js';
+import { mediaLibraryRoutes } from './media-library.routes.js';
+import { paymentsRoutes } from './payments.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -56,7 +79,37 @@ export interface HttpDeps {
   peers?: Peers;
   /** Object storage for uploads and downloads. */
   store?: ObjectStore;
+  /** The demo gallery and Hall of Fame source (YouTube or the showcase). */
+  demos?: DemosService;
   trustProxy?: boolean;
+  /** The session cache (shared with the socket); made from `peers` when absent. */
+  sessions?: SessionVerifier;
+  /** Status of live jobs heard from the orchestrator; an empty one when absent. */
+  live?: LiveJobs;
+  /** Every request's gRPC calls share this budget (the deadline passed on); not for uploads. */
+  requestDeadlineMs?: number;
+  /** The public URL (HSTS when https, and an origin of links in the CSP); http://localhost:8080 when absent. */
+  publicUrl?: string;
+  /** Further origins download links and thumbnails come from (S3). */
+  contentOrigins?: string[];
+  /** Called on each 429 of a rate limit (metrics). */
+  onRateLimited?: (route: string) => void;
+  /** Rate-limit counts shared across replicas (a MiniRedis); per process when absent. */
+  rateLimitRedis?: unknown;
+  /** Counts every answer per minute for the dashboard (published by the app). */
+  requestCounts?: { count(method: string, route: string, statusCode: number, elapsedMs: number): void };
+  /** GET /auth/me's answers, briefly, per user; none cached when absent. */
+  accounts?: ShortCache<UserBody>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A route that changed a user's credits or plan calls this, so this replica's next
+     * GET /auth/me asks billing (other replicas hear billing's facts on NATS).
+     */
+    accountChanged(userId: string): void;
+  }
 }
 
 /** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
@@ -76,8 +129,32 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // One trace per request (continuing the caller's traceparent, if any): the gRPC calls it makes,
+  // and the NATS messages those publish, carry it on to the other services. The deadline a request
+  // has left is passed on to every gRPC call it makes (uploads excepted: they stream for as long as
+  // the file takes).
+  const budget = deps.requestDeadlineMs ?? 15_000;
+  const traces = new WeakMap<object, { ctx: TraceContext; deadline?: number; end: () => void }>();
+  const enter = (t: { ctx: TraceContext; deadline?: number }, done: () => void) =>
+    withContext(t.ctx, () => (t.deadline === undefined ? done() : withDeadline(t.deadline, done)));
+  app.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
+    const { span, ctx } = startSpan(
+      `${req.method} ${req.routeOptions.url ?? 'unmatched'}`,
+      extractTrace(req.headers as Record<string, string>),
+    );
+    const multipart = req.headers['content-type']?.startsWith('multipart/');
+    const t = { ctx, deadline: multipart ? undefined : Date.now() + budget, end: () => span.end() };
+    traces.set(req, t);
+    const traceId = currentTraceId(ctx);
+    if (traceId) void reply.header('x-trace-id', traceId);
+    enter(t, done);
+  });
+  // The body arrives on the socket's own async context: enter the request's trace and deadline again.
+  app.addHook('preHandler', (req, _reply, done) => {
+    const t = traces.get(req);
+    if (t) enter(t, done);
+    else done();
   });
   // JSON bodies: the default parser (prototype-poisoning safe), after a depth check, so a small
   // body nested thousands of levels deep is a 400 instead of a stack overflow further on.
@@ -93,9 +170,27 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // Route templates, never raw URLs, as labels.
     const route = req.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequestSeconds.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    // The dashboard counts what clients asked, not the liveness polls of GET /health (a start-up
+    // or a load balancer's probe would otherwise show as traffic and errors).
+    if (route !== `${API_PREFIX}/health`) deps.requestCounts?.count(req.method, route, reply.statusCode, reply.elapsedTime);
+    traces.get(req)?.end();
     if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode }, 'request failed');
   });
   app.setErrorHandler(errorHandler);
+  await app.register(securityPlugin, { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins });
+  await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
+  // Public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('cache-control') ?? '').startsWith('public')) return payload;
+    const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+    void reply.header('etag', etag);
+    if (req.headers['if-none-match'] === etag) {
+      void reply.code(304);
+      return '';
+    }
+    return payload;
+  });
   // Requests are validated and responses serialised with the routes' zod schemas, which are also
   // the OpenAPI document the web client's types are generated from.
   app.setValidatorCompiler(validatorCompiler);
@@ -114,20 +209,27 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
   // At the root, so the caller hook and the admin route list cover every route.
-  if (deps.peers) await app.register(authPlugin, { peers: deps.peers });
+  const accounts = deps.accounts ?? new ShortCache<UserBody>(0);
+  app.decorate('accountChanged', (userId: string) => accounts.invalidate(userId));
+  const sessions = deps.sessions ?? (deps.peers ? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS) : undefined);
+  if (sessions) await app.register(authPlugin, { sessions });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, deps.health);
       if (deps.files) await api.register(filesRoutes, deps.files);
       if (deps.peers) {
-        await api.register(authRoutes, { peers: deps.peers });
+        await api.register(authRoutes, { peers: deps.peers, sessions: sessions!, accounts });
         await api.register(billingRoutes, { peers: deps.peers });
+        await api.register(paymentsRoutes, { peers: deps.peers });
         await api.register(adminRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
-          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views });
+          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs() });
           await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
+          await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
+          await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });
+          await api.register(mediaLibraryRoutes, { peers: deps.peers, store: deps.store });
         }
       }
     },
@@ -145,7 +247,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   } else deps.log.warn({ web_dist: deps.webDist }, 'web app not built; only the API is served');
 
   app.setNotFoundHandler((req, reply) => {
-    const wantsPage = req.method === 'GET' && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ws');
+    const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ws');
     if (wantsPage && hasWeb) {
       const file = req.url.split('?')[0]!;
       // Real files (assets, favicon) are served as they are; any other path is a client route.

@@ -6,7 +6,11 @@ import type { UserBody } from './schemas.js';
  * The spec's User entity as the API returns it: identity's user plus billing's account. Billing
  * decides the plan shown and the limits (and their wording) for this user; the web shows them.
  */
-export async function userBody(peers: Peers, u: identity.User, requestId: string): Promise<UserBody> {
+export async function userBody(
+  peers: Peers,
+  u: Pick<identity.User, 'id' | 'email' | 'isAdmin' | 'isGuest' | 'emailVerified' | 'unlimited'>,
+  requestId: string,
+): Promise<UserBody> {
   const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: u.unlimited, enterprise: u.isGuest }, { requestId });
   const sub = account?.subscription;
   const e = account?.entitlements;
@@ -22,6 +26,7 @@ export async function userBody(peers: Peers, u: identity.User, requestId: string
       status: sub?.status || 'inactive',
       next_billing: sub?.nextBillingUnixMs ? new Date(Number(sub.nextBillingUnixMs)).toISOString() : null,
       billing_cycle: sub?.billingCycle || null,
+      cancel_at_period_end: sub?.cancelAtPeriodEnd ?? false,
     },
     last_free_use: account?.lastFreeUse || null,
     daily_free_used: account?.dailyFreeUsed ?? false,

@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// `npm run bench:gateway` (run under the system lock: the npm script takes /tmp/rs-system.lock).
+// Starts the embedded product in a temporary DATA_DIR and measures the gateway on this machine:
+//  1. autocannon (50 connections, 10 s each) on a bare Fastify route (own process, same run), the
+//     job status route of a live job, GET /auth/me and the public catalogue: req/s, p50, p99, ratio;
+//  2. 2,000 Socket.IO clients following 200 live jobs: delay from a progress publish to its arrival;
+//  3. GET /auth/me at 1,000 connections: req/s, p50, p99 and the share shed (503 + Retry-After);
+//  4. the reconnect storm: 2,000 sockets of 400 users, each following its user's running job, all
+//     connecting at once to a freshly restarted gateway (cold cache) while an x264 encode runs beside,
+//     five times: joined, refused as unauthorized, told to retry (busy), time until all joined.
+// Live jobs are the gateway's view: their progress is published on NATS (jobs.<id>.status) exactly
+// as the orchestrator publishes it; no render worker is involved. Figures are printed, never asserted.
+'use strict';
+/* global fetch */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const { performance } = require('node:perf_hooks');
+const { setTimeout, clearTimeout, setInterval, clearInterval } = require('node:timers');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { io } = require('socket.io-client');
+const { connect: natsConnect } = require('nats');
+const { create, toBinary } = require('@bufbuild/protobuf');
+const { coreSubjects } = require('@reelsmith/proto');
+
+const ROOT = path.resolve(__dirname, '..');
+const USERS = Number(process.env.BENCH_USERS || 400);
+const LIVE_JOBS = Number(process.env.BENCH_LIVE_JOBS || 200);
+const FANOUT_CLIENTS = Number(process.env.BENCH_FANOUT_CLIENTS || 2000);
+const STORM_SOCKETS = Number(process.env.BENCH_STORM_SOCKETS || 2000);
+const STORMS = Number(process.env.BENCH_STORMS || 5);
+const DURATION = Number(process.env.BENCH_DURATION_S || 10);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+const pct = (values, p) => {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
+
+async function waitFor(fn, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(300);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The embedded product.
+
+async function startProduct(dataDir, port) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+      NATS_URL: '',
+      DEMO_REELS: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = fs.createWriteStream(path.join(dataDir, 'product.log'));
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200, 240_000, 'the product to start');
+  return child;
+}
+
+const state = (dataDir) => JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'supervisor.json'), 'utf8'));
+
+async function restartGateway(dataDir, port) {
+  const before = state(dataDir).processes.gateway.pid;
+  process.kill(before, 'SIGTERM');
+  await waitFor(
+    async () => {
+      const pid = state(dataDir).processes.gateway.pid;
+      return pid && pid !== before && (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200;
+    },
+    60_000,
+    'the gateway to restart',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users, signed up and verified through the API (each from its own address, as real users are).
+
+function mailReader(dir) {
+  const seen = new Set();
+  const codes = new Map();
+  return async (email) =>
+    waitFor(
+      async () => {
+        if (fs.existsSync(dir))
+          for (const f of fs.readdirSync(dir)) {
+            if (seen.has(f)) continue;
+            const raw = fs.readFileSync(path.join(dir, f), 'utf8');
+            const to = /^To: (.+)$/m.exec(raw)?.[1]?.trim().toLowerCase();
+            const code = /verification code is (\d{6})/.exec(raw)?.[1];
+            // A file being written is read again next time.
+            if (to && code) {
+              seen.add(f);
+              codes.set(to.replace(/^.*<|>$/g, ''), code);
+            }
+          }
+        return codes.get(email);
+      },
+      30_000,
+      `the verification mail of ${email}`,
+    );
+}
+
+async function createUsers(base, dataDir, n) {
+  const code = mailReader(path.join(dataDir, 'mail'));
+  const users = [];
+  let next = 0;
+  const post = (route, body, ip) =>
+    fetch(`${base}/api/v1${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const ip = `10.77.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      const email = `bench-${i}-${Date.now()}@example.com`;
+      const reg = await post('/auth/register', { email, password: 'bench password' }, ip);
+      if (reg.status !== 201) throw new Error(`sign-up ${reg.status} ${JSON.stringify(reg.body)}`);
+      const v = await post('/auth/verify-email', { email, code: await code(email) }, ip);
+      if (v.status !== 200) throw new Error(`verify ${v.status} ${JSON.stringify(v.body)}`);
+      users[i] = { id: v.body.user.id, token: v.body.session_token };
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+  return users;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live jobs: status messages as the orchestrator publishes them.
+
+function jobPublisher(nc) {
+  const schema = coreSubjects.jobStatus.schema;
+  return (job, progress) => {
+    const m = create(schema, {
+      jobId: job.id,
+      ownerId: job.ownerId,
+      status: 'processing',
+      progress,
+      message: `Rendering (${progress}%)`,
+      updatedAtUnixMs: BigInt(Date.now()),
+    });
+    nc.publish(coreSubjects.jobStatus.subject(job.id), toBinary(schema, m));
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP load.
+
+function cannon(url, { connections = 50, headers = {}, duration = DURATION } = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers, timeout: 30 }, (err, r) => (err ? reject(err) : resolve(r)));
+  });
+}
+
+async function bareServer() {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const f=require('fastify')();f.get('/bare',async()=>({ok:true}));f.listen({port:${port},host:'127.0.0.1'}).then(()=>console.log('up'))`,
+    ],
+    { cwd: path.join(ROOT, 'services', 'gateway'), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((r) => child.stdout.once('data', r));
+  return { url: `http://127.0.0.1:${port}/bare`, stop: () => child.kill() };
+}
+
+const row = (name, r, bare) => {
+  const total = r.requests.total || 1;
+  const ok = r['2xx'];
+  return {
+    route: name,
+    'req/s': r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ratio: bare ? r.requests.average / bare.requests.average : 1,
+    non2xx: r.non2xx,
+    shed: (total - ok) / total,
+  };
+};
+
+function printTable(rows) {
+  console.log('\n| route | req/s | p50 | p99 | of bare req/s | non-2xx |');
+  console.log('|---|---|---|---|---|---|');
+  for (const x of rows)
+    console.log(`| ${x.route} | ${fmt(x['req/s'])} | ${fmt(x.p50)} ms | ${fmt(x.p99)} ms | ${fmt(x.ratio * 100)}% | ${fmt(x.non2xx)} |`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sockets.
+
+function follow(base, token, jobId, handlers) {
+  const s = io(base, {
+    path: '/ws',
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    timeout: 60_000,
+    auth: { token },
+    query: { job_id: jobId },
+  });
+  s.on('job_status', () => handlers.joined?.(s));
+  s.on('job_update', (m) => handlers.update?.(m.data));
+  s.on('job_error', (m) => handlers.jobError?.(s, m.data));
+  s.on('connect_error', (e) => handlers.error?.(s, e));
+  return s;
+}
+
+/** The web client's delay (web/src/features/assembly/reconnect.ts): 3 s +- 25 %, at least the server's hint. */
+const reconnectDelay = (hintMs = 0) => Math.max(2250 + 1500 * Math.random(), hintMs > 0 ? hintMs * (1 + Math.random() * 0.5) : 0);
+
+async function fanout(base, users, jobs, publish) {
+  const clients = [];
+  const delays = [];
+  const sent = new Map(); // `${job}:${progress}` -> publish time
+  let joined = 0;
+  const perJob = Math.ceil(FANOUT_CLIENTS / jobs.length);
+  for (let b = 0; b < FANOUT_CLIENTS; b += 200) {
+    const batch = [];
+    for (let i = b; i < Math.min(FANOUT_CLIENTS, b + 200); i++) {
+      const job = jobs[Math.floor(i / perJob) % jobs.length];
+      batch.push(
+        new Promise((resolve) => {
+          const s = follow(base, users[job.user].token, job.id, {
+            joined: () => {
+              joined++;
+              resolve();
+            },
+            update: (d) => {
+              const at = sent.get(`${d.job_id}:${d.progress}`);
+              if (at) delays.push(performance.now() - at);
+            },
+            error: (_s, e) => {
+              console.error('fan-out client refused:', e.message);
+              resolve();
+            },
+            jobError: (_s, d) => {
+              console.error('fan-out join refused:', d);
+              resolve();
+            },
+          });
+          clients.push(s);
+        }),
+      );
+    }
+    await Promise.all(batch);
+  }
+  log(`${joined} of ${FANOUT_CLIENTS} clients follow ${jobs.length} jobs; publishing progress`);
+  for (let round = 0; round < 20; round++) {
+    const progress = 10 + round;
+    for (const job of jobs) {
+      sent.set(`${job.id}:${progress}`, performance.now());
+      publish(job, progress);
+    }
+    await sleep(500);
+  }
+  await sleep(2000);
+  for (const s of clients) s.close();
+  return {
+    joined,
+    expected: FANOUT_CLIENTS * 20,
+    received: delays.length,
+    p50: pct(delays, 50),
+    p95: pct(delays, 95),
+    max: pct(delays, 100),
+  };
+}
+
+async function storm(base, users, jobs) {
+  const started = performance.now();
+  const r = { joined: 0, unauthorized: 0, busy: 0, refusedJoin: 0, transport: 0, ms: NaN };
+  const sockets = [];
+  await new Promise((resolve) => {
+    const done = () => {
+      if (r.joined + r.unauthorized >= STORM_SOCKETS) resolve();
+    };
+    const give = setTimeout(resolve, 90_000);
+    for (let i = 0; i < STORM_SOCKETS; i++) {
+      const u = i % users.length;
+      const start = () => {
+        const s = follow(base, users[u].token, jobs[u].id, {
+          joined: () => {
+            r.joined++;
+            if (r.joined === STORM_SOCKETS) {
+              r.ms = performance.now() - started;
+              clearTimeout(give);
+            }
+            done();
+          },
+          error: (sock, e) => {
+            sock.close();
+            if (e.message === 'unauthorized') {
+              r.unauthorized++;
+              return done();
+            }
+            if (e.message === 'busy') r.busy++;
+            else r.transport++;
+            setTimeout(start, reconnectDelay(e.data?.retry_after_ms));
+          },
+          jobError: (sock, d) => {
+            if (d?.code === 'busy') r.busy++;
+            else r.refusedJoin++;
+            setTimeout(() => sock.emit('join', jobs[u].id), reconnectDelay(d?.retry_after_ms));
+          },
+        });
+        sockets.push(s);
+      };
+      start();
+    }
+  });
+  for (const s of sockets) s.close();
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log(`starting the embedded product on ${base} (DATA_DIR ${dataDir})`);
+  const product = await startProduct(dataDir, port);
+  const cleanup = async () => {
+    product.kill('SIGTERM');
+    await new Promise((r) => product.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const s = state(dataDir);
+    const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
+    const nc = await natsConnect({ servers: s.natsUrl, token: secrets.NATS_TOKEN });
+    const publish = jobPublisher(nc);
+
+    log(`signing up and verifying ${USERS} users through the API`);
+    const users = await createUsers(base, dataDir, USERS);
+    const jobs = users.map((u, i) => ({ id: crypto.randomUUID(), ownerId: u.id, user: i }));
+    for (const j of jobs) publish(j, 5);
+    await nc.flush();
+    await sleep(500);
+
+    log('HTTP: bare Fastify, job status (live job), /auth/me, catalogue; 50 connections, 10 s each');
+    const bare = await bareServer();
+    const auth = { authorization: `Bearer ${users[0].token}` };
+    const rBare = await cannon(bare.url);
+    bare.stop();
+    const keepLive = setInterval(() => publish(jobs[0], 6), 1000);
+    const rStatus = await cannon(`${base}/api/v1/jobs/${jobs[0].id}/status`, { headers: auth });
+    clearInterval(keepLive);
+    const rMe = await cannon(`${base}/api/v1/auth/me`, { headers: auth });
+    const rCat = await cannon(`${base}/api/v1/billing/catalogue`);
+    const http = [
+      row('bare Fastify route', rBare),
+      row('GET /api/v1/jobs/{id}/status', rStatus, rBare),
+      row('GET /api/v1/auth/me', rMe, rBare),
+      row('GET /api/v1/billing/catalogue', rCat, rBare),
+    ];
+
+    log(`sockets: ${FANOUT_CLIENTS} clients following ${LIVE_JOBS} live jobs`);
+    const fan = await fanout(base, users, jobs.slice(0, LIVE_JOBS), publish);
+
+    log('GET /api/v1/auth/me at 1,000 connections, 10 s');
+    const rMe1000 = row(
+      'GET /api/v1/auth/me (1,000 connections)',
+      await cannon(`${base}/api/v1/auth/me`, { headers: auth, connections: 1000 }),
+      rBare,
+    );
+
+    log(
+      `reconnect storm: ${STORM_SOCKETS} sockets of ${users.length} users, cold cache after a gateway restart, x264 encode beside, ${STORMS} times`,
+    );
+    const storms = [];
+    const keepRunning = setInterval(() => {
+      for (const j of jobs) publish(j, 50);
+    }, 1000);
+    for (let k = 0; k < STORMS; k++) {
+      await restartGateway(dataDir, port);
+      for (const j of jobs) publish(j, 50);
+      await nc.flush();
+      await sleep(300);
+      const render = spawn(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc2=size=1920x1080:rate=30',
+          '-t',
+          '120',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'medium',
+          '-f',
+          'null',
+          '-',
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        storms.push(await storm(base, users, jobs));
+      } finally {
+        render.kill('SIGKILL');
+      }
+      log(`storm ${k + 1}:`, JSON.stringify(storms.at(-1)));
+      await sleep(2000);
+    }
+    clearInterval(keepRunning);
+    await nc.close();
+
+    console.log(
+      `\n## Gateway benchmark (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 10)})`,
+    );
+    printTable([...http, rMe1000]);
+    console.log(`\nGoals: status route and /auth/me >= 30% of bare req/s with p99 <= 25 ms at 50 connections.`);
+    for (const x of http.slice(1, 3))
+      console.log(
+        `- ${x.route}: ${fmt(x.ratio * 100)}% of bare, p99 ${fmt(x.p99)} ms: ${x.ratio >= 0.3 && x.p99 <= 25 ? 'met' : 'NOT met'}`,
+      );
+    console.log(
+      `- /auth/me at 1,000 connections: ${fmt(rMe1000['req/s'])} req/s, p50 ${fmt(rMe1000.p50)} ms, p99 ${fmt(rMe1000.p99)} ms, shed (503) ${fmt(rMe1000.shed * 100, 1)}%`,
+    );
+    console.log(
+      `\nProgress fan-out: ${fan.joined} clients on ${LIVE_JOBS} jobs; ${fmt(fan.received)} of ${fmt(fan.expected)} updates arrived; publish -> arrival p50 ${fmt(fan.p50, 1)} ms, p95 ${fmt(fan.p95, 1)} ms, max ${fmt(fan.max, 1)} ms (goal p95 <= 250 ms: ${fan.p95 <= 250 ? 'met' : 'NOT met'})`,
+    );
+    console.log(`\n| storm | joined | unauthorized | told to retry (busy) | other connect errors | refused joins | all joined after |`);
+    console.log('|---|---|---|---|---|---|---|');
+    storms.forEach((x, i) =>
+      console.log(
+        `| ${i + 1} | ${x.joined} / ${STORM_SOCKETS} | ${x.unauthorized} | ${x.busy} | ${x.transport} | ${x.refusedJoin} | ${Number.isFinite(x.ms) ? `${fmt(x.ms / 1000, 1)} s` : 'not all within 90 s'} |`,
+      ),
+    );
+    const worst = Math.max(...storms.map((x) => (Number.isFinite(x.ms) ? x.ms : Infinity)));
+    console.log(
+      `Goals: 0 unauthorized (${storms.every((x) => x.unauthorized === 0) ? 'met' : 'NOT met'}); all joined within 30 s (${worst <= 30_000 ? 'met' : 'NOT met'}).`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
+import { OVERLOADED_DETAIL } from './admission.js';
+
+/** The caller as the gateway knows it after checking the bearer token. */
+export interface Caller {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  isGuest: boolean;
+  /** Never charged or limited by billing (identity decides: admins and the guest pass). */
+  unlimited: boolean;
+}
+
+export interface SessionCacheLimits {
+  /** Sessions kept; the least recently used goes first. */
+  maxEntries: number;
+  /** A cached verification is trusted this long (revocation events end it sooner). */
+  ttlMs: number;
+}
+
+export const SESSION_CACHE_DEFAULTS: SessionCacheLimits = { maxEntries: 10_000, ttlMs: 30_000 };
+
+/** Identity's answer for a token: the user, or an error (UNAUTHENTICATED when the token is invalid). */
+export type VerifyWithIdentity = (token: string) => Promise<Caller>;
+
+export interface VerificationObserver {
+  verified(seconds: number, outcome: 'valid' | 'invalid' | 'unavailable'): void;
+  cache(hit: boolean): void;
+}
+
+export const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+/** What a caller hears when identity could not answer: retry, never "signed out". */
+export const identityUnavailable = () => new DomainError(ErrorCode.UNAVAILABLE, OVERLOADED_DETAIL, 'identity_unavailable');
+
+interface Entry {
+  caller: Caller;
+  expires: number;
+}
+
+/**
+ * Session verification in the gateway: a bounded LRU of recent verifications with a short TTL,
+ * one call to identity for any number of concurrent verifications of the same token, and
+ * revocation (by token or by user) that takes effect at once.
+ *
+ * `verify` resolves to the caller, or to null only when identity said the token is invalid; any
+ * other failure (timeout, overload, identity unreachable) rejects with UNAVAILABLE, so no caller is
+ * ever told they are signed out because the system was busy.
+ */
+export class SessionVerifier {
+  private readonly cache = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<Caller | null>>();
+  /** Bumped on every revocation: a verification that started before it is not cached. */
+  private epoch = 0;
+
+  constructor(
+    private readonly identity: VerifyWithIdentity,
+    private readonly limits: SessionCacheLimits,
+    private readonly observer?: VerificationObserver,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size() {
+    return this.cache.size;
+  }
+
+  async verify(token: string): Promise<Caller | null> {
+    const key = tokenHash(token);
+    const hit = this.cache.get(key);
+    if (hit && hit.expires > this.now()) {
+      // Most recently used goes to the end of the map's order.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      this.observer?.cache(true);
+      return hit.caller;
+    }
+    if (hit) this.cache.delete(key);
+    this.observer?.cache(false);
+    const inFlight = this.pending.get(key);
+    if (inFlight) return inFlight;
+    const call: Promise<Caller | null> = this.ask(key, token).finally(() => {
+      if (this.pending.get(key) === call) this.pending.delete(key);
+    });
+    this.pending.set(key, call);
+    return call;
+  }
+
+  private async ask(key: string, token: string): Promise<Caller | null> {
+    const epoch = this.epoch;
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let caller: Caller;
+    try {
+      caller = await this.identity(token);
+    } catch (e) {
+      if (isDomainError(e) && e.code === ErrorCode.UNAUTHENTICATED) {
+        this.observer?.verified(seconds(), 'invalid');
+        return null;
+      }
+      this.observer?.verified(seconds(), 'unavailable');
+      throw identityUnavailable();
+    }
+    this.observer?.verified(seconds(), 'valid');
+    if (epoch === this.epoch) {
+      this.cache.set(key, { caller, expires: this.now() + this.limits.ttlMs });
+      while (this.cache.size > this.limits.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return caller;
+  }
+
+  /** Ends cached sessions at once: the given token hashes, and every session of `userId` if set. */
+  revoke(tokenHashes: readonly string[], userId?: string): number {
+    this.epoch++;
+    let n = 0;
+    for (const h of tokenHashes) if (this.cache.delete(h)) n++;
+    // Pending verifications of these tokens must not hand out the old answer to later callers.
+    for (const h of tokenHashes) this.pending.delete(h);
+    if (userId)
+      for (const [k, e] of this.cache)
+        if (e.caller.id === userId) {
+          this.cache.delete(k);
+          n++;
+        }
+    return n;
+  }
+}

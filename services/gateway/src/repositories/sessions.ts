@@ -1,0 +1,26 @@
+import { DomainError, ErrorCode, type Bus, type Logger } from '@reelsmith/kit';
+import type { SessionVerifier, VerifyWithIdentity } from '../domain/sessions.js';
+import type { Peers } from './clients.js';
+
+/** Identity's Authenticate as the session verifier's source of truth. */
+export const verifyWithIdentity =
+  (peers: Pick<Peers, 'identity'>): VerifyWithIdentity =>
+  async (token) => {
+    const { user } = await peers.identity.authenticate({ sessionToken: token });
+    if (!user) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired');
+    return { id: user.id, email: user.email, isAdmin: user.isAdmin, isGuest: user.isGuest, unlimited: user.unlimited };
+  };
+
+export interface Revoked {
+  tokenHashes: readonly string[];
+  userId: string;
+}
+
+/** Identity's `sessions.revoked` messages end the sessions in this replica's cache (and their sockets). */
+export function followRevocations(bus: Bus, sessions: SessionVerifier, log: Logger, also?: (r: Revoked) => void) {
+  return bus.subscribeSessionsRevoked((m) => {
+    const n = sessions.revoke(m.tokenHashes, m.userId || undefined);
+    also?.({ tokenHashes: m.tokenHashes, userId: m.userId });
+    log.debug({ cached: n, user_id: m.userId || undefined }, 'sessions revoked');
+  });
+}

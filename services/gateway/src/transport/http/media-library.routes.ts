@@ -1,0 +1,424 @@
+import multipart from '@fastify/multipart';
+import { DomainError, ErrorCode, newObjectKey, type ObjectStore } from '@reelsmith/kit';
+import type { media } from '@reelsmith/proto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { byteRange } from '../../domain/byte-range.js';
+import type { Peers } from '../../repositories/clients.js';
+import { callerOf } from './auth.js';
+import { errors, message } from './schemas.js';
+
+type Item = media.LibraryItem;
+
+const API = '/api/v1';
+/** Library objects are named by their content hash: a URL's bytes never change. */
+const IMMUTABLE = 'public, max-age=604800, immutable';
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  q: z.string().max(200).default('').describe('Case-insensitive, on filename or category; blank is ignored'),
+  category: z.string().max(60).default(''),
+});
+
+const videoFile = z
+  .object({
+    key: z.string(),
+    filename: z.string(),
+    category: z.string(),
+    size: z.number().int().describe('Bytes'),
+    url: z.string().describe('The clip itself (supports HTTP Range)'),
+    thumbnail_url: z.string(),
+    preview_frames: z.array(z.string()).describe('Three frames for a hover preview'),
+    duration: z.number().describe('Seconds'),
+  })
+  .meta({ id: 'VideoLibraryFile' });
+
+const videoList = z
+  .object({ files: z.array(videoFile), categories: z.array(z.string()), total: z.number().int().describe('How many match') })
+  .meta({ id: 'VideoLibraryList' });
+
+const userVideoList = z
+  .object({
+    files: z.array(videoFile.extend({ s3_key: z.string().describe('What a job request names in media_files') })),
+    categories: z.array(z.string()),
+    total: z.number().int(),
+  })
+  .meta({ id: 'VideoLibraryUserList' });
+
+const musicFile = z
+  .object({
+    key: z.string(),
+    filename: z.string(),
+    category: z.string(),
+    size: z.number().int(),
+    duration: z.number(),
+    bpm: z.number().describe('Tempo; 0 when the track has no steady beat'),
+  })
+  .meta({ id: 'MusicLibraryFile' });
+
+const musicList = z
+  .object({ files: z.array(musicFile), categories: z.array(z.string()), total: z.number().int() })
+  .meta({ id: 'MusicLibraryList' });
+
+const userMusicList = z
+  .object({
+    files: z.array(musicFile.extend({ s3_key: z.string().describe('What a job request names in music_file') })),
+    categories: z.array(z.string()),
+    total: z.number().int(),
+  })
+  .meta({ id: 'MusicLibraryUserList' });
+
+const musicAnalysis = z
+  .object({
+    key: z.string(),
+    filename: z.string(),
+    duration: z.number(),
+    bpm: z.number(),
+    beats: z.array(z.number()).describe('Beat times in seconds'),
+    peaks: z.array(z.number()).describe('Peak amplitude (0..1) of equal slices of the track, for a waveform'),
+  })
+  .meta({ id: 'MusicAnalysis' });
+
+const keyParams = z.object({ key: z.string().regex(/^[a-f0-9]{8,64}$/, 'not a library key') });
+const stream = z.any().describe('The file');
+
+const videoView = (i: Item) => ({
+  key: i.key,
+  filename: i.filename,
+  category: i.category,
+  size: Number(i.sizeBytes),
+  url: `${API}/video-library/file/${i.key}`,
+  thumbnail_url: `${API}/video-library/thumbnail/${i.key}`,
+  preview_frames: i.previewFrameKeys.map((_, n) => `${API}/video-library/frame/${i.key}/${n}`),
+  duration: i.durationSec,
+});
+
+const musicView = (i: Item) => ({
+  key: i.key,
+  filename: i.filename,
+  category: i.category,
+  size: Number(i.sizeBytes),
+  duration: i.durationSec,
+  bpm: i.bpm,
+});
+
+/** Parses one `bytes=` range against a size; null when absent, 'bad' when unsatisfiable. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'bad' {
+  // The gateway's one Range parser; library files answer 416 to any Range they would not honour.
+  const r = byteRange(header, size);
+  if (r === 'unsatisfiable' || (header && r === null)) return 'bad';
+  return r;
+}
+
+/** Sends a stored object, honouring a Range header (206 with the slice asked for). */
+async function sendObject(store: ObjectStore, req: FastifyRequest, reply: FastifyReply, key: string, size: number, type: string) {
+  void reply.header('accept-ranges', 'bytes').header('cache-control', IMMUTABLE).type(type);
+  const range = parseRange(req.headers.range, size);
+  if (range === 'bad')
+    return reply
+      .status(416)
+      .type('application/json')
+      .header('cache-control', 'no-store')
+      .header('content-range', `bytes */${size}`)
+      .send({ detail: 'Range not satisfiable', code: 'bad_range' });
+  if (!range) {
+    void reply.header('content-length', size);
+    return reply.send(await store.get(key));
+  }
+  void reply
+    .status(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+    .header('content-length', range.end - range.start + 1);
+  return reply.send(await store.get(key, range));
+}
+
+const mimeOf = (key: string) =>
+  ({
+    mp3: 'audio/mpeg',
+    wav: 'audio/wav',
+    aac: 'audio/aac',
+    m4a: 'audio/mp4',
+    mp4: 'video/mp4',
+    mov: 'video/quicktime',
+    mkv: 'video/x-matroska',
+    webm: 'video/webm',
+    avi: 'video/x-msvideo',
+    jpg: 'image/jpeg',
+  })[key.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+
+/**
+ * The stock video and music libraries: public browsing (lists, thumbnails, clips and previews by
+ * URL, cacheable), selection for a job by signed-in users (capped by plan), and the admin's
+ * uploads and removals.
+ */
+export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
+  const one = async (kind: 'video' | 'audio', key: string, requestId: string) =>
+    (await peers.media.getLibraryItems({ kind, keys: [key] }, { requestId })).items[0]!;
+  const list = (kind: 'video' | 'audio', q: z.infer<typeof listQuery>, requestId: string) =>
+    peers.media.listLibrary({ kind, q: q.q, category: q.category, limit: q.limit, offset: q.offset }, { requestId });
+
+  app.get(
+    '/video-library-detailed',
+    {
+      schema: {
+        summary: 'The stock video library, paged and searchable (no sign-in)',
+        querystring: listQuery,
+        response: { 200: videoList, ...errors(400) },
+      },
+    },
+    async (req) => {
+      const r = await list('video', req.query, req.id);
+      return { files: r.items.map(videoView), categories: r.categories, total: r.total };
+    },
+  );
+
+  app.get(
+    '/video-library',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'The stock video library with the object keys a job uses',
+        querystring: listQuery,
+        response: { 200: userVideoList, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const r = await list('video', req.query, req.id);
+      return { files: r.items.map((i) => ({ ...videoView(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
+    },
+  );
+
+  app.post(
+    '/video-library/select',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Select library clips for a reel (at most your plan allows)',
+        body: z.object({ video_keys: z.array(z.string().max(64)).min(1).max(5000) }).strict(),
+        response: {
+          200: z
+            .object({ selected_videos: z.array(z.object({ key: z.string(), object_key: z.string(), filename: z.string() })) })
+            .meta({ id: 'SelectedVideos' }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const keys = [...new Set(req.body.video_keys)];
+      const { account } = await peers.billing.getAccount(
+        { userId: caller.id, unlimited: caller.unlimited, enterprise: caller.isGuest },
+        { requestId: req.id },
+      );
+      const e = account!.entitlements!;
+      if (keys.length > e.librarySelectionCap)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, e.selectionLimitMessage, 'selection_limit');
+      const { items } = await peers.media.getLibraryItems({ kind: 'video', keys }, { requestId: req.id });
+      return { selected_videos: items.map((i) => ({ key: i.key, object_key: i.objectKey, filename: i.filename })) };
+    },
+  );
+
+  app.get(
+    '/video-library/thumbnail/:key',
+    { schema: { summary: "A library clip's thumbnail (JPEG)", params: keyParams, response: { 200: stream, ...errors(404) } } },
+    async (req, reply) => {
+      const i = await one('video', req.params.key, req.id);
+      void reply.header('cache-control', IMMUTABLE).type('image/jpeg');
+      return reply.send(await store.get(i.thumbnailKey));
+    },
+  );
+
+  app.get(
+    '/video-library/frame/:key/:n',
+    {
+      schema: {
+        summary: 'One of the three hover-preview frames of a library clip (JPEG)',
+        params: keyParams.extend({ n: z.coerce.number().int().min(0).max(2) }),
+        response: { 200: stream, ...errors(404) },
+      },
+    },
+    async (req, reply) => {
+      const i = await one('video', req.params.key, req.id);
+      const key = i.previewFrameKeys[req.params.n];
+      if (!key) throw new DomainError(ErrorCode.NOT_FOUND, 'No such preview frame.', 'not_found');
+      void reply.header('cache-control', IMMUTABLE).type('image/jpeg');
+      return reply.send(await store.get(key));
+    },
+  );
+
+  app.get(
+    '/video-library/file/:key',
+    {
+      schema: {
+        summary: 'A library clip (HTTP Range supported)',
+        params: keyParams,
+        response: { 200: stream, 206: stream, ...errors(404, 416) },
+      },
+    },
+    async (req, reply) => {
+      const i = await one('video', req.params.key, req.id);
+      return sendObject(store, req, reply, i.objectKey, Number(i.sizeBytes), mimeOf(i.objectKey));
+    },
+  );
+
+  app.get(
+    '/music-library-detailed',
+    {
+      schema: {
+        summary: 'The music library, paged and searchable (no sign-in)',
+        querystring: listQuery,
+        response: { 200: musicList, ...errors(400) },
+      },
+    },
+    async (req) => {
+      const r = await list('audio', req.query, req.id);
+      return { files: r.items.map(musicView), categories: r.categories, total: r.total };
+    },
+  );
+
+  app.get(
+    '/music-library',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'The music library with the object keys a job uses',
+        querystring: listQuery,
+        response: { 200: userMusicList, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const r = await list('audio', req.query, req.id);
+      return { files: r.items.map((i) => ({ ...musicView(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
+    },
+  );
+
+  app.post(
+    '/music-library/select',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Select a library track (by file name) as the music of a reel',
+        body: z.object({ filename: z.string().min(1).max(200) }).strict(),
+        response: { 200: z.object({ object_key: z.string(), key: z.string() }).meta({ id: 'SelectedMusic' }), ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => {
+      const i = await peers.media.findMusic({ filename: req.body.filename }, { requestId: req.id });
+      return { object_key: i.objectKey, key: i.key };
+    },
+  );
+
+  app.post(
+    '/music-library/cache/:key',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "A library track's preview link",
+        params: keyParams,
+        response: { 200: z.object({ preview_url: z.string() }).meta({ id: 'MusicPreview' }), ...errors(401, 404) },
+      },
+    },
+    async (req) => {
+      const i = await one('audio', req.params.key, req.id);
+      return { preview_url: `${API}/music-library/preview/${i.key}` };
+    },
+  );
+
+  app.get(
+    '/music-library/preview/:key',
+    {
+      schema: {
+        summary: 'Streams a library track (HTTP Range supported, 206)',
+        params: keyParams,
+        response: { 200: stream, 206: stream, ...errors(404, 416) },
+      },
+    },
+    async (req, reply) => {
+      const i = await one('audio', req.params.key, req.id);
+      return sendObject(store, req, reply, i.objectKey, Number(i.sizeBytes), mimeOf(i.objectKey));
+    },
+  );
+
+  app.get(
+    '/music-library/analysis/:key',
+    {
+      schema: {
+        summary: "A library track's tempo, beats and waveform",
+        params: keyParams,
+        response: { 200: musicAnalysis, ...errors(404) },
+      },
+    },
+    async (req, reply) => {
+      const r = await peers.media.musicAnalysis({ key: req.params.key }, { requestId: req.id });
+      void reply.header('cache-control', 'public, max-age=3600');
+      const i = r.item!;
+      return { key: i.key, filename: i.filename, duration: i.durationSec, bpm: i.bpm, beats: r.beats, peaks: r.peaks };
+    },
+  );
+
+  // --- admin: add and remove library items --------------------------------------------------
+  await app.register(async (admin) => {
+    await admin.register(multipart, { limits: { files: 1, fields: 2, parts: 3, fieldSize: 200 } });
+    admin.post(
+      '/admin/library',
+      {
+        config: { access: 'admin' },
+        schema: {
+          summary: 'Add a video or music file to the stock libraries (multipart: optional field "category", then "file")',
+          consumes: ['multipart/form-data'],
+          response: {
+            201: z
+              .object({ outcome: z.enum(['imported', 'duplicate']), key: z.string(), kind: z.string(), category: z.string() })
+              .meta({ id: 'LibraryImport' }),
+            ...errors(400, 401, 403),
+          },
+        },
+      },
+      async (req, reply) => {
+        if (!req.isMultipart())
+          throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the file as multipart/form-data in the field "file".', 'not_multipart');
+        let category = 'general';
+        for await (const part of req.parts({ limits: { fileSize: 4 * 1024 ** 3 } })) {
+          if (part.type === 'field' && part.fieldname === 'category') category = String(part.value);
+          else if (part.type === 'file' && part.fieldname === 'file') {
+            const staging = newObjectKey('library/incoming', (/\.[a-z0-9]{2,5}$/i.exec(part.filename)?.[0] ?? '').toLowerCase());
+            await store.put(staging, part.file);
+            if (part.file.truncated) {
+              await store.delete(staging);
+              throw new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large.', 'too_large');
+            }
+            const r = await peers.media.importLibraryObject(
+              { stagingKey: staging, filename: part.filename, category },
+              { requestId: req.id, deadlineMs: 15 * 60_000 },
+            );
+            return reply.status(201).send({
+              outcome: r.outcome === 'duplicate' ? 'duplicate' : 'imported',
+              key: r.item!.key,
+              kind: r.item!.kind,
+              category: r.item!.category,
+            });
+          }
+        }
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
+      },
+    );
+  });
+
+  app.delete(
+    '/admin/library/:key',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Remove an item from the stock libraries',
+        params: keyParams,
+        response: { 200: message, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await peers.media.deleteLibraryItem({ key: req.params.key }, { requestId: req.id });
+      return { message: 'Library item removed' };
+    },
+  );
+};

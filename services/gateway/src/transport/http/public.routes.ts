@@ -1,0 +1,349 @@
+import { RATE_LIMITS } from './security.js';
+import fs from 'node:fs';
+import { LocalObjectStore, type ObjectStore } from '@reelsmith/kit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { byteRange } from '../../domain/byte-range.js';
+import type { DemosService } from '../../domain/demos.service.js';
+import type { Peers } from '../../repositories/clients.js';
+import { showcaseVideo } from '../../repositories/showcase.source.js';
+import { callerOf } from './auth.js';
+import { errors, uuidParams } from './schemas.js';
+
+export const demoVideo = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    thumbnail: z.string().describe('Image URL'),
+    preview_frames: z.array(z.string()).describe('Up to three frame URLs for the hover preview'),
+    videoId: z.string(),
+    videoUrl: z.string().describe('The MP4 stream of a showcase reel (Range requests, no sign-in) or the embedded YouTube player'),
+    duration: z.number().describe('Seconds'),
+    views: z.number().int().describe('Real plays'),
+    category: z.string(),
+    publishedAt: z.string(),
+  })
+  .meta({ id: 'DemoVideo' });
+
+const source = z.enum(['youtube', 'showcase']).describe('Where the videos come from');
+const fallbackReason = z.string().optional().describe('Set when YouTube failed: why, and that the last good copy or the showcase is shown');
+
+export const demoList = z
+  .object({
+    videos: z.array(demoVideo),
+    categories: z.array(z.string()),
+    source,
+    fallback_reason: fallbackReason,
+    fetched_at: z.string().optional().describe('When the YouTube videos shown were fetched'),
+  })
+  .meta({ id: 'DemoList' });
+
+export const featuredList = z.object({ videos: z.array(demoVideo), source, fallback_reason: fallbackReason }).meta({ id: 'FeaturedList' });
+
+export const showcaseStats = z
+  .object({
+    total_reels: z.number().int().describe('Every reel Reelsmith has finished'),
+    active_creators: z.number().int().describe('People who finished a reel in the last 30 days'),
+  })
+  .meta({ id: 'ShowcaseStats' });
+
+export const sharedReel = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    owner_id: z.string(),
+    created_at: z.string(),
+    duration_sec: z.number(),
+    pacing_preset: z.string(),
+    featured: z.boolean(),
+    category: z.string(),
+    views: z.number().int(),
+  })
+  .meta({ id: 'SharedReel' });
+
+export const CONTACT_TOPICS = ['General question', 'Technical support', 'Billing', 'Partnership', 'Feedback'] as const;
+
+export const contactRequest = z
+  .object({
+    name: z.string().max(200),
+    email: z.string().max(320),
+    topic: z.enum(CONTACT_TOPICS),
+    message: z.string().max(10_000),
+    website: z.string().max(500).default('').describe('Leave empty (a hidden field that only bots fill in)'),
+  })
+  .strict()
+  .meta({ id: 'ContactRequest' });
+
+export const contactMessage = z
+  .object({ id: z.string(), name: z.string(), email: z.string(), topic: z.string(), message: z.string(), created_at: z.string() })
+  .meta({ id: 'ContactMessage' });
+
+const LINK_SECONDS = 3600;
+
+export interface PublicDeps {
+  peers: Peers;
+  store: ObjectStore;
+  demos: DemosService;
+}
+
+/** The showcase and the public pages' data: demos, featured videos, stats, public streams; sharing and featuring. */
+export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { peers, store, demos }) => {
+  app.get(
+    '/demos',
+    {
+      schema: {
+        summary: 'The demo gallery: YouTube channel videos (cached one hour) or the showcase',
+        querystring: z.object({ category: z.string().max(40).default('') }),
+        response: { 200: demoList, ...errors(400) },
+      },
+    },
+    async (req) => demos.demos(req.query.category),
+  );
+
+  app.get(
+    '/featured',
+    {
+      schema: {
+        summary: 'The Hall of Fame: most-viewed videos first',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(15) }),
+        response: { 200: featuredList, ...errors(400) },
+      },
+    },
+    async (req) => demos.featured(req.query.limit),
+  );
+
+  app.get(
+    '/showcase/stats',
+    { schema: { summary: 'Real figures for the Hall of Fame', response: { 200: showcaseStats } } },
+    async (req, reply) => {
+      const s = await peers.media.getShowcaseStats({}, { requestId: req.id });
+      void reply.header('cache-control', 'public, max-age=60');
+      return { total_reels: Number(s.totalReels), active_creators: Number(s.activeCreators30d) };
+    },
+  );
+
+  const sendObject = async (reply: FastifyReply, key: string, range: string | undefined, type: string) => {
+    if (!(store instanceof LocalObjectStore)) {
+      // S3 serves Range requests itself.
+      return reply.redirect(await store.signedUrl(key, { expiresInSeconds: LINK_SECONDS }), 302);
+    }
+    const info = await store.stat(key);
+    if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+    const r = byteRange(range, info.size);
+    if (r === 'unsatisfiable')
+      return reply
+        .status(416)
+        .header('content-range', `bytes */${info.size}`)
+        .send({ detail: 'Range not satisfiable', code: 'range_not_satisfiable' });
+    void reply.header('accept-ranges', 'bytes').type(type);
+    if (!r) return reply.header('content-length', info.size).send(fs.createReadStream(store.pathOf(key)));
+    return reply
+      .status(206)
+      .header('content-range', `bytes ${r.start}-${r.end}/${info.size}`)
+      .header('content-length', r.end - r.start + 1)
+      .send(fs.createReadStream(store.pathOf(key), { start: r.start, end: r.end }));
+  };
+
+  app.get(
+    '/showcase/:id/video',
+    {
+      schema: {
+        summary: 'The MP4 of a featured reel, without sign-in (Range requests: 206)',
+        params: uuidParams,
+        response: { 200: z.any().describe('video/mp4'), 206: z.any(), 302: z.any(), ...errors(404, 416) },
+      },
+    },
+    async (req, reply) => {
+      const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
+      void reply.header('cache-control', 'public, max-age=300');
+      return sendObject(reply, e.reel!.objectKey, req.headers.range, 'video/mp4');
+    },
+  );
+
+  app.get(
+    '/showcase/:id/thumbnail',
+    {
+      schema: { summary: 'The thumbnail of a featured reel', params: uuidParams, response: { 200: z.any(), 302: z.any(), ...errors(404) } },
+    },
+    async (req, reply) => {
+      const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
+      const key = e.reel!.thumbnailKey || e.previewKeys[0];
+      if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+      void reply.header('cache-control', 'public, max-age=3600');
+      return sendObject(reply, key, undefined, 'image/jpeg');
+    },
+  );
+
+  app.get(
+    '/showcase/:id/frames/:n',
+    {
+      schema: {
+        summary: 'One of the three hover-preview frames of a featured reel',
+        params: z.object({ id: z.uuid(), n: z.coerce.number().int().min(1).max(3) }),
+        response: { 200: z.any(), 302: z.any(), ...errors(404) },
+      },
+    },
+    async (req, reply) => {
+      const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
+      const key = e.previewKeys[req.params.n - 1];
+      if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
+      void reply.header('cache-control', 'public, max-age=3600');
+      return sendObject(reply, key, undefined, 'image/jpeg');
+    },
+  );
+
+  app.post(
+    '/showcase/:id/play',
+    {
+      schema: {
+        summary: 'Counts one real play of a featured reel (the player calls it when playback starts)',
+        params: uuidParams,
+        response: { 200: z.object({ views: z.number().int() }), ...errors(404) },
+      },
+    },
+    async (req) => ({ views: Number((await peers.media.countShowcaseView({ reelId: req.params.id }, { requestId: req.id })).views) }),
+  );
+
+  app.put(
+    '/library/:id/showcase',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Share to showcase: the owner allows (or stops allowing) admins to feature this reel publicly',
+        params: uuidParams,
+        body: z.object({ shared: z.boolean() }).strict(),
+        response: { 200: z.object({ shared: z.boolean(), featured: z.boolean() }).meta({ id: 'Sharing' }), ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => {
+      const r = await peers.media.setReelSharing(
+        { ownerId: callerOf(req).id, reelId: req.params.id, shared: req.body.shared },
+        { requestId: req.id },
+      );
+      return { shared: r.shared, featured: r.featured };
+    },
+  );
+
+  app.get(
+    '/admin/showcase',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Reels their owners shared to the showcase, featured or not, newest first',
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: { 200: z.object({ reels: z.array(sharedReel), total: z.number().int() }), ...errors(401, 403) },
+      },
+    },
+    async (req) => {
+      const res = await peers.media.listSharedReels({ limit: req.query.limit, offset: req.query.offset }, { requestId: req.id });
+      return {
+        total: res.total,
+        reels: res.reels.map((s) => ({
+          id: s.reel!.id,
+          title: s.reel!.title,
+          owner_id: s.reel!.ownerId,
+          created_at: new Date(Number(s.reel!.createdAtUnixMs)).toISOString(),
+          duration_sec: s.reel!.durationSec,
+          pacing_preset: s.reel!.pacingPreset,
+          featured: s.featured,
+          category: s.category,
+          views: Number(s.views),
+        })),
+      };
+    },
+  );
+
+  app.put(
+    '/admin/showcase/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Feature a shared reel in the showcase with a category (again: change its category)',
+        params: uuidParams,
+        body: z.object({ category: z.string().min(1).max(40) }).strict(),
+        response: { 200: demoVideo, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) =>
+      showcaseVideo(
+        await peers.media.featureReel(
+          { reelId: req.params.id, category: req.body.category, featuredBy: callerOf(req).id },
+          { requestId: req.id },
+        ),
+      ),
+  );
+
+  app.delete(
+    '/admin/showcase/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Take a reel out of the showcase',
+        params: uuidParams,
+        response: { 200: z.object({ message: z.string() }), ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await peers.media.unfeatureReel({ reelId: req.params.id }, { requestId: req.id });
+      return { message: 'Removed from the showcase' };
+    },
+  );
+
+  app.post(
+    '/contact',
+    {
+      config: { rateLimit: RATE_LIMITS.contact },
+      schema: {
+        summary: 'Send a message to the Reelsmith team (stored and mailed to the inbox; a few per address an hour)',
+        body: contactRequest,
+        response: { 200: z.object({ message: z.string() }), ...errors(400, 429) },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      await peers.identity.submitContact(
+        { name: b.name, email: b.email, topic: b.topic, message: b.message, honeypot: b.website, client: { ip: req.ip } },
+        { requestId: req.id },
+      );
+      return { message: 'Thank you! Your message has been sent; we will reply by e-mail.' };
+    },
+  );
+
+  app.get(
+    '/admin/contact',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'The contact inbox, newest first',
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: {
+          200: z.object({ messages: z.array(contactMessage), total: z.number().int() }).meta({ id: 'ContactInbox' }),
+          ...errors(401, 403),
+        },
+      },
+    },
+    async (req, reply) => {
+      const res = await peers.identity.listContactMessages({ limit: req.query.limit, offset: req.query.offset }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      return {
+        total: res.total,
+        messages: res.messages.map((m) => ({
+          id: m.id,
+          name: m.name,
+          email: m.email,
+          topic: m.topic,
+          message: m.message,
+          created_at: new Date(Number(m.createdAtUnixMs)).toISOString(),
+        })),
+      };
+    },
+  );
+};

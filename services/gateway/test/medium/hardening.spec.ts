@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { io as connect } from 'socket.io-client';
+import { DomainError, ErrorCode, createMetrics } from '@reelsmith/kit';
+import { quietLogger, tempDir } from '@reelsmith/kit/testing';
+import { SessionVerifier } from '../../src/domain/sessions';
+import type { Peers } from '../../src/repositories/clients';
+import { MiniRedis } from '../../src/repositories/redis';
+import { buildHttpApp } from '../../src/transport/http/server';
+import { mountSocket } from '../../src/transport/socket';
+
+/** A signed-in user per token "user-N"; a job service that creates jobs. */
+function fakePeers() {
+  let created = 0;
+  const peers = {
+    identity: {
+      authenticate: async ({ sessionToken }: { sessionToken: string }) => {
+        if (!sessionToken.startsWith('user-')) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'expired', 'session_expired');
+        return { user: { id: sessionToken, email: `${sessionToken}@example.com`, isAdmin: false, isGuest: false, unlimited: false } };
+      },
+    },
+    jobs: { createJob: async () => ({ jobId: `00000000-0000-4000-8000-${String(++created).padStart(12, '0')}` }) },
+    billing: {
+      getCatalogue: async () => ({ plans: [], packs: [] }),
+    },
+    close: () => undefined,
+  };
+  return peers as unknown as Peers;
+}
+
+const JOB = {
+  video_files: ['uploads/u/a.mp4'],
+  pacing_preset: 'standard',
+};
+
+describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => {
+  const web = tempDir('gw-web');
+  const objects = tempDir('gw-obj');
+  let app: FastifyInstance;
+  let base: string;
+  let port: number;
+  let limited: string[] = [];
+
+  beforeAll(async () => {
+    fs.writeFileSync(
+      path.join(web.dir, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>',
+    );
+    fs.mkdirSync(path.join(web.dir, 'assets'));
+    fs.writeFileSync(path.join(web.dir, 'assets', 'app.js'), 'console.log(1)');
+    const peers = fakePeers();
+    const { LocalObjectStore } = await import('@reelsmith/kit');
+    const store = new LocalObjectStore({ root: objects.dir, signingSecret: 's'.repeat(32), publicUrl: 'http://localhost:8080' });
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gw_hardening'),
+      webDist: web.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'x' }) },
+      peers,
+      store,
+      publicUrl: 'http://localhost:8080',
+      onRateLimited: (route) => limited.push(route),
+    });
+    mountSocket(app.server, {
+      log: quietLogger(),
+      allowedOrigins: ['http://localhost:8080', 'https://app.example.com'],
+      peers,
+      sessions: new SessionVerifier(async (t) => ({ id: t, email: '', isAdmin: false, isGuest: false, unlimited: false }), {
+        maxEntries: 10,
+        ttlMs: 1000,
+      }),
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+    base = `http://127.0.0.1:${port}`;
+  });
+  afterAll(async () => {
+    await app.close();
+    web.remove();
+    objects.remove();
+  });
+
+  const expectSecurityHeaders = (res: Response) => {
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('upgrade-insecure-requests'); // served over http here
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('strict-transport-security')).toBeNull(); // PUBLIC_URL is http
+  };
+
+  it('puts the security headers on HTML pages, assets and API answers', async () => {
+    for (const url of ['/', '/my-reels', '/assets/app.js', '/api/v1/health', '/api/v1/nope']) {
+      const res = await fetch(base + url);
+      expectSecurityHeaders(res);
+    }
+  });
+
+  it('sends HSTS only when PUBLIC_URL is https', async () => {
+    const tls = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gw_tls'),
+      webDist: web.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'x' }) },
+      publicUrl: 'https://reelsmith.example.com',
+    });
+    await tls.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const res = await fetch(`http://127.0.0.1:${(tls.server.address() as AddressInfo).port}/`);
+      expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
+      expect(res.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('answers HEAD like GET, without a body, on web routes and static files', async () => {
+    for (const url of ['/', '/pricing', '/verify-email?token=x', '/assets/app.js']) {
+      const get = await fetch(base + url);
+      const head = await fetch(base + url, { method: 'HEAD' });
+      expect([url, head.status]).toEqual([url, get.status]);
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(await head.text()).toBe('');
+    }
+    expect((await fetch(`${base}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it('serves public reads with an ETag and answers a matching If-None-Match with 304', async () => {
+    const first = await fetch(`${base}/api/v1/billing/catalogue`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toContain('max-age=');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${base}/api/v1/billing/catalogue`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  /** How a handshake from `origin` ends. */
+  const handshake = (origin: string | undefined, host = `127.0.0.1:${port}`) =>
+    new Promise<string>((resolve) => {
+      const s = connect(`http://${host}`, {
+        path: '/ws',
+        transports: ['polling'],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: origin ? { origin } : {},
+      });
+      s.on('connect', () => {
+        s.close();
+        resolve('connected');
+      });
+      s.on('connect_error', (e) => {
+        s.close();
+        resolve(`refused: ${e.message}`);
+      });
+    });
+
+  it('accepts the socket from its own host as reached (127.0.0.1 and localhost), PUBLIC_URL and ALLOWED_ORIGINS, and nothing else', async () => {
+    expect(await handshake(`http://127.0.0.1:${port}`)).toBe('connected');
+    expect(await handshake(`http://localhost:${port}`, `localhost:${port}`)).toBe('connected');
+    expect(await handshake('http://localhost:8080')).toBe('connected');
+    expect(await handshake('https://app.example.com')).toBe('connected');
+    expect(await handshake('https://evil.example.com')).toMatch(/^refused/);
+    expect(await handshake(`http://localhost:${port}`)).toMatch(/^refused/); // another host than the one reached
+    expect(await handshake(undefined)).toBe('connected'); // non-browser clients
+  });
+
+  it('rate limits job submits per user: 429 with Retry-After and a plain message; other users unaffected', async () => {
+    limited = [];
+    const submit = (token: string) =>
+      fetch(`${base}/api/v1/jobs/assemble`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(JOB),
+      });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 11; i++) {
+      last = await submit('user-a');
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await last!.json()).toEqual({
+      detail: expect.stringMatching(/^Too many requests\. Please wait \d+ seconds? and try again\.$/),
+      code: 'rate_limited',
+    });
+    expect(limited).toEqual(['/api/v1/jobs/assemble']);
+    expect((await submit('user-b')).status).toBe(200);
+  });
+
+  it('shares the counts across gateway replicas through Redis when configured', async () => {
+    const replicas: Array<{ app: FastifyInstance; redis: MiniRedis; base: string }> = [];
+    for (let i = 0; i < 2; i++) {
+      const redis = new MiniRedis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+      const { LocalObjectStore } = await import('@reelsmith/kit');
+      const a = await buildHttpApp({
+        log: quietLogger(),
+        metrics: createMetrics(`gw_redis_${i}`),
+        webDist: web.dir,
+        health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'x' }) },
+        peers: fakePeers(),
+        store: new LocalObjectStore({ root: objects.dir, signingSecret: 's'.repeat(32), publicUrl: 'http://localhost:8080' }),
+        rateLimitRedis: redis,
+      });
+      await a.listen({ port: 0, host: '127.0.0.1' });
+      replicas.push({ app: a, redis, base: `http://127.0.0.1:${(a.server.address() as AddressInfo).port}` });
+    }
+    try {
+      const token = `user-${Math.random().toString(36).slice(2)}`;
+      const submit = (b: string) =>
+        fetch(`${b}/api/v1/jobs/assemble`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(JOB),
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await submit(replicas[i % 2]!.base)).status);
+      expect(statuses.slice(0, 10).every((x) => x === 200)).toBe(true);
+      const last = statuses[10];
+      expect(last).toBe(429);
+    } finally {
+      for (const r of replicas) {
+        await r.app.close();
+        r.redis.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { DomainError, ErrorCode, LocalObjectStore, createMetrics } from '@reelsmith/kit';
+import { quietLogger, tempDir } from '@reelsmith/kit/testing';
+import type { Peers } from '../../src/repositories/clients';
+import { buildHttpApp } from '../../src/transport/http/server';
+
+const REEL = '11111111-2222-4333-8444-555555555555';
+const OTHER = '11111111-2222-4333-8444-666666666666';
+
+/** The public routes over a fake media-library and identity: what a browser gets from the showcase. */
+describe('public showcase routes', () => {
+  const objects = tempDir('objects');
+  const store = new LocalObjectStore({ root: objects.dir, signingSecret: 'k'.repeat(32), publicUrl: 'http://localhost:8080' });
+  const video = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
+  let views = 0;
+  const contacts: unknown[] = [];
+  let app: FastifyInstance;
+  let base = '';
+
+  const entry = () => ({
+    reel: {
+      id: REEL,
+      ownerId: 'o',
+      title: 'Surf',
+      description: 'Waves',
+      objectKey: 'reels/o/r.mp4',
+      thumbnailKey: '',
+      durationSec: 12.34,
+      createdAtUnixMs: 0n,
+    },
+    category: 'Travel',
+    views: BigInt(views),
+    featuredAtUnixMs: 1_700_000_000_000n,
+    previewKeys: ['showcase/r/frame-1.jpg', 'showcase/r/frame-2.jpg', 'showcase/r/frame-3.jpg'],
+  });
+  const notFeatured = () => new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+  const peers = {
+    identity: {
+      authenticate: async ({ sessionToken }: { sessionToken: string }) => {
+        if (sessionToken !== 'user') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'no', 'unauthenticated');
+        return { user: { id: 'u', email: 'u@example.com', isAdmin: false, isGuest: false, unlimited: false } };
+      },
+      submitContact: async (req: unknown) => (contacts.push(req), {}),
+    },
+    media: {
+      listShowcase: async ({ category }: { category: string }) => ({
+        entries: category && category !== 'Travel' ? [] : [entry()],
+        categories: ['Travel'],
+      }),
+      getShowcaseEntry: async ({ reelId }: { reelId: string }) => {
+        if (reelId !== REEL) throw notFeatured();
+        return entry();
+      },
+      countShowcaseView: async () => ({ views: BigInt(++views) }),
+      getShowcaseStats: async () => ({ totalReels: 7n, activeCreators30d: 3n }),
+    },
+    close: () => undefined,
+  } as unknown as Peers;
+
+  beforeAll(async () => {
+    await store.put('reels/o/r.mp4', video);
+    await store.put('showcase/r/frame-2.jpg', Buffer.from('jpeg'));
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway'),
+      webDist: path.join(objects.dir, 'none'),
+      health: { report: async () => ({}) as never },
+      peers,
+      store,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+
+  /** A real HTTP request (light-my-request's inject cannot load under jest). */
+  const call = async (o: string | { method?: string; url: string; headers?: Record<string, string>; payload?: unknown }) => {
+    const r = typeof o === 'string' ? { url: o } : o;
+    const res = await fetch(base + r.url, {
+      method: r.method ?? 'GET',
+      headers: { ...(r.payload ? { 'content-type': 'application/json' } : {}), ...r.headers },
+      body: r.payload ? JSON.stringify(r.payload) : undefined,
+      redirect: 'manual',
+    });
+    const raw = Buffer.from(await res.arrayBuffer());
+    return {
+      statusCode: res.status,
+      headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]),
+      rawPayload: raw,
+      body: raw.toString(),
+      json: () => JSON.parse(raw.toString()) as Record<string, unknown> & { videos: unknown[] },
+    };
+  };
+  afterAll(async () => {
+    await app.close();
+    objects.remove();
+  });
+
+  it('lists the showcase as demos and featured videos, with the stats', async () => {
+    const demos = await call('/api/v1/demos');
+    expect(demos.statusCode).toBe(200);
+    expect(demos.json()).toEqual({
+      source: 'showcase',
+      categories: ['Travel'],
+      videos: [
+        {
+          id: REEL,
+          videoId: REEL,
+          title: 'Surf',
+          description: 'Waves',
+          category: 'Travel',
+          duration: 12.3,
+          views: 0,
+          thumbnail: `/api/v1/showcase/${REEL}/frames/2`,
+          preview_frames: [1, 2, 3].map((n) => `/api/v1/showcase/${REEL}/frames/${n}`),
+          videoUrl: `/api/v1/showcase/${REEL}/video`,
+          publishedAt: new Date(1_700_000_000_000).toISOString(),
+        },
+      ],
+    });
+    expect((await call('/api/v1/demos?category=Sports')).json().videos).toEqual([]);
+    expect((await call('/api/v1/featured?limit=15')).json().videos).toHaveLength(1);
+    expect((await call('/api/v1/featured?limit=0')).statusCode).toBe(400);
+    expect((await call('/api/v1/showcase/stats')).json()).toEqual({ total_reels: 7, active_creators: 3 });
+  });
+
+  it('streams a featured reel without sign-in, whole or by range, and counts plays', async () => {
+    const whole = await call(`/api/v1/showcase/${REEL}/video`);
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.rawPayload.equals(video)).toBe(true);
+
+    const part = await call({ url: `/api/v1/showcase/${REEL}/video`, headers: { range: 'bytes=100-199' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100-199/1000');
+    expect(part.rawPayload.equals(video.subarray(100, 200))).toBe(true);
+    const bad = await call({ url: `/api/v1/showcase/${REEL}/video`, headers: { range: 'bytes=5000-' } });
+    expect(bad.statusCode).toBe(416);
+
+    expect((await call(`/api/v1/showcase/${OTHER}/video`)).statusCode).toBe(404);
+    expect((await call(`/api/v1/showcase/${REEL}/frames/2`)).body).toBe('jpeg');
+    expect((await call(`/api/v1/showcase/${REEL}/frames/4`)).statusCode).toBe(400);
+
+    expect((await call({ method: 'POST', url: `/api/v1/showcase/${REEL}/play` })).json()).toEqual({ views: 1 });
+    expect((await call({ method: 'POST', url: `/api/v1/showcase/${REEL}/play` })).json()).toEqual({ views: 2 });
+  });
+
+  it('keeps sharing, featuring and the inbox behind sign-in and admin rights; contact passes the honeypot on', async () => {
+    expect((await call({ method: 'PUT', url: `/api/v1/library/${REEL}/showcase`, payload: { shared: true } })).statusCode).toBe(401);
+    const asUser = { authorization: 'Bearer user' };
+    expect(
+      (await call({ method: 'PUT', url: `/api/v1/admin/showcase/${REEL}`, headers: asUser, payload: { category: 'Travel' } })).statusCode,
+    ).toBe(403);
+    expect((await call({ url: '/api/v1/admin/contact', headers: asUser })).statusCode).toBe(403);
+    for (const url of ['/api/v1/admin/showcase', '/api/v1/admin/showcase/:id', '/api/v1/admin/contact'])
+      expect(app.adminRoutes.some((r) => r.url === url)).toBe(true);
+
+    const sent = await call({
+      method: 'POST',
+      url: '/api/v1/contact',
+      payload: { name: 'Ada', email: 'ada@example.com', topic: 'Billing', message: 'A question about packs', website: 'spam' },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(contacts).toEqual([expect.objectContaining({ email: 'ada@example.com', honeypot: 'spam', topic: 'Billing' })]);
+    expect(
+      (await call({ method: 'POST', url: '/api/v1/contact', payload: { name: 'A', email: 'a@b.co', topic: 'Other', message: 'x' } }))
+        .statusCode,
+    ).toBe(400);
+  });
+});
