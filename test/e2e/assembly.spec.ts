@@ -152,13 +152,22 @@ describe('assembly end to end, on the system as npm start runs it', () => {
 
     // The reel is listed, with its flags and thumbnail.
     const lib = await api.call<{
-      videos: Array<{ id: string; music_used: boolean; enable_beat_mapping: boolean; pacing_preset: string; thumbnail: { data: string } }>;
+      videos: Array<{
+        id: string;
+        music_used: boolean;
+        enable_beat_mapping: boolean;
+        pacing_preset: string;
+        thumbnail: { url: string; format: string };
+      }>;
       status: string;
     }>('GET', '/library');
     expect(lib.body.status).toBe('success');
     expect(lib.body.videos.map((v) => v.id)).toEqual([jobId]);
     expect(lib.body.videos[0]).toMatchObject({ music_used: true, enable_beat_mapping: true, pacing_preset: 'standard' });
-    expect(Buffer.from(lib.body.videos[0]!.thumbnail.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // The thumbnail is a link (lists stay small), to a JPEG.
+    const thumbUrl = new URL(lib.body.videos[0]!.thumbnail.url, sys.baseUrl);
+    const thumb = Buffer.from(await (await fetch(thumbUrl.toString().replace('localhost', '127.0.0.1'))).arrayBuffer());
+    expect(thumb.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
 
     // The daily free video was used exactly once: the next job is refused.
     const me = await api.call<{ user: { daily_free_used: boolean; last_free_use: string } }>('GET', '/auth/me');

@@ -1,15 +1,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-/** Debian's Chromium, headless, with the flags this machine needs (no network beyond loopback). */
+/**
+ * Debian's Chromium, headless, with the flags this machine needs (no network beyond loopback).
+ * Every page it opens is watched for Content-Security-Policy violations; closing the browser fails
+ * (so the spec's afterAll fails) when the app broke its own policy anywhere in the spec.
+ */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: sudo apt-get install -y chromium`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await launch();
+  const violations: string[] = [];
+  const watch = (page: Page) =>
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(`${page.url()}: ${m.text()}`);
+    });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    watch(page);
+    return page;
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on('page', watch);
+    return context;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    await close(...args);
+    if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+  };
+  return browser;
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -41,7 +41,9 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
   let out = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NATS_URL: '', ...extraEnv },
+    // No first-start demo reels unless a test asks (DEMO_REELS=true): four background renders would
+    // compete with the jobs a test times. `npm start` itself renders them by default.
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NATS_URL: '', DEMO_REELS: 'false', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -15,9 +15,10 @@ import {
   PricingPage,
   ReelsPage,
 } from '../pages/pages';
+import { ResetPasswordPage } from '../pages/ResetPasswordPage';
 import { VerifyEmailPage } from '../pages/VerifyEmailPage';
 
-/** Every route of the spec's table (section 2). /verify-email sits outside the shared layout. */
+/** Every route of the spec's table (section 2). /verify-email and /reset-password sit outside the shared layout. */
 export const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -38,4 +39,5 @@ export const router = createBrowserRouter([
     ],
   },
   { path: '/verify-email', element: <VerifyEmailPage />, errorElement: <CrashScreen /> },
+  { path: '/reset-password', element: <ResetPasswordPage />, errorElement: <CrashScreen /> },
 ]);

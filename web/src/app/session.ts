@@ -10,7 +10,7 @@ const stored = () => {
   }
 };
 
-export type AuthMode = 'signin' | 'signup' | 'verify';
+export type AuthMode = 'signin' | 'signup' | 'verify' | 'forgot';
 
 interface SessionState {
   token: string | null;

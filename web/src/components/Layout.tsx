@@ -4,6 +4,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { authOpened } from '../app/session';
 import { useAppDispatch } from '../app/store';
 import { UserMenu } from '../features/auth/UserMenu';
+import { CartDrawer } from '../features/payments/CartDrawer';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
 
 const mainLinks = [
@@ -60,6 +61,7 @@ export function Layout() {
             </NavLink>
           ))}
         </nav>
+        <CartDrawer />
         <div className="account">
           {user ? (
             <UserMenu user={user} />

@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../app/api';
 import { authOpened, signedIn } from '../app/session';
-import { useAppDispatch } from '../app/store';
-import { useVerifyEmailMutation } from '../features/auth/auth.api';
+import { useAppDispatch, useAppSelector } from '../app/store';
+import { useLazyMeQuery, useVerifyEmailMutation } from '../features/auth/auth.api';
 
-type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'error'; message: string };
+type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'already' } | { kind: 'error'; message: string };
 
 /** Standalone page outside the shared layout (spec section 2): verifying, success or error; runs once per load. */
 export function VerifyEmailPage() {
@@ -15,6 +15,8 @@ export function VerifyEmailPage() {
     token ? { kind: 'verifying' } : { kind: 'error', message: 'Invalid verification link. No token was found.' },
   );
   const [verify] = useVerifyEmailMutation();
+  const [loadMe] = useLazyMeQuery();
+  const signedInToken = useAppSelector((s) => s.session.token);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const ran = useRef(false);
@@ -29,8 +31,17 @@ export function VerifyEmailPage() {
         dispatch(signedIn(s.session_token));
         setState({ kind: 'success' });
       })
-      .catch((e: unknown) => setState({ kind: 'error', message: errorDetail(e, 'An unknown error occurred. Please try again.') }));
-  }, [token, verify, dispatch]);
+      .catch(async (e: unknown) => {
+        // A link already used, opened while signed in as a verified user: that is not a failure.
+        const me = signedInToken
+          ? await loadMe()
+              .unwrap()
+              .catch(() => null)
+          : null;
+        if (me?.email_verified) return setState({ kind: 'already' });
+        setState({ kind: 'error', message: errorDetail(e, 'An unknown error occurred. Please try again.') });
+      });
+  }, [token, verify, dispatch, signedInToken, loadMe]);
 
   return (
     <div className="standalone">
@@ -45,6 +56,15 @@ export function VerifyEmailPage() {
           <>
             <h1>Email Verified!</h1>
             <p>Your account is ready and you are signed in.</p>
+            <Link className="btn primary" to="/">
+              Go to Dashboard
+            </Link>
+          </>
+        )}
+        {state.kind === 'already' && (
+          <>
+            <h1>Email Already Verified</h1>
+            <p>Your email address is already verified, and you are signed in.</p>
             <Link className="btn primary" to="/">
               Go to Dashboard
             </Link>

@@ -1,23 +1,13 @@
-import { Link } from 'react-router-dom';
-import { Page } from './Page';
+export { AdminPage } from '../features/admin/AdminPage';
 
-// Pages that later work fills in; each shows its title for now.
-export const DemosPage = () => <Page title="Demo Gallery" />;
-export const GuidePage = () => <Page title="Guide" />;
-export const PricingPage = () => <Page title="Pricing" />;
-export const ReelsPage = () => <Page title="My Reels" />;
-export const LibraryPage = () => <Page title="Video Library" />;
-export const AboutPage = () => <Page title="About Us" />;
-export const HallOfFamePage = () => <Page title="Hall of Fame" />;
-export const ContactPage = () => <Page title="Contact" />;
-export const AdminPage = () => <Page title="System Dashboard" />;
-export const MarketplacePage = () => <Page title="Footage Marketplace" />;
+export { DemosPage } from '../features/public';
+export { GuidePage } from '../features/public';
+export { PricingPage } from '../features/pricing/PricingPage';
+export { ReelsPage } from '../features/reels/ReelsPage';
+export { LibraryPage } from '../features/library/LibraryPage';
+export { AboutPage } from '../features/public';
+export { HallOfFamePage } from '../features/public';
+export { ContactPage } from '../features/public';
+export { MarketplacePage } from '../features/marketplace/MarketplacePage';
 
-export const NotFoundPage = () => (
-  <Page title="Page not found">
-    <p>There is nothing at this address.</p>
-    <Link to="/" className="btn primary">
-      Go Home
-    </Link>
-  </Page>
-);
+export { NotFoundPage } from '../features/public';

@@ -1,4 +1,5 @@
 import type { User } from '../../api/types';
+import { PayToContinue } from '../payments/PayToContinue';
 import { JobCard } from './JobCard';
 import type { JobForm } from './useJobForm';
 
@@ -6,6 +7,10 @@ import type { JobForm } from './useJobForm';
 export function GenerateStep({ form, user }: { form: JobForm; user: User | null }) {
   const { credits, phase, error, shortOfCredits } = form;
   const ent = user?.entitlements;
+  // Known before any upload starts: the reel costs more than this user can pay.
+  const cannotPay = Boolean(
+    user && ent && !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used),
+  );
   return (
     <section className="step" aria-labelledby="step3">
       <h2 id="step3">
@@ -27,11 +32,12 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
           {error}
         </p>
       )}
+      {phase.kind === 'idle' && cannotPay && user && credits !== undefined && <PayToContinue user={user} credits={credits} />}
       {phase.kind === 'idle' && (
         <button
           className="btn primary big"
           onClick={form.generate}
-          disabled={shortOfCredits}
+          disabled={shortOfCredits || cannotPay}
           title={shortOfCredits ? 'Not enough credits for this reel' : undefined}
         >
           Generate Reel

@@ -13,7 +13,7 @@ export function HomePage() {
     <Page title="Create a Reel">
       <p className="lead">Turn your clips and a music track into an edited highlight reel, cut on the beat.</p>
       <UploadStep form={form} user={user} />
-      <SettingsStep form={form} hasMusic={Boolean(form.audio)} />
+      <SettingsStep form={form} hasMusic={form.hasMusic} />
       <GenerateStep form={form} user={user} />
     </Page>
   );

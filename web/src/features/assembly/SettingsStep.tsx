@@ -72,7 +72,7 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
         </label>
         <label className="check">
           <input type="checkbox" checked={s.get_footage_offers} onChange={(e) => update({ get_footage_offers: e.target.checked })} /> Get
-          footage offers
+          footage offers <span className="muted">(we may offer to buy the clips you upload for this reel)</span>
         </label>
         <label>
           Output filename

@@ -1,5 +1,8 @@
 import { useRef, useState, type DragEvent } from 'react';
 import type { User } from '../../api/types';
+import { authOpened } from '../../app/session';
+import { useAppDispatch } from '../../app/store';
+import { LibraryPickers } from '../library/LibraryPickers';
 import { MB, sizeLabel } from './steps';
 import type { JobForm } from './useJobForm';
 
@@ -7,7 +10,10 @@ import type { JobForm } from './useJobForm';
 export function UploadStep({ form, user }: { form: JobForm; user: User | null }) {
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
-  const { videos, audio, busy } = form;
+  const { videos, audio, busy, libraryVideos, libraryMusic } = form;
+  const dispatch = useAppDispatch();
+  const [browsing, setBrowsing] = useState<'video' | 'music' | null>(null);
+  const browse = (which: 'video' | 'music') => (user ? setBrowsing(which) : dispatch(authOpened({ mode: 'signin' })));
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
@@ -41,12 +47,22 @@ export function UploadStep({ form, user }: { form: JobForm; user: User | null })
           aria-label="Choose files"
           onChange={(e) => form.addFiles(Array.from(e.target.files ?? []))}
         />
+        <p>
+          Or pick from the library:{' '}
+          <button className="btn" onClick={() => browse('video')} disabled={busy}>
+            Browse Video Library
+          </button>{' '}
+          <button className="btn" onClick={() => browse('music')} disabled={busy}>
+            Browse Music Library
+          </button>
+        </p>
         <p className="muted">
           Video: MP4, MOV, AVI, MKV · Audio: MP3, WAV, AAC, M4A
           {user && ` · Up to ${sizeLabel(user.entitlements.upload_cap_bytes)} in total`}
         </p>
       </div>
-      {(videos.length > 0 || audio) && (
+      {user && <LibraryPickers form={form} user={user} open={browsing} onClose={() => setBrowsing(null)} />}
+      {(videos.length > 0 || audio || libraryVideos.length > 0 || libraryMusic) && (
         <ul className="files" aria-label="Selected files">
           {videos.map((f, i) => (
             <li key={`${f.name}-${i}`}>
@@ -56,6 +72,33 @@ export function UploadStep({ form, user }: { form: JobForm; user: User | null })
               </button>
             </li>
           ))}
+          {libraryVideos.map((v) => (
+            <li key={v.key}>
+              <span className="tag">Library</span> {v.filename} <span className="muted">{(v.size / MB).toFixed(1)} MB</span>
+              <button
+                className="link"
+                onClick={() => form.chooseLibraryVideos(libraryVideos.filter((x) => x.key !== v.key))}
+                disabled={busy}
+                aria-label={`Remove ${v.filename}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+          {libraryMusic && (
+            <li>
+              <span className="tag">Library music</span> {libraryMusic.filename}{' '}
+              <span className="muted">{libraryMusic.bpm > 0 ? `${Math.round(libraryMusic.bpm)} BPM` : ''}</span>
+              <button
+                className="link"
+                onClick={() => form.chooseLibraryMusic(undefined)}
+                disabled={busy}
+                aria-label={`Remove ${libraryMusic.filename}`}
+              >
+                Remove
+              </button>
+            </li>
+          )}
           {audio && (
             <li>
               <span className="tag">Music</span> {audio.name} <span className="muted">{(audio.size / MB).toFixed(1)} MB</span>

@@ -1,5 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { api } from '../../app/api';
+import { signedOut } from '../../app/session';
+import { RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_SPREAD, handshakeFailure, reconnectDelay } from './reconnect';
 import type { EstimateRequest, JobRequest, JobStatus, UploadResult } from '../../api/types';
 
 /** The job status as the page holds it: the server's view, plus whether the socket is delivering. */
@@ -27,21 +29,42 @@ const assemblyApi = api.injectEndpoints({
       /**
        * Live updates: a socket joins the job's room (token checked at the handshake) and receives
        * the job's status each time the server records a change, in the same shape as this query.
-       * Up to 5 reconnect attempts 3 s apart; while it is down the page polls every 2 s. Updates
-       * after completion or failure are ignored.
+       * Up to 5 reconnect attempts about 3 s apart, each spread at random (reconnect.ts); while it
+       * is down the page polls every 2 s. A handshake refused as `unauthorized` signs out; `busy`
+       * (the server was overloaded) keeps the session and tries again after the server's hint.
+       * Updates after completion or failure are ignored.
        */
-      async onCacheEntryAdded(jobId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getState }) {
+      async onCacheEntryAdded(jobId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getState, dispatch }) {
         const token = (getState() as unknown as { session: { token: string | null } }).session.token;
         let socket: Socket | undefined;
+        let retry: ReturnType<typeof setTimeout> | undefined;
+        let busyRetries = 0;
         try {
           await cacheDataLoaded;
           socket = io({
             path: '/ws',
             auth: { token },
             query: { job_id: jobId },
-            reconnectionAttempts: 5,
-            reconnectionDelay: 3000,
+            reconnectionAttempts: RECONNECT_ATTEMPTS,
+            reconnectionDelay: RECONNECT_DELAY_MS,
+            reconnectionDelayMax: RECONNECT_DELAY_MS * 2,
+            randomizationFactor: RECONNECT_SPREAD,
             transports: ['websocket', 'polling'],
+          });
+          const s = socket;
+          // A refusal by the server's middleware is not retried by socket.io itself.
+          s.on('connect_error', (e: Error & { data?: { retry_after_ms?: number } }) => {
+            if (s.active) return; // a transport failure: socket.io's own jittered reconnection runs
+            if (handshakeFailure(e.message) === 'signed_out') {
+              if (token) dispatch(signedOut());
+              return;
+            }
+            if (busyRetries++ >= RECONNECT_ATTEMPTS) return; // the page keeps polling
+            retry = setTimeout(() => s.connect(), reconnectDelay(Math.random, e.data?.retry_after_ms ?? 0));
+          });
+          s.on('job_error', (m: { data?: { code?: string; retry_after_ms?: number } }) => {
+            if (m.data?.code !== 'busy' || busyRetries++ >= RECONNECT_ATTEMPTS) return;
+            retry = setTimeout(() => s.emit('join', jobId), reconnectDelay(Math.random, m.data.retry_after_ms ?? 0));
           });
           const apply = (m: { data: JobStatus }) =>
             updateCachedData((draft) => {
@@ -52,6 +75,7 @@ const assemblyApi = api.injectEndpoints({
               draft.download_url = m.data.download_url;
             });
           socket.on('connect', () => {
+            busyRetries = 0;
             socket!.emit('ping');
             updateCachedData((d) => void (d.live = true));
           });
@@ -62,6 +86,7 @@ const assemblyApi = api.injectEndpoints({
           // the entry went away before the first answer
         }
         await cacheEntryRemoved;
+        clearTimeout(retry);
         socket?.close();
       },
     }),

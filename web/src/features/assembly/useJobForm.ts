@@ -3,6 +3,8 @@ import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } f
 import { errorDetail } from '../../app/api';
 import { authOpened } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import type { ChosenMusic } from '../library/MusicLibraryModal';
+import type { ChosenVideo } from '../library/VideoLibraryModal';
 import { loadDefaults } from '../settings/defaults';
 import { uploadFile, useCreateJobMutation, useEstimateQuery } from './assembly.api';
 import { acceptDropped, overReelCap, readDuration, reelSeconds } from './steps';
@@ -37,6 +39,10 @@ export function useJobForm(user: User | null) {
   const token = useAppSelector((s) => s.session.token);
   const [videos, setVideos] = useState<File[]>([]);
   const [audio, setAudio] = useState<File | undefined>();
+  // Library clips and music: choosing them clears uploaded videos (or audio), and vice versa.
+  const [libraryVideos, setLibraryVideos] = useState<ChosenVideo[]>([]);
+  const [libraryMusic, setLibraryMusic] = useState<ChosenMusic | undefined>();
+  const hasMusic = Boolean(audio || libraryMusic);
   const [settings, setSettings] = useState<JobSettings>(initialSettings);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState('');
@@ -53,17 +59,20 @@ export function useJobForm(user: User | null) {
     }
   }, [videos, audio]);
 
-  const totalBytes = useMemo(() => [...videos, ...(audio ? [audio] : [])].reduce((n, f) => n + f.size, 0), [videos, audio]);
+  const totalBytes = useMemo(
+    () => [...videos, ...(audio ? [audio] : []), ...libraryVideos, ...(libraryMusic ? [libraryMusic] : [])].reduce((n, f) => n + f.size, 0),
+    [videos, audio, libraryVideos, libraryMusic],
+  );
   const outputSeconds = reelSeconds(
-    videos.map((v) => durations.get(v)),
-    audio && durations.get(audio),
-    Boolean(audio),
+    [...videos.map((v) => durations.get(v)), ...libraryVideos.map((v) => v.duration)],
+    audio ? durations.get(audio) : libraryMusic?.duration,
+    hasMusic,
   );
   // Priced once the length is known ('Estimating cost…' until then), so a long reel never shows a short reel's price.
   const estimate = useEstimateQuery(
     {
       pacing_preset: settings.pacing_preset,
-      has_music: Boolean(audio),
+      has_music: hasMusic,
       total_source_bytes: totalBytes,
       output_seconds: outputSeconds ?? 0,
     },
@@ -80,20 +89,24 @@ export function useJobForm(user: User | null) {
   const addFiles = (files: File[]) => {
     const { videos: v, audio: a } = acceptDropped(files, Boolean(audio));
     setVideos((prev) => [...prev, ...v]);
-    if (a) setAudio(a);
+    if (v.length) setLibraryVideos([]);
+    if (a) {
+      setAudio(a);
+      setLibraryMusic(undefined);
+    }
     setError('');
   };
 
   const generate = async () => {
     setError('');
     if (!user || !ent) return dispatch(authOpened({ mode: 'signin' }));
-    if (!videos.length) return setError('Please add at least one video file or select from library.');
+    if (!videos.length && !libraryVideos.length) return setError('Please add at least one video file or select from library.');
     if (totalBytes > ent.upload_cap_bytes) return setError(ent.messages.upload);
     if (outputSeconds !== undefined && overReelCap(outputSeconds, ent.reel_cap_seconds)) return setError(ent.messages.reel_length);
     const cannotPay = !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used);
     if (cannotPay) return setError(ent.messages.insufficient);
-    const keys: string[] = [];
-    let musicKey: string | undefined;
+    const keys: string[] = libraryVideos.map((v) => v.object_key);
+    let musicKey: string | undefined = libraryMusic?.object_key;
     for (const f of [...videos, ...(audio ? [audio] : [])]) {
       try {
         const r = await uploadFile(f, token, (x) => setPhase({ kind: 'uploading', line: `Uploading ${f.name}… ${Math.round(x * 100)}%` }));
@@ -127,6 +140,8 @@ export function useJobForm(user: User | null) {
     if (clearFiles) {
       setVideos([]);
       setAudio(undefined);
+      setLibraryVideos([]);
+      setLibraryMusic(undefined);
     }
   };
 
@@ -135,6 +150,19 @@ export function useJobForm(user: User | null) {
     audio,
     removeVideo: (i: number) => setVideos((v) => v.filter((_, j) => j !== i)),
     removeAudio: () => setAudio(undefined),
+    libraryVideos,
+    libraryMusic,
+    hasMusic,
+    chooseLibraryVideos: (list: ChosenVideo[]) => {
+      setLibraryVideos(list);
+      if (list.length) setVideos([]);
+      setError('');
+    },
+    chooseLibraryMusic: (m: ChosenMusic | undefined) => {
+      setLibraryMusic(m);
+      if (m) setAudio(undefined);
+      setError('');
+    },
     addFiles,
     settings,
     update,

@@ -3,9 +3,20 @@ import { errorCode, errorDetail } from '../../app/api';
 import { authClosed, authOpened, signedIn, type AuthMode } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
-import { useLoginMutation, useRegisterMutation, useResendVerificationMutation, useVerifyEmailMutation } from './auth.api';
+import {
+  useForgotPasswordMutation,
+  useLoginMutation,
+  useRegisterMutation,
+  useResendVerificationMutation,
+  useVerifyEmailMutation,
+} from './auth.api';
 
-const titles: Record<AuthMode, string> = { signin: 'Sign In', signup: 'Create Account', verify: 'Verify Your Email' };
+const titles: Record<AuthMode, string> = {
+  signin: 'Sign In',
+  signup: 'Create Account',
+  verify: 'Verify Your Email',
+  forgot: 'Reset Your Password',
+};
 
 /**
  * The auth modal (spec sections 2 and 4): modes signin, signup and verify. Sign-up success moves
@@ -24,7 +35,8 @@ export function AuthModal() {
   const [register, registerState] = useRegisterMutation();
   const [verify, verifyState] = useVerifyEmailMutation();
   const [resend, resendState] = useResendVerificationMutation();
-  const busy = loginState.isLoading || registerState.isLoading || verifyState.isLoading;
+  const [forgot, forgotState] = useForgotPasswordMutation();
+  const busy = loginState.isLoading || registerState.isLoading || verifyState.isLoading || forgotState.isLoading;
 
   useEffect(() => {
     setEmail(carried);
@@ -43,6 +55,14 @@ export function AuthModal() {
     setError('');
     // Client checks are for comfort; the server enforces the same rules.
     if (!email.trim()) return setError('Email is required');
+    if (mode === 'forgot') {
+      try {
+        setInfo((await forgot({ email: email.trim() }).unwrap()).message);
+      } catch (err) {
+        setError(errorDetail(err, 'Could not send the reset link. Please try again.'));
+      }
+      return;
+    }
     if (mode === 'verify') {
       if (!code.trim()) return setError('Verification code is required');
       try {
@@ -91,7 +111,11 @@ export function AuthModal() {
   return (
     <Modal title={titles[mode]} onClose={() => dispatch(authClosed())}>
       <form className="form" onSubmit={submit} noValidate>
-        {info && <p className="notice">{info}</p>}
+        {info && (
+          <p className="notice success" role="status">
+            {info}
+          </p>
+        )}
         <label>
           Email
           <input
@@ -102,7 +126,7 @@ export function AuthModal() {
             disabled={mode === 'verify' && Boolean(carried)}
           />
         </label>
-        {mode !== 'verify' && (
+        {mode !== 'verify' && mode !== 'forgot' && (
           <label>
             Password
             <input
@@ -137,12 +161,22 @@ export function AuthModal() {
           </p>
         )}
         <button className="btn primary wide" type="submit" disabled={busy}>
-          {busy ? 'Please wait…' : mode === 'signin' ? 'Sign In' : mode === 'signup' ? 'Create Account' : 'Verify Email'}
+          {busy ? 'Please wait…' : { signin: 'Sign In', signup: 'Create Account', verify: 'Verify Email', forgot: 'Send Reset Link' }[mode]}
         </button>
         <div className="form-links">
           {mode === 'signin' && (
-            <button type="button" className="link" onClick={() => switchTo('signup')}>
-              No account yet? Sign up
+            <>
+              <button type="button" className="link" onClick={() => switchTo('forgot')}>
+                Forgot password?
+              </button>
+              <button type="button" className="link" onClick={() => switchTo('signup')}>
+                No account yet? Sign up
+              </button>
+            </>
+          )}
+          {mode === 'forgot' && (
+            <button type="button" className="link" onClick={() => switchTo('signin')}>
+              Back to sign in
             </button>
           )}
           {mode === 'signup' && (

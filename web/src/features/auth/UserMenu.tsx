@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
+import { useOfferCount } from '../marketplace/ReviewOffers';
 import { DefaultSettingsModal } from '../settings/DefaultSettingsModal';
 import { useLogoutMutation, type User } from './auth.api';
 
@@ -24,12 +25,24 @@ export function UserMenu({ user }: { user: User }) {
   const [open, setOpen] = useState(false);
   const [settings, setSettings] = useState(false);
   const [logout] = useLogoutMutation();
+  const offers = useOfferCount(true);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
     document.addEventListener('mousedown', close);
     return () => document.removeEventListener('mousedown', close);
   }, []);
+  useEffect(() => {
+    if (!open) return;
+    // Escape closes the menu and gives the focus back to its button.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      ref.current?.querySelector<HTMLElement>('button')?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
 
   const signOut = async () => {
     setOpen(false);
@@ -44,29 +57,41 @@ export function UserMenu({ user }: { user: User }) {
 
   return (
     <div className="user-menu" ref={ref}>
-      <button className="btn" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        {user.email}
+      <button className="btn user-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="user-email" title={user.email}>
+          {user.email}
+        </span>
         {user.is_admin && <span className="badge">ADMIN</span>}
+        {offers > 0 && (
+          <span className="badge" data-testid="offer-count" aria-label={`${offers} open offer${offers === 1 ? '' : 's'}`}>
+            {offers}
+          </span>
+        )}
       </button>
       {open && (
         <div className="menu" role="menu" aria-label="User menu">
           <div className="menu-head">
             <strong>{user.email}</strong>
             {user.is_admin && <span className="badge">ADMIN</span>}
-            <div className="muted">Plan: {plan}</div>
+            <div className="muted" data-testid="menu-plan">
+              {user.is_admin ? 'Admin (unlimited)' : `Plan: ${plan}`}
+            </div>
             <div className="muted" data-testid="usage-line">
               {usageLine(user)}
             </div>
             {user.subscription.next_billing && (
-              <div className="muted">Next billing: {new Date(user.subscription.next_billing).toLocaleDateString()}</div>
+              <div className="muted" data-testid="next-billing">
+                {user.subscription.cancel_at_period_end ? 'Plan ends' : 'Next billing'}:{' '}
+                {new Date(user.subscription.next_billing).toLocaleDateString()}
+              </div>
             )}
           </div>
-          {free && !user.entitlements.unlimited && (
+          {free && !user.is_admin && !user.entitlements.unlimited && (
             <Link role="menuitem" className="btn primary wide" to="/pricing" onClick={() => setOpen(false)}>
               Upgrade for More Credits
             </Link>
           )}
-          <Link role="menuitem" to="/pricing" onClick={() => setOpen(false)}>
+          <Link role="menuitem" to="/pricing#billing" onClick={() => setOpen(false)}>
             Billing and Plans
           </Link>
           <button

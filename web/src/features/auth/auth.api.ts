@@ -21,14 +21,33 @@ const authApi = api.injectEndpoints({
       query: (body) => ({ url: '/auth/resend-verification', method: 'POST', body }),
     }),
     logout: build.mutation<{ message: string }, void>({ query: () => ({ url: '/auth/logout', method: 'POST' }) }),
+    forgotPassword: build.mutation<{ message: string }, { email: string }>({
+      query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<{ message: string; email: string }, { token: string; password: string }>({
+      query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
+    }),
+    changePassword: build.mutation<{ message: string }, { current_password: string; new_password: string }>({
+      query: (body) => ({ url: '/auth/change-password', method: 'POST', body }),
+    }),
+    logoutAll: build.mutation<{ message: string }, void>({ query: () => ({ url: '/auth/logout-all', method: 'POST' }) }),
+    deleteAccount: build.mutation<{ message: string }, { password: string }>({
+      query: (body) => ({ url: '/auth/delete-account', method: 'POST', body }),
+    }),
   }),
 });
 
 export const {
   useMeQuery,
+  useLazyMeQuery,
   useLoginMutation,
   useRegisterMutation,
   useVerifyEmailMutation,
   useResendVerificationMutation,
   useLogoutMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useChangePasswordMutation,
+  useLogoutAllMutation,
+  useDeleteAccountMutation,
 } = authApi;

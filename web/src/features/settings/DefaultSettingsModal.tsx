@@ -1,5 +1,8 @@
 import { useState } from 'react';
+import { useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
+import { AccountSettings } from '../auth/AccountSettings';
+import { ReviewOffersModal } from '../marketplace/ReviewOffers';
 import { FACTORY_DEFAULTS, loadDefaults, saveDefaults, type DefaultSettings } from './defaults';
 
 const toggles: Array<[keyof DefaultSettings, string]> = [
@@ -16,6 +19,9 @@ const toggles: Array<[keyof DefaultSettings, string]> = [
 export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
   const [s, setS] = useState<DefaultSettings>(loadDefaults);
   const [saved, setSaved] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
+  const signedIn = useAppSelector((st) => Boolean(st.session.token));
+  if (reviewing) return <ReviewOffersModal onClose={() => setReviewing(false)} />;
   const save = () => {
     saveDefaults(s);
     setSaved(true);
@@ -39,7 +45,11 @@ export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
             <input type="checkbox" checked={Boolean(s[k])} onChange={(e) => setS({ ...s, [k]: e.target.checked })} /> {label}
           </label>
         ))}
-        {saved && <p className="notice">Saved. New reels start from these settings.</p>}
+        {saved && (
+          <p className="notice success" role="status">
+            Saved. New reels start from these settings.
+          </p>
+        )}
         <div className="row">
           <button className="btn" onClick={() => setS(FACTORY_DEFAULTS)}>
             Reset
@@ -48,7 +58,13 @@ export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
             Save
           </button>
         </div>
+        {signedIn && (
+          <button className="btn wide" onClick={() => setReviewing(true)}>
+            Review Offers
+          </button>
+        )}
       </div>
+      {signedIn && <AccountSettings />}
     </Modal>
   );
 }

@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { LocalObjectStore, createMetrics } from '@reelsmith/kit';
+import { quietLogger, tempDir } from '@reelsmith/kit/testing';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
+import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { launchBrowser, shot } from '../support/browser';
+import { ROOT } from '../support/system';
+
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Three featured reels with real frames and a real MP4, served by the gateway's public routes over a stand-in media-library. */
+function showcasePeers(): Peers {
+  const reels = [
+    ['11111111-2222-4333-8444-000000000001', 'Relaxed cut', 'Cinematic', 12, 40],
+    ['11111111-2222-4333-8444-000000000002', 'High-energy cut', 'Action', 8, 95],
+    ['11111111-2222-4333-8444-000000000003', 'Vertical story', 'Social', 10, 7],
+  ] as const;
+  const entry = ([id, title, category, dur, views]: (typeof reels)[number]) => ({
+    reel: {
+      id,
+      ownerId: 'system',
+      title,
+      description: `A ${category.toLowerCase()} reel`,
+      objectKey: 'reels/demo.mp4',
+      thumbnailKey: 'showcase/f2.jpg',
+      durationSec: dur,
+      createdAtUnixMs: 0n,
+    },
+    category,
+    views: BigInt(views),
+    featuredAtUnixMs: 1_760_000_000_000n,
+    previewKeys: ['showcase/f1.jpg', 'showcase/f2.jpg', 'showcase/f3.jpg'],
+  });
+  return {
+    identity: { authenticate: async () => Promise.reject(new Error('no sessions here')), submitContact: async () => ({}) },
+    billing: {
+      estimate: async (r: { pacingPreset: string; hasMusic: boolean; totalSourceBytes: bigint }) => ({
+        credits: BigInt(
+          Math.max(
+            10,
+            Math.ceil(((r.hasMusic ? 190 : 120) / 6) * ({ relaxed: 1, standard: 1.5 } as Record<string, number>)[r.pacingPreset]! || 2),
+          ),
+        ),
+      }),
+    },
+    media: {
+      listShowcase: async ({ category, order }: { category: string; order: string }) => {
+        const list = reels.filter((r) => !category || r[2] === category).map(entry);
+        if (order === 'views') list.sort((a, b) => Number(b.views - a.views));
+        return { entries: list, categories: ['Action', 'Cinematic', 'Social'] };
+      },
+      getShowcaseEntry: async ({ reelId }: { reelId: string }) => entry(reels.find((r) => r[0] === reelId)!),
+      countShowcaseView: async () => ({ views: 1n }),
+      getShowcaseStats: async () => ({ totalReels: 42n, activeCreators30d: 5n }),
+    },
+    close: () => undefined,
+  } as unknown as Peers;
+}
+
+const routes = [
+  ['/', 'Create a Reel'],
+  ['/demos', 'Demo Gallery'],
+  ['/hall-of-fame', 'Hall of Fame'],
+  ['/guide', 'Guide'],
+  ['/about', 'About Us'],
+  ['/contact', 'Contact'],
+  ['/pricing', 'Pricing'],
+  ['/library', 'Video Library'],
+  ['/no-such-page', 'Page not found'],
+] as const;
+
+/** Every public route, at desktop and phone width, checked by axe-core and for sideways scrolling. */
+describe('public pages: accessibility and layout in Chromium', () => {
+  const objects = tempDir('public-pages');
+  let app: FastifyInstance;
+  let browser: Browser;
+  let base: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    const store = new LocalObjectStore({ root: objects.dir, signingSecret: 'k'.repeat(32), publicUrl: 'http://localhost' });
+    const tmp = path.join(objects.dir, 'src');
+    fs.mkdirSync(tmp);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=30:duration=2',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      path.join(tmp, 'demo.mp4'),
+    ]);
+    await store.put('reels/demo.mp4', fs.readFileSync(path.join(tmp, 'demo.mp4')));
+    for (const n of [1, 2, 3]) {
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-ss',
+        String(n * 0.5),
+        '-i',
+        path.join(tmp, 'demo.mp4'),
+        '-frames:v',
+        '1',
+        path.join(tmp, `f${n}.jpg`),
+      ]);
+      await store.put(`showcase/f${n}.jpg`, fs.readFileSync(path.join(tmp, `f${n}.jpg`)));
+    }
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway'),
+      webDist: path.join(ROOT, 'web', 'dist'),
+      health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'browser-test' }) },
+      peers: showcasePeers(),
+      store,
+      files: { store, signingSecret: 'k'.repeat(32) },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    objects.remove();
+  });
+
+  const axe = async (page: Page) => {
+    await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate(async () => {
+      const r = await (
+        window as unknown as {
+          axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+        }
+      ).axe.run({
+        resultTypes: ['violations'],
+      });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    });
+    return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  };
+
+  describe.each([
+    ['desktop', 1280],
+    ['phone', 390],
+  ])('%s', (size, width) => {
+    it.each(routes)('%s: its own title and description, no serious axe violations, nothing scrolls sideways', async (route, heading) => {
+      // axe-core is injected as a script, which the app's strict CSP refuses (as it should); the
+      // other browser specs run under the CSP and fail on any violation.
+      const page = await browser.newPage({ viewport: { width, height: 844 }, bypassCSP: true });
+      page.on('pageerror', (e) => errors.push(`${route}: ${e.message}`));
+      await page.goto(`${base}${route}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      if (route === '/demos' || route === '/hall-of-fame') await page.getByRole('button', { name: 'Play Relaxed cut' }).waitFor();
+
+      expect(await page.title()).toBe(`${heading} · Reelsmith`);
+      const description = await page.locator('meta[name="description"]').getAttribute('content');
+      expect(description?.length).toBeGreaterThan(20);
+      expect(await axe(page)).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: shot(`public-${size}${route.replace(/\//g, '-')}`), fullPage: true });
+      await page.close();
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('plays a showcase reel in the modal, cycles the hover preview, and filters by category', async () => {
+    // axe is injected as a script, which the app's CSP refuses (see above).
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    await page.goto(`${base}/demos`);
+    const card = page.getByRole('button', { name: 'Play High-energy cut' });
+    await card.hover();
+    const img = card.locator('img');
+    const first = await img.getAttribute('src');
+    await page.waitForTimeout(900);
+    expect(await img.getAttribute('src')).not.toBe(first);
+    await card.click();
+    const dialog = page.getByRole('dialog', { name: 'High-energy cut' });
+    await dialog.waitFor();
+    const played = await dialog
+      .locator('video')
+      .evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<number>((resolve) =>
+            v.readyState >= 2 ? resolve(v.duration) : v.addEventListener('loadeddata', () => resolve(v.duration)),
+          ),
+      );
+    expect(played).toBeGreaterThan(1.5);
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Social' }).click();
+    await page.getByRole('button', { name: 'Play Vertical story' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Play / }).count()).toBe(1);
+    await page.close();
+  });
+});

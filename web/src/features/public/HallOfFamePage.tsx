@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PlayerModal } from './PlayerModal';
+import { useFeaturedQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
+import { usePageMeta } from './usePageMeta';
+import { formatViews, VideoCard } from './VideoCard';
+
+/** The spec's Hall of Fame fetch: 15 videos. */
+export const FEATURED_LIMIT = 15;
+
+/** /hall-of-fame: real figures, the three most-watched reels, and the top reels. */
+export function HallOfFamePage() {
+  usePageMeta('Hall of Fame', 'The most-watched highlight reels made with Reelsmith, and how many reels its creators have made.');
+  const featured = useFeaturedQuery(FEATURED_LIMIT);
+  const stats = useShowcaseStatsQuery();
+  const [playing, setPlaying] = useState<DemoVideo | null>(null);
+  const videos = featured.data?.videos ?? [];
+
+  return (
+    <section className="page public">
+      <h1>Hall of Fame</h1>
+      <p className="lead">The reels people watch most.</p>
+      <div className="tiles">
+        <div className="tile">
+          <span className="tile-value">{stats.data ? stats.data.total_reels.toLocaleString('en-US') : '–'}</span>
+          <span className="muted">reels created</span>
+        </div>
+        <div className="tile">
+          <span className="tile-value">{stats.data ? stats.data.active_creators.toLocaleString('en-US') : '–'}</span>
+          <span className="muted">creators active in the last 30 days</span>
+        </div>
+      </div>
+      {stats.isError && <p className="error">Failed to load the figures.</p>}
+      <div className="row toolbar">
+        <button className="btn" onClick={() => (void featured.refetch(), void stats.refetch())} disabled={featured.isFetching}>
+          Refresh Content
+        </button>
+        <span className="muted" aria-live="polite">
+          {featured.isFetching ? 'Loading…' : `${videos.length} featured ${videos.length === 1 ? 'video' : 'videos'} loaded`}
+        </span>
+      </div>
+      {featured.data?.fallback_reason && <p className="notice">{featured.data.fallback_reason}</p>}
+      {featured.isLoading ? (
+        <div className="center" role="status">
+          <div className="spinner" aria-hidden="true" />
+          Loading featured reels…
+        </div>
+      ) : featured.isError ? (
+        <p className="center error" role="alert">
+          Failed to load YouTube content
+        </p>
+      ) : !videos.length ? (
+        <p className="center muted">No featured content found</p>
+      ) : (
+        <>
+          <h2>Featured</h2>
+          <div className="featured-cards">
+            {videos.slice(0, 3).map((v, i) => (
+              <button key={v.id} className="featured-card" onClick={() => setPlaying(v)}>
+                {v.thumbnail && <img src={v.thumbnail} alt="" loading="lazy" />}
+                <span className="featured-text">
+                  <span className="rank">#{i + 1}</span>
+                  <strong>{v.title}</strong>
+                  <span className="muted">
+                    {v.category} · {formatViews(v.views)}
+                  </span>
+                </span>
+              </button>
+            ))}
+          </div>
+          <h2>Top reels</h2>
+          <div className="video-grid">
+            {videos.map((v, i) => (
+              <VideoCard key={v.id} video={v} rank={i + 1} onOpen={setPlaying} />
+            ))}
+          </div>
+        </>
+      )}
+      <p className="center">
+        <Link to="/" className="btn primary">
+          Start Creating
+        </Link>
+      </p>
+      {playing && <PlayerModal video={playing} onClose={() => setPlaying(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { api } from '../../app/api';
+import type { components } from '../../api/schema.gen';
+
+type Schemas = components['schemas'];
+export type DemoVideo = Schemas['DemoVideo'];
+export type DemoList = Schemas['DemoList'];
+export type FeaturedList = Schemas['FeaturedList'];
+export type ShowcaseStats = Schemas['ShowcaseStats'];
+export type SharedReel = Schemas['SharedReel'];
+export type ContactRequest = Schemas['ContactRequest'];
+export type ContactMessage = Schemas['ContactMessage'];
+export type ContactInbox = Schemas['ContactInbox'];
+
+const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact'] }).injectEndpoints({
+  endpoints: (build) => ({
+    demos: build.query<DemoList, string>({
+      query: (category) => ({ url: '/demos', params: category ? { category } : {} }),
+      providesTags: ['Showcase'],
+    }),
+    featured: build.query<FeaturedList, number>({
+      query: (limit) => ({ url: '/featured', params: { limit } }),
+      providesTags: ['Showcase'],
+    }),
+    showcaseStats: build.query<ShowcaseStats, void>({ query: () => '/showcase/stats', providesTags: ['Showcase'] }),
+    countPlay: build.mutation<{ views: number }, string>({
+      query: (id) => ({ url: `/showcase/${id}/play`, method: 'POST' }),
+    }),
+    costEstimate: build.query<
+      { credits: number },
+      { pacing_preset: 'relaxed' | 'standard' | 'high-energy'; has_music: boolean; total_source_bytes: number }
+    >({
+      query: (body) => ({ url: '/billing/estimate', method: 'POST', body }),
+    }),
+    setSharing: build.mutation<{ shared: boolean; featured: boolean }, { id: string; shared: boolean }>({
+      query: ({ id, shared }) => ({ url: `/library/${id}/showcase`, method: 'PUT', body: { shared } }),
+      invalidatesTags: ['Showcase', 'Reel'],
+    }),
+    sharedReels: build.query<{ reels: SharedReel[]; total: number }, { limit: number; offset: number }>({
+      query: (params) => ({ url: '/admin/showcase', params }),
+      providesTags: ['Showcase'],
+    }),
+    featureReel: build.mutation<DemoVideo, { id: string; category: string }>({
+      query: ({ id, category }) => ({ url: `/admin/showcase/${id}`, method: 'PUT', body: { category } }),
+      invalidatesTags: ['Showcase'],
+    }),
+    unfeatureReel: build.mutation<{ message: string }, string>({
+      query: (id) => ({ url: `/admin/showcase/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['Showcase'],
+    }),
+    sendContact: build.mutation<{ message: string }, ContactRequest>({
+      query: (body) => ({ url: '/contact', method: 'POST', body }),
+      invalidatesTags: ['Contact'],
+    }),
+    contactInbox: build.query<ContactInbox, { limit: number; offset: number }>({
+      query: (params) => ({ url: '/admin/contact', params }),
+      providesTags: ['Contact'],
+    }),
+  }),
+});
+
+export const {
+  useDemosQuery,
+  useFeaturedQuery,
+  useShowcaseStatsQuery,
+  useCountPlayMutation,
+  useCostEstimateQuery,
+  useSetSharingMutation,
+  useSendContactMutation,
+  useContactInboxQuery,
+  useSharedReelsQuery,
+  useFeatureReelMutation,
+  useUnfeatureReelMutation,
+} = publicApi;
+export { publicApi };
