@@ -256,6 +256,12 @@ async function longReel(dir: string): Promise<string[]> {
   ];
 }
 
+/** `--rounds N` (default 3). */
+const rounds = () => {
+  const i = process.argv.indexOf('--rounds');
+  return Math.max(1, Math.floor(Number(i > 0 ? process.argv[i + 1] : 3)) || 3);
+};
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-bench-'));
   try {
@@ -280,6 +286,20 @@ async function main(): Promise<void> {
       const p = await prepare({ clips: corpus.clips, music: corpus.music30, settings: { pacing_preset: 'standard' } });
       return { p, sec: now() - t0 };
     };
+    if (process.argv.includes('--analysis-only')) {
+      // Just the analysis figure, over more runs (a minute or two after the corpus is made).
+      const times: number[] = [];
+      for (let r = 0; r < Math.max(3, rounds()); r++) times.push((await analysisOnce()).sec);
+      const sec = median(times);
+      const f = (x: number) => x.toFixed(2);
+      const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+      log('');
+      log(`corpus: ${corpus.clips.length} clips, ${f(corpusSec)} s`);
+      log(
+        `analysis (--plan-only)   ${f(sec)} s median (runs ${times.map(f).join(', ')}) for ${f(corpusSec + 30)} s of media = ${f((corpusSec + 30) / sec)}x real time   target >= 25x  ${verdict((corpusSec + 30) / sec >= 25)}`,
+      );
+      return;
+    }
     const firstAnalysis = await analysisOnce();
     const prepared = firstAnalysis.p;
     const analysisTimes = [firstAnalysis.sec];
@@ -301,8 +321,7 @@ async function main(): Promise<void> {
 
     // The strategies run in interleaved rounds (engine, floor, naive twice, engine, ...) so that
     // a slow patch of a shared machine hits all of them; the medians are compared.
-    const roundsArg = process.argv.indexOf('--rounds');
-    const rounds = Math.max(1, Math.floor(Number(roundsArg > 0 ? process.argv[roundsArg + 1] : 3)) || 3);
+    const roundCount = rounds();
     const settings = parseSettings({ pacing_preset: 'standard' });
     const out = path.join(dir, 'engine.mp4');
     const renderOnce = () =>
@@ -486,8 +505,8 @@ async function main(): Promise<void> {
     const naiveTimes: number[] = [];
     const losslessTimes: number[] = [];
     let peakBytes = first.peakBytes;
-    for (let r = 0; r < rounds; r++) {
-      log(`round ${r + 1} of ${rounds}...`);
+    for (let r = 0; r < roundCount; r++) {
+      log(`round ${r + 1} of ${roundCount}...`);
       const t = now();
       const rendered = await renderOnce();
       engineTimes.push(now() - t);
@@ -529,7 +548,7 @@ async function main(): Promise<void> {
     );
     log('');
     const all = (xs: number[]) => `(runs: ${xs.map(f).join(', ')})`;
-    log(`medians of ${rounds} interleaved round(s), after one warm-up render`);
+    log(`medians of ${roundCount} interleaved round(s), after one warm-up render`);
     log(`engine render            ${f(engineSec)} s  ${all(engineTimes)}`);
     log(
       `CPU floor                ${f(floorSec)} s  (decode+filter ${f(decodeFilterSec)} s + encode ${f(encodeSec)} s)  ${all(decodeTimes.map((d, i) => d + encodeTimes[i]!))}`,
