@@ -13,5 +13,6 @@ export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
       outputKey: job.status === 'completed' ? job.outputKey : '',
       outputFilename: job.request.output_filename,
       updatedAtUnixMs: BigInt(job.updatedAt.getTime()),
+      createdAtUnixMs: BigInt(job.createdAt.getTime()),
     }),
 });

@@ -50,6 +50,15 @@ export const grpcBinding = (svc: JobsService) =>
       jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
     }),
     getJob: async (req) => job(await svc.get(req.jobId, req.ownerId || undefined)),
+    planJob: async () => {
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
+    },
+    cancelJob: async () => {
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
+    },
+    listJobs: async () => {
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
+    },
     reportJob: async (req) => {
       const r = await svc.report(req.jobId, req.attempt, workerReport(req.event));
       return { accepted: r.accepted, job: job(r.job) };

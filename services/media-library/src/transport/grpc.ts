@@ -1,4 +1,4 @@
-import { bind, describeHandler } from '@reelsmith/kit';
+import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { media } from '@reelsmith/proto';
 import type { LibraryItem, LibraryService } from '../domain/library.service.js';
 import type { MediaKind, MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
@@ -108,6 +108,9 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
     deleteReel: async (req) => {
       await svc.deleteReel(req.ownerId, req.reelId);
       return {};
+    },
+    getFrames: async () => {
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
     },
     markUsed: async (req) => {
       await svc.markUsed(req.ownerId, req.objectKeys);
