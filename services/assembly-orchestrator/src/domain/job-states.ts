@@ -4,15 +4,17 @@ export const JobState = {
   PROCESSING: 'processing',
   COMPLETED: 'completed',
   FAILED: 'failed',
+  CANCELLED: 'cancelled',
 } as const;
 export type JobState = (typeof JobState)[keyof typeof JobState];
 
 const LEGAL: Record<JobState, readonly JobState[]> = {
-  queued: ['processing', 'failed'],
+  queued: ['processing', 'failed', 'cancelled'],
   // processing -> processing: progress, or a redelivered job taken by another worker.
-  processing: ['processing', 'completed', 'failed'],
+  processing: ['processing', 'completed', 'failed', 'cancelled'],
   completed: [],
   failed: [],
+  cancelled: [],
 };
 
 export const canMove = (from: JobState, to: JobState) => LEGAL[from].includes(to);
@@ -33,3 +35,5 @@ export const STAGE_MESSAGE: Record<Stage, string> = {
 };
 export const QUEUED_MESSAGE = 'Queued';
 export const COMPLETE_MESSAGE = 'Complete';
+export const CANCELLED_MESSAGE = 'Cancelled';
+export const FINISHED_MESSAGE = 'This job has already finished.';

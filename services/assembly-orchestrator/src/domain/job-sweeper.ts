@@ -55,7 +55,7 @@ export class JobSweeper {
     }
     for (const { jobId, job } of await this.repo.holdsBefore(new Date(now.getTime() - this.opts.holdAgeMs))) {
       try {
-        if (!job || job.status === 'failed') await this.peers.release(jobId);
+        if (!job || job.status === 'failed' || job.status === 'cancelled') await this.peers.release(jobId);
         else if (job.status === 'completed') await this.peers.capture(jobId);
         else continue; // queued or processing: the job flow settles it
         await this.repo.settled(jobId);

@@ -15,4 +15,6 @@ export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
       updatedAtUnixMs: BigInt(job.updatedAt.getTime()),
       createdAtUnixMs: BigInt(job.createdAt.getTime()),
     }),
+  cancelled: (job: JobRecord) =>
+    bus.publishJobCancel({ jobId: job.id, userId: job.ownerId, cancelledAtUnixMs: BigInt(job.updatedAt.getTime()) }),
 });

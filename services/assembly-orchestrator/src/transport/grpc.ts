@@ -50,15 +50,16 @@ export const grpcBinding = (svc: JobsService) =>
       jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
     }),
     getJob: async (req) => job(await svc.get(req.jobId, req.ownerId || undefined)),
-    planJob: async () => {
-      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
+    planJob: async (req) => {
+      const r = await svc.plan(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, {
+        reroll: req.reroll,
+        locked: req.locked,
+        seed: Number(req.seed),
+      });
+      return { planJson: JSON.stringify(r.plan), estimateCredits: BigInt(r.estimate), music: r.music ?? undefined };
     },
-    cancelJob: async () => {
-      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
-    },
-    listJobs: async () => {
-      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
-    },
+    cancelJob: async (req) => job(await svc.cancel(req.jobId, req.ownerId)),
+    listJobs: async (req) => ({ jobs: (await svc.list(req.ownerId, req.activeOnly, req.limit)).map(job) }),
     reportJob: async (req) => {
       const r = await svc.report(req.jobId, req.attempt, workerReport(req.event));
       return { accepted: r.accepted, job: job(r.job) };

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
+import { bind, describeHandler } from '@reelsmith/kit';
 import { media } from '@reelsmith/proto';
 import type { LibraryItem, LibraryService } from '../domain/library.service.js';
 import type { MediaKind, MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
@@ -19,6 +19,7 @@ const item = (m: MediaRecord) => ({
   analysisStatus: m.analysisStatus,
   analysisJson: m.analysis ? JSON.stringify(m.analysis) : '',
   library: Boolean(m.library),
+  peaks: m.peaks ?? (m.analysis as { peaks?: number[] } | null)?.peaks ?? [],
 });
 
 const reel = (r: ReelRecord) => ({
@@ -63,6 +64,7 @@ export const asMedia = (i: LibraryItem): MediaRecord => ({
   analysisStatus: i.analysisStatus,
   analysis: i.analysis,
   library: true,
+  peaks: i.peaks,
 });
 
 const kindOf = (k: string): MediaKind => (k === 'audio' ? 'audio' : 'video');
@@ -109,9 +111,13 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
       await svc.deleteReel(req.ownerId, req.reelId);
       return {};
     },
-    getFrames: async () => {
-      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'not implemented yet');
-    },
+    getFrames: async (req) => ({
+      frameKeys: await svc.frames(
+        req.ownerId,
+        req.frames.map((f) => ({ objectKey: f.objectKey, atMs: Number(f.atMs) })),
+        async (keys) => (await lib.byObjectKeys(keys)).map(asMedia),
+      ),
+    }),
     markUsed: async (req) => {
       await svc.markUsed(req.ownerId, req.objectKeys);
       return {};

@@ -304,6 +304,7 @@ describe('media repository against real PostgreSQL', () => {
       probe: async () => {
         throw new Error('not used');
       },
+      frame: async () => Buffer.from('jpeg'),
       thumbnail: async () => Buffer.alloc(0),
       analyse: async (file) => {
         analysed.push({ replica, key: file.replace('/objects/', '') });

@@ -206,6 +206,12 @@ class ScriptedTools implements MediaTools {
   async thumbnail() {
     return THUMB;
   }
+  /** Frames cut, as `<path>@<seconds>`. */
+  cut: string[] = [];
+  async frame(path: string, atSec: number) {
+    this.cut.push(`${path}@${atSec}`);
+    return THUMB;
+  }
   async analyse(path: string, kind: MediaKind) {
     const key = path.replace('/local/', '');
     this.analysed.push(key);
