@@ -427,7 +427,10 @@ export class JobsService {
    */
   async cancel(jobId: string, ownerId: string): Promise<JobRecord> {
     const job = await this.get(jobId, ownerId);
-    if (isTerminal(job.status)) throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
+    if (job.status !== 'queued' && job.status !== 'processing')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
+    // The same conditional update of the job's row as a completion's (see completed): if the
+    // worker's completion was recorded first (finalizing), this moves nothing: 409, nothing released.
     const moved = await this.repo.transition(job.id, 'cancelled', { message: CANCELLED_MESSAGE }, { kind: 'cancelled' });
     if (!moved) throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
     this.status.publish(moved);
@@ -505,36 +508,61 @@ export class JobsService {
   }
 
   /**
-   * The reel is stored. The charge is made and the reel listed before the job reads "completed",
-   * so a user who sees it complete finds it in the library. Safe to repeat: every step is
-   * idempotent, so a worker that retries its report (or a redelivered job) changes nothing.
+   * The reel is stored. The outcome is decided first, by one conditional update of the job's row
+   * (processing -> finalizing, which records the reel): a cancel that committed before it makes
+   * the completion refused before anything is charged, and once it has committed no cancel or
+   * failure can take the job any more. Only then is the reservation captured and the reel listed,
+   * before the job reads "completed", so a user who sees it complete finds it in the library.
+   * Safe to repeat: a worker retrying its report (or a redelivered job) finishes the same job.
    */
   private async completed(job: JobRecord, attempt: number, result: JobResult): Promise<ReportAnswer> {
-    if (job.status === 'failed' || job.status === 'cancelled') {
-      this.log.warn({ job_id: job.id, job_status: job.status }, 'completion of a job that had ended ignored');
-      return { accepted: false, job };
+    let current = job;
+    if (job.status === 'processing')
+      current =
+        (await this.repo.transition(job.id, 'finalizing', { ...result, message: STAGE_MESSAGE.finalizing })) ?? (await this.get(job.id));
+    if (current.status !== 'finalizing' && current.status !== 'completed') {
+      this.log.warn({ job_id: job.id, job_status: current.status }, 'completion of a job that had ended ignored');
+      return { accepted: false, job: current };
     }
-    const done = job.status === 'completed' ? job : { ...job, ...result };
+    return this.finish(current, attempt, (this.clock().getTime() - job.createdAt.getTime()) / 1000);
+  }
+
+  /**
+   * Charges and lists a job whose completion is recorded, then marks it completed; the hold goes
+   * last, so a finish cut short (billing or media-library down, a crash) is redone by the worker's
+   * retry or by the sweeper. Every step is idempotent.
+   */
+  private async finish(job: JobRecord, attempt: number, wallSeconds: number): Promise<ReportAnswer> {
     await this.peers.capture(job.id);
+    await this.peers.addReel(job);
+    let final = job;
+    if (job.status === 'finalizing') {
+      const moved = await this.repo.transition(
+        job.id,
+        'completed',
+        { progress: 100, message: COMPLETE_MESSAGE },
+        { kind: 'completed', attempt, wallSeconds },
+      );
+      final = moved ?? (await this.get(job.id));
+      this.status.publish(final);
+      if (moved) this.log.info({ job_id: job.id, seconds: job.durationSec, bytes: job.sizeBytes, attempt }, 'job completed');
+    }
     await this.repo.settled(job.id);
-    await this.peers.addReel(done);
-    if (job.status === 'completed') return { accepted: true, job };
-    const wallSeconds = (this.clock().getTime() - job.createdAt.getTime()) / 1000;
-    const moved = await this.repo.transition(
-      job.id,
-      'completed',
-      { progress: 100, message: COMPLETE_MESSAGE, ...result },
-      { kind: 'completed', attempt, wallSeconds },
-    );
-    const final = moved ?? (await this.get(job.id));
-    this.status.publish(final);
-    this.log.info({ job_id: job.id, seconds: result.durationSec, bytes: result.sizeBytes, attempt }, 'job completed');
     return { accepted: final.status === 'completed', job: final };
+  }
+
+  /** The sweeper's way to finish a job whose completion was recorded but not finished. */
+  async finalize(jobId: string): Promise<JobRecord> {
+    const job = await this.get(jobId);
+    if (job.status !== 'finalizing' && job.status !== 'completed')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, `job is ${job.status}, not finalizing`);
+    return (await this.finish(job, job.attempt, (job.updatedAt.getTime() - job.createdAt.getTime()) / 1000)).job;
   }
 
   /** Final state, then the refund; safe to repeat (a failed job is refunded again, idempotently). */
   private async failed(job: JobRecord, reason: string): Promise<ReportAnswer> {
-    if (job.status === 'completed' || job.status === 'cancelled') return { accepted: false, job };
+    // Only a job still running fails (a finalizing one has its reel; a cancelled one is released).
+    if (job.status !== 'queued' && job.status !== 'processing' && job.status !== 'failed') return { accepted: false, job };
     let current = job;
     if (job.status !== 'failed') {
       const message = reason || FAILED_CARD_TEXT;

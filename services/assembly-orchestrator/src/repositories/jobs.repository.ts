@@ -166,7 +166,7 @@ export class DrizzleJobsRepository implements JobsRepository {
     const rows = await this.orm
       .select()
       .from(jobs)
-      .where(and(eq(jobs.ownerId, ownerId), activeOnly ? inArray(jobs.status, ['queued', 'processing']) : undefined))
+      .where(and(eq(jobs.ownerId, ownerId), activeOnly ? inArray(jobs.status, ['queued', 'processing', 'finalizing']) : undefined))
       .orderBy(desc(jobs.createdAt), desc(jobs.id))
       .limit(limit);
     return rows.map(toJob);

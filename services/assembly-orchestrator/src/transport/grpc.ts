@@ -1,12 +1,12 @@
 import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { assembly, fromJobRequestMessage, toJobRequestMessage } from '@reelsmith/proto';
-import type { Stage } from '../domain/job-states.js';
+import { publicStatus, type Stage } from '../domain/job-states.js';
 import type { JobRecord, JobsService, WorkerReport } from '../domain/jobs.service.js';
 
 const job = (j: JobRecord) => ({
   id: j.id,
   ownerId: j.ownerId,
-  status: j.status,
+  status: publicStatus(j.status),
   progress: j.progress,
   message: j.message,
   request: toJobRequestMessage(j.request),
