@@ -122,7 +122,12 @@ export interface Objects {
   put(key: string, body: Buffer, opts?: { contentType?: string }): Promise<unknown>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
+  /** Deletes every object under a folder (an upload's cached frames). */
+  deletePrefix(prefix: string): Promise<number>;
 }
+
+/** Where the edit plan's timeline frames of a video are cached (see MediaService.frames). */
+export const framesPrefix = (objectKey: string) => `frames/${objectKey}/`;
 
 /** Containers of the spec's formats: MP4, MOV, AVI, MKV (and WebM, its sibling) for video; MP3, WAV, AAC, M4A for audio. */
 const VIDEO_FORMATS = /^(mov,mp4,m4a,3gp,3g2,mj2|avi|matroska,webm)$/;
@@ -290,7 +295,7 @@ export class MediaService {
       if (m.kind !== 'video') throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Frames are cut from videos only.', 'not_video');
       // Inside the clip: a frame a little before its end at most.
       const ms = Math.max(0, Math.min(Math.round(w.atMs), Math.floor((m.durationSec - 0.05) * 1000)));
-      return { objectKey: w.objectKey, ms, key: `frames/${w.objectKey}/${ms}.jpg` };
+      return { objectKey: w.objectKey, ms, key: `${framesPrefix(w.objectKey)}${ms}.jpg` };
     };
     const plan = wanted.map(frameKey);
     const missing = new Map<string, Map<string, number>>();
@@ -313,14 +318,15 @@ export class MediaService {
   markUsed = (ownerId: string, keys: string[]) => this.repo.markUsed(ownerId, keys);
 
   /**
-   * Deletes uploads no job used within UNUSED_UPLOAD_TTL_MS: their object and thumbnail, then the
-   * record. Returns how many went. Objects first, so a failure leaves the record for the next run.
+   * Deletes uploads no job used within UNUSED_UPLOAD_TTL_MS: their object, thumbnail and cached
+   * timeline frames, then the record. Returns how many went. Objects first, so a failure leaves the record for the next run.
    */
   async expireUnused(now: Date): Promise<number> {
     let removed = 0;
     for (const m of await this.repo.unusedBefore(new Date(now.getTime() - UNUSED_UPLOAD_TTL_MS), 500)) {
       try {
         for (const key of [m.objectKey, m.thumbnailKey]) if (key) await this.objects.delete(key);
+        await this.objects.deletePrefix(framesPrefix(m.objectKey));
         await this.repo.remove(m.objectKey);
         removed += 1;
       } catch (e) {
@@ -378,7 +384,11 @@ export class MediaService {
    * a storage failure leaves the records and asking again finishes the job.
    */
   async deleteUserData(ownerId: string): Promise<{ uploads: number; reels: number }> {
-    for (const key of await this.repo.ownedObjectKeys(ownerId)) await this.objects.delete(key);
+    for (const key of await this.repo.ownedObjectKeys(ownerId)) {
+      await this.objects.delete(key);
+      // An upload's timeline frames go with it (a reel or thumbnail has none: nothing there).
+      if (key.startsWith('uploads/')) await this.objects.deletePrefix(framesPrefix(key));
+    }
     const removed = await this.repo.removeOwner(ownerId);
     this.log.info({ user_id: ownerId, ...removed }, 'user data deleted with its objects');
     return removed;

@@ -299,6 +299,7 @@ describe('media repository against real PostgreSQL', () => {
       put: async () => undefined,
       stat: async () => ({ size: 1 }),
       delete: async () => undefined,
+      deletePrefix: async () => 0,
     };
     const tools = (replica: string): MediaTools => ({
       probe: async () => {
