@@ -20,3 +20,4 @@ export * from './request-counts.js';
 export * as paymentEvents from './gen/reelsmith/billing/v1/payment_events_pb.js';
 export * as gatewayEvents from './gen/reelsmith/gateway/v1/events_pb.js';
 export * from './system-account.js';
+export * from './edit-plan.js';

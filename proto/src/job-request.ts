@@ -8,6 +8,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
+import { editPlanSchema, planJson } from './edit-plan.js';
 
 export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
 export type PacingPreset = (typeof PACING_PRESETS)[number];
@@ -96,6 +97,8 @@ export const jobRequestSchema = z
     music_file: objectKey.nullish(),
     ...renderOptionsShape,
     get_footage_offers: z.boolean().default(JOB_DEFAULTS.get_footage_offers),
+    /** An edit plan from POST /jobs/plan (possibly edited): the render follows it exactly. */
+    plan: editPlanSchema.optional(),
   })
   .meta({ id: 'JobRequest' });
 
@@ -132,7 +135,18 @@ export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobR
     enableLetterbox: r.enable_letterbox,
     getFootageOffers: r.get_footage_offers,
     aspect: r.aspect,
+    planJson: r.plan ? planJson(r.plan) : '',
   };
+}
+
+/** The plan a message carries: parsed JSON, or the raw text (which the schema then refuses). */
+function planOf(m: JobRequestMessage): unknown {
+  if (!m.planJson) return undefined;
+  try {
+    return JSON.parse(m.planJson) as unknown;
+  } catch {
+    return m.planJson;
+  }
 }
 
 /** The message back to a request as it was sent; check it with `parseJobRequest`. */
@@ -152,5 +166,6 @@ export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
     enable_letterbox: m.enableLetterbox,
     get_footage_offers: m.getFootageOffers,
     aspect: m.aspect as AspectName,
+    plan: planOf(m),
   } as JobRequestInput;
 }

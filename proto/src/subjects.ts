@@ -5,6 +5,7 @@
  */
 import type { DescMessage } from '@bufbuild/protobuf';
 import {
+  JobCancelledSchema,
   JobCompletedSchema,
   JobFailedSchema,
   JobStartedSchema,
@@ -40,6 +41,7 @@ import {
 export const subjects = {
   'events.job.completed': JobCompletedSchema,
   'events.job.failed': JobFailedSchema,
+  'events.job.cancelled': JobCancelledSchema,
   'events.billing.reserved': CreditsReservedSchema,
   'events.billing.captured': ReservationCapturedSchema,
   'events.billing.released': ReservationReleasedSchema,
@@ -71,6 +73,8 @@ export type SubjectSchema<S extends Subject> = (typeof subjects)[S];
  */
 export const coreSubjects = {
   jobStatus: { pattern: 'jobs.*.status', schema: JobStatusSchema, subject: (jobId: string) => `jobs.${jobId}.status` },
+  /** A job was cancelled: the worker running it stops its render (`jobs.<id>.cancel`). */
+  jobCancel: { pattern: 'jobs.*.cancel', schema: JobCancelledSchema, subject: (jobId: string) => `jobs.${jobId}.cancel` },
   /** Sessions identity has just ended; every gateway replica drops them from its session cache. */
   sessionsRevoked: { pattern: 'sessions.revoked', schema: SessionsRevokedSchema, subject: () => 'sessions.revoked' },
 } as const;

@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './exec.js';
 export * from './music-analysis.js';
 export * from './plan.js';
+export * from './plan-edit.js';
 export * from './probe.js';
 export * from './render.js';
 export * from './render-args.js';

@@ -143,7 +143,7 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
 const crossesScene = (a: ClipAnalysis, s: number, e: number) => a.scenes.some((c) => c > s + 0.05 && c < e - 0.05);
 
 /** A moment already on the reel: its source window and where it sits on the reel. */
-interface Used {
+export interface Used {
   in: number;
   out: number;
   reelStart: number;
@@ -196,7 +196,7 @@ function overlapSec(used: Used[], s: number, e: number): number {
   return total;
 }
 
-interface Candidate {
+export interface Candidate {
   start: number;
   tier: number;
   gap: number;
@@ -220,6 +220,22 @@ const mean = (xs: number[] | undefined, lo: number, hi: number, dflt: number) =>
  * material was last on screen, then quality. Deterministic: ties go to the earliest start.
  */
 function chooseWindow(a: ClipAnalysis, duration: number, len: number, used: Used[], reelStart: number): Candidate {
+  let best: Candidate | undefined;
+  forEachWindow(a, duration, len, used, reelStart, (c) => {
+    if (!best || c.tier < best.tier || (c.tier === best.tier && c.rank > best.rank + EPS)) best = c;
+  });
+  return best!;
+}
+
+/** Every candidate window of `len` seconds (see chooseWindow), in order of start. */
+export function forEachWindow(
+  a: ClipAnalysis,
+  duration: number,
+  len: number,
+  used: Used[],
+  reelStart: number,
+  visit: (c: Candidate) => void,
+): void {
   const step = Math.max(0.05, Math.min(0.25, a.sampleIntervalSec));
   const last = Math.max(0, duration - len);
   const edges = [0, duration, ...a.scenes, ...used.flatMap((u) => [u.in, u.out])];
@@ -256,7 +272,6 @@ function chooseWindow(a: ClipAnalysis, duration: number, len: number, used: Used
     return lo;
   };
   const previous = used.length ? used.reduce((p, u) => (u.reelEnd > p.reelEnd ? u : p)) : undefined;
-  let best: Candidate | undefined;
   for (const start of starts) {
     const end = start + len;
     let lo = firstAfter(start);
@@ -306,9 +321,8 @@ function chooseWindow(a: ClipAnalysis, duration: number, len: number, used: Used
         ...(fresh ? {} : { repeatGapSec: r3(Math.max(0, gap)) }),
       },
     };
-    if (!best || c.tier < best.tier || (c.tier === best.tier && c.rank > best.rank + EPS)) best = c;
+    visit(c);
   }
-  return best!;
 }
 
 export function planEdit(input: PlanInput): EditPlan {

@@ -8,6 +8,7 @@ import { execMedia } from './exec.js';
 import { prepareFonts } from './fonts.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
+import { validatePlan } from './plan-edit.js';
 import { probe, type MediaInfo } from './probe.js';
 import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
 import { buildChunkArgs, buildJoinArgs, concatList, planBatches, type BatchOptions } from './render-batch-args.js';
@@ -26,6 +27,11 @@ export interface RenderRequest {
   thumbnail?: string;
   /** Analyses computed earlier (e.g. at upload time), by clip index; missing ones are computed. */
   analyses?: { clips?: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
+  /**
+   * A plan made earlier (and perhaps edited): rendered exactly as it is, without analysing or
+   * planning. Checked against the probed inputs first (INVALID_SETTINGS naming the problem).
+   */
+  plan?: EditPlan;
   /** 0..100, monotone, at least once a second while rendering. */
   onProgress?: (percent: number, stage: Stage) => void;
   /** Overall limit; default: 2 minutes plus 4x the reel's length. */
@@ -95,6 +101,16 @@ export async function prepare(
   musicProbe.catch(() => undefined); // its failure is reported below, after the clips'
   const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
   const music = await musicProbe;
+  if (req.plan) {
+    const problem = validatePlan(req.plan, {
+      clipDurations: clips.map((c) => c.durationSec),
+      musicSec: music?.durationSec,
+      fps: settings.fps,
+    });
+    if (problem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem}`);
+    report(9, 'planning');
+    return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined } };
+  }
   report(2, 'analysing');
   // Clips are analysed two at a time (each decoder uses two threads; more at once only adds
   // contention), and the music alongside them. A clip's failure is reported in clip order.

@@ -301,6 +301,28 @@ export class Bus {
     });
   }
 
+  /** Core NATS (fire and forget): a job was cancelled; the worker running it stops. */
+  publishJobCancel(message: MessageInitShape<typeof coreSubjects.jobCancel.schema>): void {
+    const schema = coreSubjects.jobCancel.schema;
+    const m = create(schema, message);
+    this.nc.publish(this.subject(coreSubjects.jobCancel.subject(m.jobId)), toBinary(schema, m));
+  }
+
+  /** Every job cancelled; each render worker subscribes and stops the ones it runs. */
+  subscribeJobCancel(onCancel: (m: MessageShape<typeof coreSubjects.jobCancel.schema>) => void): Subscription {
+    const schema = coreSubjects.jobCancel.schema;
+    return this.nc.subscribe(this.subject(coreSubjects.jobCancel.pattern), {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          onCancel(fromBinary(schema, msg.data));
+        } catch (e) {
+          this.log.warn({ err: e }, 'bad job cancel message');
+        }
+      },
+    });
+  }
+
   /** Core NATS (fire and forget): sessions identity has just ended. */
   publishSessionsRevoked(message: MessageInitShape<typeof coreSubjects.sessionsRevoked.schema>): void {
     const schema = coreSubjects.sessionsRevoked.schema;

@@ -1,5 +1,7 @@
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
   GetObjectCommand,
   HeadObjectCommand,
   S3Client,
@@ -41,6 +43,11 @@ export interface ObjectStore {
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Deletes every object whose key starts with `prefix` (a folder: it must end with '/'), e.g. the
+   * cached frames of an upload. Returns how many went; nothing there is fine.
+   */
+  deletePrefix(prefix: string): Promise<number>;
   /** A link that works without a session until it expires. */
   signedUrl(key: string, opts: SignedUrlOptions): Promise<string>;
   ping(): Promise<void>;
@@ -65,6 +72,12 @@ async function downloadToTemp<T>(store: ObjectStore, key: string, fn: (p: string
 const KEY = /^[a-z0-9][a-z0-9._/-]{0,511}$/i;
 export function assertKey(key: string): void {
   if (!KEY.test(key) || key.includes('..') || key.includes('//')) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'invalid object key');
+}
+
+/** A folder of keys: a valid key ending with '/'. */
+function assertPrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'invalid object prefix');
+  assertKey(prefix.slice(0, -1));
 }
 
 export function newObjectKey(prefix: string, extension = ''): string {
@@ -137,6 +150,20 @@ export class LocalObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertPrefix(prefix);
+    const dir = this.pathOf(prefix.slice(0, -1));
+    const count = async (d: string): Promise<number> => {
+      const entries = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => []);
+      let n = 0;
+      for (const e of entries) n += e.isDirectory() ? await count(path.join(d, e.name)) : 1;
+      return n;
+    };
+    const n = await count(dir);
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    return n;
   }
 
   async signedUrl(key: string, opts: SignedUrlOptions): Promise<string> {
@@ -235,6 +262,21 @@ export class S3ObjectStore implements ObjectStore {
   async delete(key: string): Promise<void> {
     assertKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertPrefix(prefix);
+    let n = 0;
+    // A page of at most 1000 keys at a time, deleted in one request; until none are left.
+    for (;;) {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: prefix, MaxKeys: 1000 }));
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (!keys.length) return n;
+      const res = await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (res.Errors?.length)
+        throw new Error(`could not delete ${res.Errors.length} objects under ${prefix}: ${res.Errors[0]!.Message ?? ''}`);
+      n += keys.length;
+    }
   }
 
   async signedUrl(key: string, opts: SignedUrlOptions): Promise<string> {

@@ -2384,6 +2384,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's jobs, newest first: active=1 for the queued and processing ones, otherwise the last 20 */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1: only queued and processing jobs; otherwise the last 20 jobs, any status */
+                    active?: "0" | "1" | "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a queued or processing job: the render stops and the reservation is released (409 once finished) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobStatus"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs/{id}/status": {
         parameters: {
             query?: never;
@@ -2512,6 +2643,109 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The edit plan and estimate for a request, or a plan with segments re-rolled (never reserves or charges) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PlanRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlanResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3967,6 +4201,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/uploads/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An upload's (or library item's) probe, thumbnail and analysis state; music gets its beats and waveform once analysed */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The object_key of the upload (or a library item) */
+                    key: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadInfo"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/offers": {
         parameters: {
             query?: never;
@@ -4871,6 +5171,24 @@ export interface components {
                 version: string;
             }[];
         };
+        EditPlan: {
+            /** @enum {string} */
+            aspect: "16:9" | "9:16" | "1:1";
+            beat_aligned: boolean;
+            fps: number;
+            segments: components["schemas"]["PlanSegment"][];
+            total_sec: number;
+            version: number;
+        };
+        EditPlanInput: {
+            /** @enum {string} */
+            aspect: "16:9" | "9:16" | "1:1";
+            beat_aligned: boolean;
+            fps: number;
+            segments: components["schemas"]["PlanSegmentInput"][];
+            total_sec: number;
+            version: number;
+        };
         Entitlements: {
             library_selection_cap: number;
             messages: {
@@ -5041,6 +5359,14 @@ export interface components {
         JobCreatedInput: {
             job_id: string;
         };
+        JobList: {
+            /** @description Newest first */
+            jobs: components["schemas"]["JobStatus"][];
+        };
+        JobListInput: {
+            /** @description Newest first */
+            jobs: components["schemas"]["JobStatusInput"][];
+        };
         JobRequest: {
             /**
              * @default 16:9
@@ -5071,6 +5397,7 @@ export interface components {
              * @enum {string}
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
+            plan?: components["schemas"]["SubmittedPlan"];
             title_config: components["schemas"]["TitleConfig"];
         };
         JobRequestInput: {
@@ -5103,26 +5430,31 @@ export interface components {
              * @enum {string}
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
+            plan?: components["schemas"]["SubmittedPlanInput"];
             /** @default {} */
             title_config: components["schemas"]["TitleConfigInput"];
         };
         JobStatus: {
+            /** @description When the job was submitted (ISO 8601) */
+            created_at: string;
             /** @description A signed link, valid for an hour, once completed */
             download_url: string | null;
             job_id: string;
             message: string;
             progress: number;
             /** @enum {string} */
-            status: "queued" | "processing" | "completed" | "failed";
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
         };
         JobStatusInput: {
+            /** @description When the job was submitted (ISO 8601) */
+            created_at: string;
             /** @description A signed link, valid for an hour, once completed */
             download_url: string | null;
             job_id: string;
             message: string;
             progress: number;
             /** @enum {string} */
-            status: "queued" | "processing" | "completed" | "failed";
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
         };
         LibraryImport: {
             category: string;
@@ -5424,6 +5756,159 @@ export interface components {
             state: "pending" | "paid";
             user_email: string;
         };
+        PlanMusic: {
+            beats: number[];
+            downbeats: number[];
+            duration_sec: number;
+            /** @description Peak amplitude (0..1) of equal slices of the track */
+            peaks: number[];
+            tempo_bpm: number;
+        };
+        PlanMusicInput: {
+            beats: number[];
+            downbeats: number[];
+            duration_sec: number;
+            /** @description Peak amplitude (0..1) of equal slices of the track */
+            peaks: number[];
+            tempo_bpm: number;
+        };
+        PlanRequest: {
+            /**
+             * @default 16:9
+             * @enum {string}
+             */
+            aspect: "16:9" | "9:16" | "1:1";
+            /** @default true */
+            enable_beat_mapping: boolean;
+            /** @default true */
+            enable_fades: boolean;
+            /** @default true */
+            enable_intelligence: boolean;
+            /** @default true */
+            enable_letterbox: boolean;
+            /** @default 2 */
+            fade_in_duration_sec: number;
+            /** @default 2 */
+            fade_out_duration_sec: number;
+            /** @default false */
+            get_footage_offers: boolean;
+            /**
+             * @description Segment indexes kept exactly as they are
+             * @default []
+             */
+            locked: number[];
+            /** @default [] */
+            media_files: string[];
+            music_file?: string | null;
+            /** @default reel_output.mp4 */
+            output_filename: string;
+            /**
+             * @default standard
+             * @enum {string}
+             */
+            pacing_preset: "relaxed" | "standard" | "high-energy";
+            plan?: components["schemas"]["SubmittedPlan"];
+            /**
+             * @description Segment indexes to give the next-best moments not used elsewhere (needs plan)
+             * @default []
+             */
+            reroll: number[];
+            /**
+             * @description Re-roll is deterministic for the same request and seed
+             * @default 0
+             */
+            seed: number;
+            title_config: components["schemas"]["TitleConfig"];
+        };
+        PlanRequestInput: {
+            /**
+             * @default 16:9
+             * @enum {string}
+             */
+            aspect: "16:9" | "9:16" | "1:1";
+            /** @default true */
+            enable_beat_mapping: boolean;
+            /** @default true */
+            enable_fades: boolean;
+            /** @default true */
+            enable_intelligence: boolean;
+            /** @default true */
+            enable_letterbox: boolean;
+            /** @default 2 */
+            fade_in_duration_sec: number;
+            /** @default 2 */
+            fade_out_duration_sec: number;
+            /** @default false */
+            get_footage_offers: boolean;
+            /**
+             * @description Segment indexes kept exactly as they are
+             * @default []
+             */
+            locked: number[];
+            /** @default [] */
+            media_files: string[];
+            music_file?: string | null;
+            /** @default reel_output.mp4 */
+            output_filename: string;
+            /**
+             * @default standard
+             * @enum {string}
+             */
+            pacing_preset: "relaxed" | "standard" | "high-energy";
+            plan?: components["schemas"]["SubmittedPlanInput"];
+            /**
+             * @description Segment indexes to give the next-best moments not used elsewhere (needs plan)
+             * @default []
+             */
+            reroll: number[];
+            /**
+             * @description Re-roll is deterministic for the same request and seed
+             * @default 0
+             */
+            seed: number;
+            /** @default {} */
+            title_config: components["schemas"]["TitleConfigInput"];
+        };
+        PlanResult: {
+            estimate: {
+                /** @description What generating this plan reserves (nothing is reserved now) */
+                credits: number;
+            };
+            music: components["schemas"]["PlanMusic"] | null;
+            plan: components["schemas"]["EditPlan"];
+        };
+        PlanResultInput: {
+            estimate: {
+                /** @description What generating this plan reserves (nothing is reserved now) */
+                credits: number;
+            };
+            music: components["schemas"]["PlanMusicInput"] | null;
+            plan: components["schemas"]["EditPlanInput"];
+        };
+        PlanSegment: {
+            /** @description Index into media_files */
+            clip: number;
+            end: number;
+            hold: number;
+            in: number;
+            out: number;
+            score: number | null;
+            start: number;
+            /** @description A small JPEG of the segment's source moment (signed link) */
+            thumbnail_url: string;
+        };
+        PlanSegmentInput: {
+            /** @description Index into media_files */
+            clip: number;
+            end: number;
+            hold: number;
+            in: number;
+            out: number;
+            score: number | null;
+            start: number;
+            /** @description A small JPEG of the segment's source moment (signed link) */
+            thumbnail_url: string;
+        };
         Reel: {
             created_at: string;
             description: string;
@@ -5562,6 +6047,70 @@ export interface components {
             /** @description Every reel Reelsmith has finished */
             total_reels: number;
         };
+        SubmittedPlan: {
+            /** @enum {string} */
+            aspect: "16:9" | "9:16" | "1:1";
+            beat_aligned: boolean;
+            fps: number;
+            segments: components["schemas"]["SubmittedPlanSegment"][];
+            total_sec: number;
+            version: number;
+        };
+        SubmittedPlanInput: {
+            /** @enum {string} */
+            aspect: "16:9" | "9:16" | "1:1";
+            beat_aligned: boolean;
+            fps: number;
+            segments: components["schemas"]["SubmittedPlanSegmentInput"][];
+            total_sec: number;
+            version: number;
+        };
+        SubmittedPlanSegment: {
+            /** @description Index into media_files */
+            clip: number;
+            end: number;
+            /**
+             * @description Seconds the clip's last frame is held (out - in + hold = end - start)
+             * @default 0
+             */
+            hold: number;
+            /** @description Source in point, seconds of the clip */
+            in: number;
+            /** @description Source out point, seconds of the clip */
+            out: number;
+            /**
+             * @description With Intelligence: the moment's quality, 0..1
+             * @default null
+             */
+            score: number | null;
+            /** @description Place on the reel's timeline, seconds (on the output frame grid) */
+            start: number;
+            /** @description Ignored when sent back */
+            thumbnail_url?: string;
+        };
+        SubmittedPlanSegmentInput: {
+            /** @description Index into media_files */
+            clip: number;
+            end: number;
+            /**
+             * @description Seconds the clip's last frame is held (out - in + hold = end - start)
+             * @default 0
+             */
+            hold: number;
+            /** @description Source in point, seconds of the clip */
+            in: number;
+            /** @description Source out point, seconds of the clip */
+            out: number;
+            /**
+             * @description With Intelligence: the moment's quality, 0..1
+             * @default null
+             */
+            score: number | null;
+            /** @description Place on the reel's timeline, seconds (on the output frame grid) */
+            start: number;
+            /** @description Ignored when sent back */
+            thumbnail_url?: string;
+        };
         TitleConfig: {
             /** @default true */
             enabled: boolean;
@@ -5598,6 +6147,44 @@ export interface components {
             /** @default My Awesome Video */
             text: string;
         };
+        UploadInfo: {
+            /** @enum {string} */
+            analysis: "pending" | "ready" | "failed";
+            duration_sec: number;
+            height: number;
+            /** @enum {string} */
+            kind: "video" | "audio";
+            /** @description Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform */
+            music?: {
+                beats: number[];
+                downbeats: number[];
+                /** @description Peak amplitude (0..1) of equal slices of the track */
+                peaks: number[];
+                tempo_bpm: number;
+            };
+            object_key: string;
+            thumbnail_url: string | null;
+            width: number;
+        };
+        UploadInfoInput: {
+            /** @enum {string} */
+            analysis: "pending" | "ready" | "failed";
+            duration_sec: number;
+            height: number;
+            /** @enum {string} */
+            kind: "video" | "audio";
+            /** @description Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform */
+            music?: {
+                beats: number[];
+                downbeats: number[];
+                /** @description Peak amplitude (0..1) of equal slices of the track */
+                peaks: number[];
+                tempo_bpm: number;
+            };
+            object_key: string;
+            thumbnail_url: string | null;
+            width: number;
+        };
         UploadResult: {
             display_name: string;
             duration_sec: number;
@@ -5606,6 +6193,8 @@ export interface components {
             kind: "video" | "audio";
             object_key: string;
             size_bytes: number;
+            /** @description Video: a signed link to the upload's thumbnail JPEG; audio: null */
+            thumbnail_url: string | null;
             width: number;
         };
         UploadResultInput: {
@@ -5616,6 +6205,8 @@ export interface components {
             kind: "video" | "audio";
             object_key: string;
             size_bytes: number;
+            /** @description Video: a signed link to the upload's thumbnail JPEG; audio: null */
+            thumbnail_url: string | null;
             width: number;
         };
         User: {

@@ -1,4 +1,4 @@
-import type { Logger } from '@reelsmith/kit';
+import { isDomainError, type Logger } from '@reelsmith/kit';
 import type { JobsRepository, JobsService, Peers } from './jobs.service.js';
 
 export interface SweeperOptions {
@@ -55,8 +55,16 @@ export class JobSweeper {
     }
     for (const { jobId, job } of await this.repo.holdsBefore(new Date(now.getTime() - this.opts.holdAgeMs))) {
       try {
-        if (!job || job.status === 'failed') await this.peers.release(jobId);
-        else if (job.status === 'completed') await this.peers.capture(jobId);
+        if (job?.status === 'finalizing') {
+          // The completion was recorded but its charge or listing did not finish: finish it
+          // (capture, list, complete, then the hold goes).
+          await this.jobs.finalize(jobId);
+          result.settled += 1;
+          this.log.warn({ job_id: jobId }, 'completion finished by the sweeper');
+          continue;
+        }
+        if (!job || job.status === 'failed' || job.status === 'cancelled') await this.settleWith(jobId, 'release');
+        else if (job.status === 'completed') await this.settleWith(jobId, 'capture');
         else continue; // queued or processing: the job flow settles it
         await this.repo.settled(jobId);
         result.settled += 1;
@@ -66,5 +74,21 @@ export class JobSweeper {
       }
     }
     return result;
+  }
+
+  /**
+   * Releases or captures a hold's reservation. Billing answers for good when the reservation was
+   * already settled the other way (captured when we release, released when we capture): no retry
+   * can change that, so the hold is settled rather than retried forever, and the mismatch logged
+   * as an error for a person to look at (the job flow never makes one: see JobsService.completed).
+   */
+  private async settleWith(jobId: string, op: 'release' | 'capture'): Promise<void> {
+    try {
+      await this.peers[op](jobId);
+    } catch (e) {
+      const final = op === 'release' ? 'reservation_captured' : 'reservation_released';
+      if (!isDomainError(e) || e.reason !== final) throw e;
+      this.log.error({ err: e, job_id: jobId, wanted: op }, 'reservation was already settled the other way; hold settled as it is');
+    }
   }
 }

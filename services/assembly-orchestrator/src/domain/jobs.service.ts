@@ -1,7 +1,30 @@
 import { DomainError, ErrorCode, isDomainError, type Logger } from '@reelsmith/kit';
-import { parseJobRequest, reelSeconds, type JobRequest, type PacingPreset } from '@reelsmith/proto';
 import {
+  CLIP_ANALYSIS_VERSION,
+  MUSIC_ANALYSIS_VERSION,
+  isEngineError,
+  parseSettings,
+  planEdit,
+  rerollPlan,
+  validatePlan,
+  type ClipAnalysis,
+  type EditPlan,
+  type MusicAnalysis,
+  type PlanInput,
+} from '@reelsmith/engine';
+import {
+  parseJobRequest,
+  planFromWire,
+  planToWire,
+  reelSeconds,
+  type EditPlanWire,
+  type JobRequest,
+  type PacingPreset,
+} from '@reelsmith/proto';
+import {
+  CANCELLED_MESSAGE,
   COMPLETE_MESSAGE,
+  FINISHED_MESSAGE,
   FAILED_CARD_TEXT,
   QUEUED_MESSAGE,
   STAGE_MESSAGE,
@@ -35,7 +58,10 @@ export interface JobRecord extends JobResult {
 
 /** A durable fact recorded with a transition (through the outbox, so it is never lost). */
 export type JobFact =
-  { kind: 'started'; attempt: number } | { kind: 'completed'; attempt: number; wallSeconds: number } | { kind: 'failed'; reason: string };
+  | { kind: 'started'; attempt: number }
+  | { kind: 'completed'; attempt: number; wallSeconds: number }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'cancelled' };
 
 export type JobFields = Partial<Pick<JobRecord, 'progress' | 'message' | 'attempt' | keyof JobResult>>;
 
@@ -65,11 +91,15 @@ export interface JobsRepository {
    * them could take: `updatedAt < now - (ackWaitMs * (maxDeliver - attempt + 1) + graceMs)`.
    */
   stalled(now: Date, ackWaitMs: number, maxDeliver: number, graceMs: number): Promise<JobRecord[]>;
+  /** The owner's jobs, newest first; only queued and processing ones with `activeOnly`. */
+  list(ownerId: string, activeOnly: boolean, limit: number): Promise<JobRecord[]>;
 }
 
 /** Tells everyone following a job what the orchestrator just recorded (the authoritative status). */
 export interface StatusPublisher {
   publish(job: JobRecord): void;
+  /** The job was cancelled: the worker running it stops (core NATS `jobs.<id>.cancel`). */
+  cancelled(job: JobRecord): void;
 }
 
 export interface MediaInfo {
@@ -79,7 +109,31 @@ export interface MediaInfo {
   durationSec: number;
   displayName?: string;
   thumbnailKey?: string;
+  /** media-library's upload-time analysis: pending, done or failed, and the analysis when done. */
+  analysisStatus?: 'pending' | 'done' | 'failed';
+  analysis?: unknown;
+  /** Audio: the waveform (peak amplitude 0..1 of equal slices). */
+  peaks?: number[];
 }
+
+/** What POST /jobs/plan answers (besides the thumbnails the gateway adds). */
+export interface PlanAnswer {
+  plan: EditPlanWire;
+  estimate: number;
+  music: { durationSec: number; tempoBpm: number; beats: number[]; downbeats: number[]; peaks: number[] } | null;
+}
+
+/** The plan options of POST /jobs/plan. */
+export interface PlanOptions {
+  reroll: number[];
+  locked: number[];
+  seed: number;
+}
+
+/** The engine's output frame rate: plans are on its grid. */
+const OUTPUT_FPS = parseSettings().fps;
+
+const invalid = (message: string, code = 'invalid_plan') => new DomainError(ErrorCode.INVALID_ARGUMENT, message, code);
 
 /** An uploaded clip of a job submitted with get_footage_offers on: the user's consent. */
 export interface FootageOptIn {
@@ -172,7 +226,11 @@ export class JobsService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async create(ownerId: string, unlimited: boolean, rawRequest: unknown, idempotencyKey: string): Promise<string> {
+  /**
+   * A request checked against the user's own uploads and plan limits, as create and plan both
+   * need it: the media, and the reel's length by the engine's rule (a given plan's own length).
+   */
+  private async inspect(ownerId: string, unlimited: boolean, rawRequest: unknown) {
     const parsed = parseJobRequest(rawRequest);
     if (!parsed.ok) throw new DomainError(ErrorCode.INVALID_ARGUMENT, `Invalid job request: ${parsed.problems}`, 'invalid_request');
     // Beat mapping is on only when there is music (spec section 5).
@@ -180,20 +238,6 @@ export class JobsService {
       ...parsed.value,
       enable_beat_mapping: parsed.value.enable_beat_mapping && Boolean(parsed.value.music_file),
     };
-    const key = idempotencyKey.trim() || null;
-    if (key) {
-      const existing = await this.repo.byIdempotencyKey(ownerId, key);
-      if (existing) {
-        // The same key with another request is a client bug, not a retry: say so (as payment APIs do).
-        if (canonical(existing.request) !== canonical(request))
-          throw new DomainError(
-            ErrorCode.FAILED_PRECONDITION,
-            'This Idempotency-Key was already used for a different request.',
-            'idempotency_mismatch',
-          );
-        return existing.id;
-      }
-    }
     if (!request.media_files.length)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Please add at least one video file or select from library.', 'no_media');
     const keys = [...request.media_files, ...(request.music_file ? [request.music_file] : [])];
@@ -221,8 +265,49 @@ export class JobsService {
     // In whole milliseconds, as billing counts it: summed durations of exactly 3:00 are not over.
     if (Math.round(outputSeconds * 1000) > ent.reelCapSeconds * 1000)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.reelLength, 'reel_too_long');
+    // A given plan is checked before anything is reserved, against the probed durations.
+    let given: EditPlan | undefined;
+    if (request.plan) {
+      if (request.plan.aspect !== request.aspect)
+        throw invalid(`plan.aspect ${request.plan.aspect} is not the request's aspect ${request.aspect}: ask for a new plan`);
+      given = planFromWire(request.plan);
+      const problem = validatePlan(given, {
+        clipDurations: clips.map((c) => c.durationSec),
+        musicSec: music?.durationSec,
+        fps: OUTPUT_FPS,
+      });
+      if (problem) throw invalid(problem);
+    }
+    return { request, media, keys, clips, music, totalBytes, outputSeconds, given };
+  }
 
-    const estimate = await this.peers.estimate(request.pacing_preset, Boolean(music), totalBytes, outputSeconds);
+  /** The price by billing's one formula: a given plan's length, else the engine's length rule. */
+  private price(x: Awaited<ReturnType<JobsService['inspect']>>, plan?: { totalSec: number }) {
+    return this.peers.estimate(x.request.pacing_preset, Boolean(x.music), x.totalBytes, plan ? plan.totalSec : x.outputSeconds);
+  }
+
+  async create(ownerId: string, unlimited: boolean, rawRequest: unknown, idempotencyKey: string): Promise<string> {
+    const key = idempotencyKey.trim() || null;
+    if (key) {
+      const existing = await this.repo.byIdempotencyKey(ownerId, key);
+      if (existing) {
+        const parsed = parseJobRequest(rawRequest);
+        const again = parsed.ok
+          ? { ...parsed.value, enable_beat_mapping: parsed.value.enable_beat_mapping && Boolean(parsed.value.music_file) }
+          : rawRequest;
+        // The same key with another request is a client bug, not a retry: say so (as payment APIs do).
+        if (canonical(existing.request) !== canonical(again))
+          throw new DomainError(
+            ErrorCode.FAILED_PRECONDITION,
+            'This Idempotency-Key was already used for a different request.',
+            'idempotency_mismatch',
+          );
+        return existing.id;
+      }
+    }
+    const inspected = await this.inspect(ownerId, unlimited, rawRequest);
+    const { request, clips, music, keys, outputSeconds } = inspected;
+    const estimate = await this.price(inspected, inspected.given);
     const id = crypto.randomUUID();
     // The hold first: whatever fails from here on (even a crash), the sweeper finds the hold and
     // gives back what was reserved, so nobody pays for a job that does not exist.
@@ -275,6 +360,95 @@ export class JobsService {
       'job queued',
     );
     return id;
+  }
+
+  /**
+   * The edit plan of a request and what generating it would reserve, without reserving,
+   * charging or recording anything: planned by the engine from media-library's upload-time
+   * analyses, or the given plan checked (and re-rolled when asked). Refused while an analysis the
+   * plan needs is still running (the render would otherwise plan from a different analysis).
+   */
+  async plan(ownerId: string, unlimited: boolean, rawRequest: unknown, opts: PlanOptions): Promise<PlanAnswer> {
+    const x = await this.inspect(ownerId, unlimited, rawRequest);
+    const { request, clips, music, given } = x;
+    if (opts.reroll.length && !given) throw invalid('reroll needs a plan: send the plan to re-roll segments of', 'invalid_request');
+    const needsAnalyses = !given || opts.reroll.length > 0;
+    if (needsAnalyses && request.enable_intelligence && clips.some((c) => c.analysisStatus === 'pending'))
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Clip analysis is still running, try again in a moment.', 'analysis_pending');
+    if (!given && request.enable_beat_mapping && music?.analysisStatus === 'pending')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Music analysis is still running, try again in a moment.', 'analysis_pending');
+    // The analyses as the render worker would use them: only those of this engine's version.
+    const clipAnalysis = (m: MediaInfo) => {
+      const a = m.analysisStatus === 'done' ? (m.analysis as ClipAnalysis | undefined) : undefined;
+      return a?.version === CLIP_ANALYSIS_VERSION ? a : undefined;
+    };
+    const musicAnalysis = music?.analysisStatus === 'done' ? (music.analysis as MusicAnalysis | undefined) : undefined;
+    const input: PlanInput = {
+      clips: clips.map((c) => ({ durationSec: c.durationSec, analysis: clipAnalysis(c) })),
+      music: music
+        ? { durationSec: music.durationSec, analysis: musicAnalysis?.version === MUSIC_ANALYSIS_VERSION ? musicAnalysis : undefined }
+        : undefined,
+      pacing: request.pacing_preset,
+      beatMapping: request.enable_beat_mapping,
+      intelligence: request.enable_intelligence,
+      fps: OUTPUT_FPS,
+    };
+    let plan: EditPlan;
+    try {
+      plan = given
+        ? opts.reroll.length
+          ? rerollPlan(input, given, { reroll: opts.reroll, locked: opts.locked, seed: opts.seed })
+          : given
+        : planEdit(input);
+    } catch (e) {
+      if (isEngineError(e) && e.code === 'INVALID_SETTINGS') throw invalid(e.message);
+      throw e;
+    }
+    const estimate = await this.price(x, plan);
+    return {
+      plan: planToWire(plan, request.aspect),
+      estimate,
+      music: music
+        ? {
+            durationSec: music.durationSec,
+            tempoBpm: musicAnalysis?.bpm ?? 0,
+            beats: musicAnalysis?.beats ?? [],
+            downbeats: musicAnalysis?.bars ?? [],
+            peaks: music.peaks ?? [],
+          }
+        : null,
+    };
+  }
+
+  /**
+   * Cancels a queued or processing job: recorded as cancelled (so no worker report can complete
+   * or charge it any more), the worker running it told to stop, the reservation released (billing
+   * releases a job's reservation once, however often it is asked). A finished job: 409.
+   */
+  async cancel(jobId: string, ownerId: string): Promise<JobRecord> {
+    const job = await this.get(jobId, ownerId);
+    if (job.status !== 'queued' && job.status !== 'processing')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
+    // The same conditional update of the job's row as a completion's (see completed): if the
+    // worker's completion was recorded first (finalizing), this moves nothing: 409, nothing released.
+    const moved = await this.repo.transition(job.id, 'cancelled', { message: CANCELLED_MESSAGE }, { kind: 'cancelled' });
+    if (!moved) throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
+    this.status.publish(moved);
+    this.status.cancelled(moved);
+    try {
+      await this.peers.release(job.id);
+      await this.repo.settled(job.id);
+    } catch (e) {
+      // The hold stays: the sweeper releases it (the job is cancelled, so it is never captured).
+      this.log.error({ err: e, job_id: job.id }, 'release after cancel failed; the sweeper will retry');
+    }
+    this.log.info({ job_id: job.id, user_id: ownerId, was: job.status }, 'job cancelled');
+    return moved;
+  }
+
+  /** The owner's jobs, newest first (the active ones only with `activeOnly`). */
+  list(ownerId: string, activeOnly: boolean, limit: number): Promise<JobRecord[]> {
+    return this.repo.list(ownerId, activeOnly, Math.min(Math.max(limit || 20, 1), 100));
   }
 
   /** Releases the reservation of a job that was never recorded (the sweeper retries on failure). */
@@ -334,36 +508,61 @@ export class JobsService {
   }
 
   /**
-   * The reel is stored. The charge is made and the reel listed before the job reads "completed",
-   * so a user who sees it complete finds it in the library. Safe to repeat: every step is
-   * idempotent, so a worker that retries its report (or a redelivered job) changes nothing.
+   * The reel is stored. The outcome is decided first, by one conditional update of the job's row
+   * (processing -> finalizing, which records the reel): a cancel that committed before it makes
+   * the completion refused before anything is charged, and once it has committed no cancel or
+   * failure can take the job any more. Only then is the reservation captured and the reel listed,
+   * before the job reads "completed", so a user who sees it complete finds it in the library.
+   * Safe to repeat: a worker retrying its report (or a redelivered job) finishes the same job.
    */
   private async completed(job: JobRecord, attempt: number, result: JobResult): Promise<ReportAnswer> {
-    if (job.status === 'failed') {
-      this.log.warn({ job_id: job.id }, 'completion of a job that had failed ignored');
-      return { accepted: false, job };
+    let current = job;
+    if (job.status === 'processing')
+      current =
+        (await this.repo.transition(job.id, 'finalizing', { ...result, message: STAGE_MESSAGE.finalizing })) ?? (await this.get(job.id));
+    if (current.status !== 'finalizing' && current.status !== 'completed') {
+      this.log.warn({ job_id: job.id, job_status: current.status }, 'completion of a job that had ended ignored');
+      return { accepted: false, job: current };
     }
-    const done = job.status === 'completed' ? job : { ...job, ...result };
+    return this.finish(current, attempt, (this.clock().getTime() - job.createdAt.getTime()) / 1000);
+  }
+
+  /**
+   * Charges and lists a job whose completion is recorded, then marks it completed; the hold goes
+   * last, so a finish cut short (billing or media-library down, a crash) is redone by the worker's
+   * retry or by the sweeper. Every step is idempotent.
+   */
+  private async finish(job: JobRecord, attempt: number, wallSeconds: number): Promise<ReportAnswer> {
     await this.peers.capture(job.id);
+    await this.peers.addReel(job);
+    let final = job;
+    if (job.status === 'finalizing') {
+      const moved = await this.repo.transition(
+        job.id,
+        'completed',
+        { progress: 100, message: COMPLETE_MESSAGE },
+        { kind: 'completed', attempt, wallSeconds },
+      );
+      final = moved ?? (await this.get(job.id));
+      this.status.publish(final);
+      if (moved) this.log.info({ job_id: job.id, seconds: job.durationSec, bytes: job.sizeBytes, attempt }, 'job completed');
+    }
     await this.repo.settled(job.id);
-    await this.peers.addReel(done);
-    if (job.status === 'completed') return { accepted: true, job };
-    const wallSeconds = (this.clock().getTime() - job.createdAt.getTime()) / 1000;
-    const moved = await this.repo.transition(
-      job.id,
-      'completed',
-      { progress: 100, message: COMPLETE_MESSAGE, ...result },
-      { kind: 'completed', attempt, wallSeconds },
-    );
-    const final = moved ?? (await this.get(job.id));
-    this.status.publish(final);
-    this.log.info({ job_id: job.id, seconds: result.durationSec, bytes: result.sizeBytes, attempt }, 'job completed');
     return { accepted: final.status === 'completed', job: final };
+  }
+
+  /** The sweeper's way to finish a job whose completion was recorded but not finished. */
+  async finalize(jobId: string): Promise<JobRecord> {
+    const job = await this.get(jobId);
+    if (job.status !== 'finalizing' && job.status !== 'completed')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, `job is ${job.status}, not finalizing`);
+    return (await this.finish(job, job.attempt, (job.updatedAt.getTime() - job.createdAt.getTime()) / 1000)).job;
   }
 
   /** Final state, then the refund; safe to repeat (a failed job is refunded again, idempotently). */
   private async failed(job: JobRecord, reason: string): Promise<ReportAnswer> {
-    if (job.status === 'completed') return { accepted: false, job };
+    // Only a job still running fails (a finalizing one has its reel; a cancelled one is released).
+    if (job.status !== 'queued' && job.status !== 'processing' && job.status !== 'failed') return { accepted: false, job };
     let current = job;
     if (job.status !== 'failed') {
       const message = reason || FAILED_CARD_TEXT;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { enqueueEvent, injectTrace, type Orm } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
@@ -162,6 +162,16 @@ export class DrizzleJobsRepository implements JobsRepository {
     return rows.map(toJob);
   }
 
+  async list(ownerId: string, activeOnly: boolean, limit: number) {
+    const rows = await this.orm
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.ownerId, ownerId), activeOnly ? inArray(jobs.status, ['queued', 'processing', 'finalizing']) : undefined))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(limit);
+    return rows.map(toJob);
+  }
+
   /** The durable fact others react to (telemetry, marketplace), in the transaction of the move. */
   private async record(tx: Tx, job: JobRecord, fact: JobFact, at: Date) {
     if (fact.kind === 'started')
@@ -187,6 +197,13 @@ export class DrizzleJobsRepository implements JobsRepository {
           wallSeconds: fact.wallSeconds,
         },
         `job.completed.${job.id}`,
+      );
+    else if (fact.kind === 'cancelled')
+      await enqueueEvent(
+        tx,
+        'events.job.cancelled',
+        { jobId: job.id, userId: job.ownerId, cancelledAtUnixMs: BigInt(at.getTime()) },
+        `job.cancelled.${job.id}`,
       );
     else
       await enqueueEvent(

@@ -15,6 +15,9 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         durationSec: i.durationSec,
         displayName: i.displayName,
         thumbnailKey: i.thumbnailKey,
+        analysisStatus: (i.analysisStatus || 'pending') as 'pending' | 'done' | 'failed',
+        analysis: i.analysisJson ? (JSON.parse(i.analysisJson) as unknown) : undefined,
+        peaks: i.peaks,
       })),
     entitlements: async (userId, unlimited) => {
       const e = (await b.getAccount({ userId, unlimited })).account!.entitlements!;

@@ -1,12 +1,12 @@
 import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { assembly, fromJobRequestMessage, toJobRequestMessage } from '@reelsmith/proto';
-import type { Stage } from '../domain/job-states.js';
+import { publicStatus, type Stage } from '../domain/job-states.js';
 import type { JobRecord, JobsService, WorkerReport } from '../domain/jobs.service.js';
 
 const job = (j: JobRecord) => ({
   id: j.id,
   ownerId: j.ownerId,
-  status: j.status,
+  status: publicStatus(j.status),
   progress: j.progress,
   message: j.message,
   request: toJobRequestMessage(j.request),
@@ -50,6 +50,16 @@ export const grpcBinding = (svc: JobsService) =>
       jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
     }),
     getJob: async (req) => job(await svc.get(req.jobId, req.ownerId || undefined)),
+    planJob: async (req) => {
+      const r = await svc.plan(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, {
+        reroll: req.reroll,
+        locked: req.locked,
+        seed: Number(req.seed),
+      });
+      return { planJson: JSON.stringify(r.plan), estimateCredits: BigInt(r.estimate), music: r.music ?? undefined };
+    },
+    cancelJob: async (req) => job(await svc.cancel(req.jobId, req.ownerId)),
+    listJobs: async (req) => ({ jobs: (await svc.list(req.ownerId, req.activeOnly, req.limit)).map(job) }),
     reportJob: async (req) => {
       const r = await svc.report(req.jobId, req.attempt, workerReport(req.event));
       return { accepted: r.accepted, job: job(r.job) };

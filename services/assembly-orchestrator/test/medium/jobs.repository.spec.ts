@@ -173,6 +173,10 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted']);
       expect((await row(job.id)).finished_at).toBeNull();
 
+      // The worker's completion is recorded first (no fact yet: it is not charged), then completed.
+      expect(await repo.transition(job.id, 'finalizing', { message: 'Finalizing', ...reel })).toMatchObject({ status: 'finalizing' });
+      expect(await repo.transition(job.id, 'cancelled', {}, { kind: 'cancelled' })).toBeNull();
+      expect((await row(job.id)).finished_at).toBeNull();
       const done = await repo.transition(
         job.id,
         'completed',
@@ -234,6 +238,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
     it('a completed job stays completed: no second completion, no failure, no restart, and no second fact', async () => {
       const { repo, kicks } = repository();
       const job = await processing(repo);
+      await repo.transition(job.id, 'finalizing', reel);
       await repo.transition(job.id, 'completed', { progress: 100, ...reel }, { kind: 'completed', attempt: 1, wallSeconds: 1 });
       const kicked = kicks.n;
 
@@ -242,6 +247,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       ).toBeNull();
       expect(await repo.transition(job.id, 'failed', { message: 'late' }, { kind: 'failed', reason: 'late' })).toBeNull();
       expect(await repo.transition(job.id, 'processing', { attempt: 3, progress: 10 })).toBeNull();
+      expect(await repo.transition(job.id, 'cancelled', {}, { kind: 'cancelled' })).toBeNull();
 
       expect(await row(job.id)).toMatchObject({ status: 'completed', progress: 100, attempt: 1, output_key: reel.outputKey });
       expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', 'events.job.completed']);
@@ -279,6 +285,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       const job = await processing(repo, 1);
       expect(await repo.transition(job.id, 'processing', { attempt: 2, message: 'Initializing' })).toMatchObject({ attempt: 2 });
       expect(await repo.transition(job.id, 'processing', { progress: 50 })).toMatchObject({ attempt: 2, progress: 50 });
+      await repo.transition(job.id, 'finalizing', reel);
       await repo.transition(job.id, 'completed', { progress: 100, ...reel }, { kind: 'completed', attempt: 2, wallSeconds: 3 });
       expect(await row(job.id)).toMatchObject({ status: 'completed', attempt: 2 });
       const [, , fact] = await outbox(job.id);
@@ -299,7 +306,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         addReel: noop,
         markUsed: noop,
       };
-      return new JobsService(repo, peers, { publish: () => undefined }, quietLogger());
+      return new JobsService(repo, peers, { publish: () => undefined, cancelled: () => undefined }, quietLogger());
     };
 
     it("ignores the reports of a stale delivery once a later one took the job (the worker's view)", async () => {
@@ -338,7 +345,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
   });
 
   describe('concurrent transitions on one job', () => {
-    it('a completion and a failure racing for the same job: one wins, and only its fact is written', async () => {
+    it('a completion, a failure and a cancel racing for the same job: one wins, and only its fact is written', async () => {
       const { repo, kicks } = repository();
       const job = await processing(repo);
       const before = kicks.n;
@@ -346,10 +353,11 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       let racing: Array<Promise<JobRecord | null>> = [];
       try {
         racing = [
-          repo.transition(job.id, 'completed', { progress: 100, ...reel }, { kind: 'completed', attempt: 1, wallSeconds: 1 }),
+          repo.transition(job.id, 'finalizing', { message: 'Finalizing', ...reel }),
           repo.transition(job.id, 'failed', { message: 'gave up' }, { kind: 'failed', reason: 'gave up' }),
+          repo.transition(job.id, 'cancelled', { message: 'Cancelled' }, { kind: 'cancelled' }),
         ];
-        await waiting(2);
+        await waiting(3);
       } finally {
         await lock.release();
       }
@@ -358,13 +366,17 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
       expect(winners).toHaveLength(1);
       const status = winners[0]!.status;
       expect((await row(job.id)).status).toBe(status);
-      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', `events.job.${status}`]);
-      expect(kicks.n).toBe(before + 1);
+      // A recorded completion's fact comes with its move to completed, after the charge.
+      const facts = status === 'finalizing' ? [] : [`events.job.${status}`];
+      expect(await subjectsOf(job.id)).toEqual(['render.jobs', 'events.job.submitted', ...facts]);
+      expect(kicks.n).toBe(before + facts.length);
     });
 
     it('eight workers reporting the same completion at once: one move, one fact row', async () => {
       const { repo, kicks } = repository();
       const job = await processing(repo);
+      expect(await repo.transition(job.id, 'finalizing', reel)).not.toBeNull();
+      expect(await repo.transition(job.id, 'finalizing', reel)).toBeNull();
       const before = kicks.n;
       const lock = await lockRow(job.id);
       let racing: Array<Promise<JobRecord | null>> = [];

@@ -11,11 +11,14 @@ export interface JobStatusFacts {
   outputKey: string;
   /** The name the download is saved under. */
   outputFilename: string;
+  /** When the job was submitted (ms since the epoch; 0 when unknown). */
+  createdAtMs: number;
 }
 
 export interface JobStatusView {
   job_id: string;
-  status: 'queued' | 'processing' | 'completed' | 'failed';
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  created_at: string;
   message: string;
   progress: number;
   download_url: string | null;
@@ -30,7 +33,7 @@ export interface LinkSigner {
 /** Download links handed to browsers are valid this long. */
 export const LINK_SECONDS = 3600;
 
-const STATUSES = new Set(['queued', 'processing', 'completed', 'failed']);
+const STATUSES = new Set(['queued', 'processing', 'completed', 'failed', 'cancelled']);
 
 export function jobStatusViews(signer: LinkSigner) {
   return {
@@ -39,6 +42,7 @@ export function jobStatusViews(signer: LinkSigner) {
       return {
         job_id: f.jobId,
         status,
+        created_at: new Date(f.createdAtMs || 0).toISOString(),
         message: f.message,
         progress: Math.max(0, Math.min(100, f.progress)),
         // No link to a reel that was deleted since.

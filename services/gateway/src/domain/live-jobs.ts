@@ -16,7 +16,7 @@ interface Entry {
   expires: number;
 }
 
-const finished = (status: string) => status === 'completed' || status === 'failed';
+const finished = (status: string) => status === 'completed' || status === 'failed' || status === 'cancelled';
 
 /**
  * The status of jobs as the gateway last heard it: every status message the orchestrator

@@ -17,6 +17,8 @@ export interface RegisteredUpload {
   durationSec: number;
   width: number;
   height: number;
+  /** Video: the thumbnail JPEG media-library made at registration; '' for audio. */
+  thumbnailKey: string;
 }
 
 export interface UploadPorts {

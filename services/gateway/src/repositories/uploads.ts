@@ -23,6 +23,7 @@ export function uploadPorts(peers: Peers, store: ObjectStore, newKey: (prefix: s
         durationSec: m.durationSec,
         width: m.width,
         height: m.height,
+        thumbnailKey: m.thumbnailKey,
       };
     },
   };

@@ -192,6 +192,7 @@ describe('live job status', () => {
     message: '',
     outputKey: '',
     outputFilename: '',
+    createdAtMs: 0,
   });
 
   it("serves a live job's newest status to its owner only; a finished one briefly; an older fetched answer never overrides news", () => {

@@ -60,6 +60,18 @@ async function behaves(store: ObjectStore) {
   expect(await store.stat('uploads/2026-11-21/a.txt')).toBeNull();
   await expect(store.get('uploads/2026-11-21/a.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   await expect(store.put('../escape', Buffer.from('x'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+
+  // A folder goes at once (an upload's cached frames), and only that folder.
+  const frames = ['frames/uploads/u/a.mp4/0.jpg', 'frames/uploads/u/a.mp4/500.jpg', 'frames/uploads/u/a.mp4/x/1.jpg'];
+  for (const k of [...frames, 'frames/uploads/u/a.mp4.jpg', 'frames/uploads/u/ab.mp4/0.jpg']) await store.put(k, Buffer.from(k));
+  expect(await store.deletePrefix('frames/uploads/u/a.mp4/')).toBe(3);
+  for (const k of frames) expect(await store.stat(k)).toBeNull();
+  expect(await store.stat('frames/uploads/u/a.mp4.jpg')).not.toBeNull();
+  expect(await store.stat('frames/uploads/u/ab.mp4/0.jpg')).not.toBeNull();
+  expect(await store.deletePrefix('frames/uploads/u/a.mp4/')).toBe(0);
+  await expect(store.deletePrefix('frames/uploads/u')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  await expect(store.deletePrefix('../')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  for (const k of ['frames/uploads/u/a.mp4.jpg', 'frames/uploads/u/ab.mp4/0.jpg']) await store.delete(k);
 }
 
 async function movesBigObject(store: ObjectStore) {

@@ -19,6 +19,8 @@ export interface MediaRecord {
   analysis: unknown;
   /** A stock library item, usable by anyone. */
   library?: boolean;
+  /** Audio: the waveform (library items keep it apart; uploads in their analysis). */
+  peaks?: number[];
 }
 
 export interface ReelRecord {
@@ -110,6 +112,8 @@ export interface MediaTools {
   /** Throws a DomainError (INVALID_ARGUMENT) with a clear message for anything unusable. */
   probe(path: string, displayName: string): Promise<Probed>;
   thumbnail(path: string, durationSec: number): Promise<Buffer>;
+  /** A small JPEG (a timeline thumbnail) of a video at `atSec`. */
+  frame(path: string, atSec: number): Promise<Buffer>;
   analyse(path: string, kind: MediaKind, durationSec: number): Promise<unknown>;
 }
 
@@ -118,13 +122,21 @@ export interface Objects {
   put(key: string, body: Buffer, opts?: { contentType?: string }): Promise<unknown>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
+  /** Deletes every object under a folder (an upload's cached frames). */
+  deletePrefix(prefix: string): Promise<number>;
 }
+
+/** Where the edit plan's timeline frames of a video are cached (see MediaService.frames). */
+export const framesPrefix = (objectKey: string) => `frames/${objectKey}/`;
 
 /** Containers of the spec's formats: MP4, MOV, AVI, MKV (and WebM, its sibling) for video; MP3, WAV, AAC, M4A for audio. */
 const VIDEO_FORMATS = /^(mov,mp4,m4a,3gp,3g2,mj2|avi|matroska,webm)$/;
 const AUDIO_FORMATS = /^(mp3|wav|aac|mov,mp4,m4a,3gp,3g2,mj2)$/;
 
 export const MAX_DISPLAY_NAME = 200;
+
+/** The most frames one GetFrames call may ask for (a plan's segments). */
+export const FRAMES_PER_CALL = 5000;
 
 /** Uploads no job has used are deleted after this long. */
 export const UNUSED_UPLOAD_TTL_MS = 24 * 3600_000;
@@ -264,18 +276,57 @@ export class MediaService {
     });
   }
 
+  /**
+   * Small JPEGs of the caller's videos (own uploads or library clips) at the given times, for the
+   * edit plan's timeline: each made once and kept in storage under `frames/<object key>/<ms>.jpg`,
+   * so asking again costs a lookup. Returns their keys, in order.
+   */
+  async frames(
+    ownerId: string,
+    wanted: Array<{ objectKey: string; atMs: number }>,
+    library: (keys: string[]) => Promise<MediaRecord[]> = async () => [],
+  ): Promise<string[]> {
+    if (wanted.length > FRAMES_PER_CALL)
+      throw new DomainError(ErrorCode.INVALID_ARGUMENT, `At most ${FRAMES_PER_CALL} frames at a time.`, 'too_many_frames');
+    const keys = [...new Set(wanted.map((w) => w.objectKey))];
+    const media = new Map((await this.media(ownerId, keys, library)).map((m) => [m.objectKey, m]));
+    const frameKey = (w: { objectKey: string; atMs: number }) => {
+      const m = media.get(w.objectKey)!;
+      if (m.kind !== 'video') throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Frames are cut from videos only.', 'not_video');
+      // Inside the clip: a frame a little before its end at most.
+      const ms = Math.max(0, Math.min(Math.round(w.atMs), Math.floor((m.durationSec - 0.05) * 1000)));
+      return { objectKey: w.objectKey, ms, key: `${framesPrefix(w.objectKey)}${ms}.jpg` };
+    };
+    const plan = wanted.map(frameKey);
+    const missing = new Map<string, Map<string, number>>();
+    for (const f of plan) {
+      if (missing.get(f.objectKey)?.has(f.key)) continue;
+      if (await this.objects.stat(f.key)) continue;
+      const perFile = missing.get(f.objectKey) ?? new Map<string, number>();
+      perFile.set(f.key, f.ms);
+      missing.set(f.objectKey, perFile);
+    }
+    // One local copy per file, its missing frames cut from it one after another.
+    for (const [objectKey, frames] of missing)
+      await this.objects.withLocalFile(objectKey, async (p) => {
+        for (const [key, ms] of frames) await this.objects.put(key, await this.tools.frame(p, ms / 1000), { contentType: 'image/jpeg' });
+      });
+    return plan.map((f) => f.key);
+  }
+
   /** A job uses these uploads (the caller's own only: others' keys change nothing). */
   markUsed = (ownerId: string, keys: string[]) => this.repo.markUsed(ownerId, keys);
 
   /**
-   * Deletes uploads no job used within UNUSED_UPLOAD_TTL_MS: their object and thumbnail, then the
-   * record. Returns how many went. Objects first, so a failure leaves the record for the next run.
+   * Deletes uploads no job used within UNUSED_UPLOAD_TTL_MS: their object, thumbnail and cached
+   * timeline frames, then the record. Returns how many went. Objects first, so a failure leaves the record for the next run.
    */
   async expireUnused(now: Date): Promise<number> {
     let removed = 0;
     for (const m of await this.repo.unusedBefore(new Date(now.getTime() - UNUSED_UPLOAD_TTL_MS), 500)) {
       try {
         for (const key of [m.objectKey, m.thumbnailKey]) if (key) await this.objects.delete(key);
+        await this.objects.deletePrefix(framesPrefix(m.objectKey));
         await this.repo.remove(m.objectKey);
         removed += 1;
       } catch (e) {
@@ -333,7 +384,11 @@ export class MediaService {
    * a storage failure leaves the records and asking again finishes the job.
    */
   async deleteUserData(ownerId: string): Promise<{ uploads: number; reels: number }> {
-    for (const key of await this.repo.ownedObjectKeys(ownerId)) await this.objects.delete(key);
+    for (const key of await this.repo.ownedObjectKeys(ownerId)) {
+      await this.objects.delete(key);
+      // An upload's timeline frames go with it (a reel or thumbnail has none: nothing there).
+      if (key.startsWith('uploads/')) await this.objects.deletePrefix(framesPrefix(key));
+    }
     const removed = await this.repo.removeOwner(ownerId);
     this.log.info({ user_id: ownerId, ...removed }, 'user data deleted with its objects');
     return removed;

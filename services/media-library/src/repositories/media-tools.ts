@@ -9,15 +9,36 @@ import type { ObjectStore } from '@reelsmith/kit';
 import type { LibraryObjects, LibraryTools } from '../domain/library.service.js';
 import type { MediaTools } from '../domain/media.service.js';
 
-async function frameAt(file: string, at: number): Promise<Buffer> {
+/** Width of the edit plan's timeline frames (JPEG, height to match). */
+const SMALL_FRAME = 240;
+/** Waveform slices of an uploaded track (the timeline's resolution). */
+const UPLOAD_WAVEFORM_PEAKS = 400;
+
+async function frameAt(file: string, at: number, width?: number): Promise<Buffer> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'reelsmith-thumb-'));
   try {
     const out = path.join(dir, 'frame.jpg');
-    await execMedia('ffmpeg', buildThumbnailArgs(file, Math.max(0, at), out), { timeoutMs: 30_000 });
+    const args = buildThumbnailArgs(file, Math.max(0, at), out);
+    if (width) args[args.indexOf('scale=640:-2')] = `scale=${width}:-2`;
+    await execMedia('ffmpeg', args, { timeoutMs: 30_000 });
     return await fs.promises.readFile(out);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Peak amplitude (0..1) of `count` equal slices of a track: a waveform. */
+async function peaks(file: string, count: number): Promise<number[]> {
+  const rate = 4000;
+  const samples = await decodeAudio(file, rate);
+  const out: number[] = [];
+  const slice = Math.max(1, Math.floor(samples.length / count));
+  for (let i = 0; i < count && i * slice < samples.length; i++) {
+    let peak = 0;
+    for (let j = i * slice; j < Math.min(samples.length, (i + 1) * slice); j++) peak = Math.max(peak, Math.abs(samples[j]!));
+    out.push(Math.round(Math.min(1, peak) * 1000) / 1000);
+  }
+  return out;
 }
 
 /** ffprobe, thumbnails and analyses through the render engine's own code. */
@@ -44,10 +65,12 @@ export const engineTools: MediaTools = {
     }
   },
   thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
+  frame: (file, atSec) => frameAt(file, atSec, SMALL_FRAME),
   async analyse(file, kind, durationSec) {
     if (kind === 'video') return analyseClip(file, durationSec);
     const { rawBeats: _raw, ...music } = await analyseMusic(file, durationSec);
-    return music;
+    // The waveform the timeline draws, kept with the analysis.
+    return { ...music, peaks: await peaks(file, UPLOAD_WAVEFORM_PEAKS) };
   },
 };
 
@@ -60,18 +83,7 @@ export const libraryTools: LibraryTools = {
     return h.digest('hex');
   },
   frameAt,
-  async peaks(file, count) {
-    const rate = 4000;
-    const samples = await decodeAudio(file, rate);
-    const out: number[] = [];
-    const slice = Math.max(1, Math.floor(samples.length / count));
-    for (let i = 0; i < count && i * slice < samples.length; i++) {
-      let peak = 0;
-      for (let j = i * slice; j < Math.min(samples.length, (i + 1) * slice); j++) peak = Math.max(peak, Math.abs(samples[j]!));
-      out.push(Math.round(Math.min(1, peak) * 1000) / 1000);
-    }
-    return out;
-  },
+  peaks,
   sizeOf: async (file) => (await fs.promises.stat(file)).size,
 };
 

@@ -19,6 +19,7 @@ const item = (m: MediaRecord) => ({
   analysisStatus: m.analysisStatus,
   analysisJson: m.analysis ? JSON.stringify(m.analysis) : '',
   library: Boolean(m.library),
+  peaks: m.peaks ?? (m.analysis as { peaks?: number[] } | null)?.peaks ?? [],
 });
 
 const reel = (r: ReelRecord) => ({
@@ -63,6 +64,7 @@ export const asMedia = (i: LibraryItem): MediaRecord => ({
   analysisStatus: i.analysisStatus,
   analysis: i.analysis,
   library: true,
+  peaks: i.peaks,
 });
 
 const kindOf = (k: string): MediaKind => (k === 'audio' ? 'audio' : 'video');
@@ -109,6 +111,13 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
       await svc.deleteReel(req.ownerId, req.reelId);
       return {};
     },
+    getFrames: async (req) => ({
+      frameKeys: await svc.frames(
+        req.ownerId,
+        req.frames.map((f) => ({ objectKey: f.objectKey, atMs: Number(f.atMs) })),
+        async (keys) => (await lib.byObjectKeys(keys)).map(asMedia),
+      ),
+    }),
     markUsed: async (req) => {
       await svc.markUsed(req.ownerId, req.objectKeys);
       return {};

@@ -299,11 +299,13 @@ describe('media repository against real PostgreSQL', () => {
       put: async () => undefined,
       stat: async () => ({ size: 1 }),
       delete: async () => undefined,
+      deletePrefix: async () => 0,
     };
     const tools = (replica: string): MediaTools => ({
       probe: async () => {
         throw new Error('not used');
       },
+      frame: async () => Buffer.from('jpeg'),
       thumbnail: async () => Buffer.alloc(0),
       analyse: async (file) => {
         analysed.push({ replica, key: file.replace('/objects/', '') });

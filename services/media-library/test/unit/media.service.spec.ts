@@ -170,6 +170,11 @@ class MemoryObjects implements Objects {
   async delete(key: string) {
     this.files.delete(key);
   }
+  async deletePrefix(prefix: string) {
+    const gone = [...this.files.keys()].filter((k) => k.startsWith(prefix));
+    for (const k of gone) this.files.delete(k);
+    return gone.length;
+  }
 }
 
 const H264_MP4: Probed = {
@@ -204,6 +209,12 @@ class ScriptedTools implements MediaTools {
     return p;
   }
   async thumbnail() {
+    return THUMB;
+  }
+  /** Frames cut, as `<path>@<seconds>`. */
+  cut: string[] = [];
+  async frame(path: string, atSec: number) {
+    this.cut.push(`${path}@${atSec}`);
     return THUMB;
   }
   async analyse(path: string, kind: MediaKind) {
@@ -402,9 +413,15 @@ describe('uploads no job uses', () => {
     await t.service.whenIdle();
   });
 
-  it('are deleted with their thumbnail after 24 hours; used and younger ones stay', async () => {
+  it('are deleted with their thumbnail and cached timeline frames after 24 hours; used and younger ones stay', async () => {
     const t = setup();
     for (const k of ['old-unused', 'old-used', 'young'].map((n) => `uploads/${n}.mp4`)) t.upload(k, H264_MP4);
+    for (const k of [
+      'frames/uploads/old-unused.mp4/500.jpg',
+      'frames/uploads/old-unused.mp4/4100.jpg',
+      'frames/uploads/old-used.mp4/500.jpg',
+    ])
+      await t.objects.put(k, THUMB);
     await t.service.registerUpload(OWNER, 'uploads/old-unused.mp4', 'a.mp4', 0);
     await t.service.registerUpload(OWNER, 'uploads/old-used.mp4', 'b.mp4', 0);
     await t.service.markUsed(OWNER, ['uploads/old-used.mp4']);
@@ -415,6 +432,7 @@ describe('uploads no job uses', () => {
     expect(await t.service.expireUnused(new Date(Date.parse('2026-04-01T09:00:00Z') + 24 * 3600_000 + 1000))).toBe(1);
     expect(t.objects.files.has('uploads/old-unused.mp4')).toBe(false);
     expect(t.objects.files.has('thumbs/uploads/old-unused.mp4.jpg')).toBe(false);
+    expect([...t.objects.files.keys()].filter((k) => k.startsWith('frames/'))).toEqual(['frames/uploads/old-used.mp4/500.jpg']);
     expect([...t.repo.rows.keys()].sort()).toEqual(['uploads/old-used.mp4', 'uploads/young.mp4']);
     expect(t.objects.files.has('uploads/old-used.mp4')).toBe(true);
   });
@@ -505,12 +523,20 @@ describe("deleting a user's data (account deletion)", () => {
       'uploads/mine.mp4',
       'uploads/mine.jpg',
       'uploads/theirs.mp4',
+      'frames/uploads/mine.mp4/500.jpg',
+      'frames/uploads/mine.mp4/9000.jpg',
+      'frames/uploads/theirs.mp4/500.jpg',
     ])
       await t.objects.put(k, Buffer.from(k));
 
     expect(await t.service.deleteUserData(OWNER)).toEqual({ uploads: 1, reels: 1 });
 
-    expect([...t.objects.files.keys()].sort()).toEqual(['reels/theirs.jpg', 'reels/theirs.mp4', 'uploads/theirs.mp4']);
+    expect([...t.objects.files.keys()].sort()).toEqual([
+      'frames/uploads/theirs.mp4/500.jpg',
+      'reels/theirs.jpg',
+      'reels/theirs.mp4',
+      'uploads/theirs.mp4',
+    ]);
     expect((await t.service.listReels(OWNER, 10, 0)).reels).toEqual([]);
     expect((await t.service.listReels(OTHER, 10, 0)).reels.map((r) => r.id)).toEqual(['theirs']);
   });

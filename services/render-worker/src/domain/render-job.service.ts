@@ -73,10 +73,15 @@ export type RunOutcome =
   | { kind: 'done' }
   /** Finished already, or taken by a later delivery: nothing to do. */
   | { kind: 'skipped' }
+  /** The user cancelled the job: its render was stopped; nothing more to do. */
+  | { kind: 'cancelled' }
   /** Stopped because the worker is shutting down: redeliver at once. */
   | { kind: 'handed_back' }
   /** The input cannot be rendered; the job failed and was refunded. */
   | { kind: 'rejected'; code: EngineErrorCode };
+
+/** The abort reason when the user cancelled the job (not a shutdown: the job is not handed back). */
+export const CANCELLED_BY_USER = 'cancelled by the user';
 
 /** Engine failures that will fail the same way on every try: the job fails at once. */
 const PERMANENT: ReadonlySet<EngineErrorCode> = new Set([
@@ -147,7 +152,7 @@ export class RenderJobService {
 
   async run(jobId: string, attempt: number, signal: AbortSignal): Promise<RunOutcome> {
     const log = this.d.log.child({ job_id: jobId, attempt });
-    if (signal.aborted) return { kind: 'handed_back' };
+    if (signal.aborted) return signal.reason === CANCELLED_BY_USER ? { kind: 'cancelled' } : { kind: 'handed_back' };
     const job = await this.d.reporter.started(jobId, attempt);
     if (!job) {
       log.info('job finished already or taken by a later delivery; message dropped');
@@ -177,6 +182,10 @@ export class RenderJobService {
       log.info({ seconds: files.durationSec, bytes: stored.sizeBytes, accepted }, 'job rendered');
       return { kind: 'done' };
     } catch (e) {
+      if (signal.aborted && signal.reason === CANCELLED_BY_USER) {
+        log.info('job cancelled by the user; render stopped');
+        return { kind: 'cancelled' };
+      }
       if (isEngineError(e) && e.code === 'CANCELLED') {
         log.info('shutting down; job handed back');
         return { kind: 'handed_back' };

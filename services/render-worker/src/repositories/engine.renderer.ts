@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { renderReel } from '@reelsmith/engine';
+import { renderReel, type EditPlan } from '@reelsmith/engine';
+import { planFromWire } from '@reelsmith/proto';
 import type { Renderer } from '../domain/render-job.service.js';
 
 /** The render engine, writing the reel and its thumbnail into the job's scratch folder. */
@@ -12,6 +13,8 @@ export const engineRenderer: Renderer = {
       output: path.join(input.dir, 'reel.mp4'),
       thumbnail: path.join(input.dir, 'reel.jpg'),
       analyses: input.analyses,
+      // A plan the user saw (and perhaps edited): rendered exactly, no planning of our own.
+      plan: input.request.plan ? (planFromWire(input.request.plan) as EditPlan) : undefined,
       signal: input.signal,
       tmpRoot: input.dir,
       onProgress: input.onProgress,

@@ -1,6 +1,6 @@
 import { ack, drop, extractTrace, inSpan, retry, type Bus, type Metrics, type RunningConsumer } from '@reelsmith/kit';
 import { streams } from '@reelsmith/proto';
-import type { RenderJobService } from '../domain/render-job.service.js';
+import { CANCELLED_BY_USER, type RenderJobService } from '../domain/render-job.service.js';
 
 export interface ConsumerSettings {
   ackWaitMs: number;
@@ -17,6 +17,9 @@ export interface ConsumerSettings {
 export class RenderJobsConsumer {
   private consumer?: RunningConsumer;
   private readonly running = new Set<AbortController>();
+  /** The job each running delivery renders, to stop it when the user cancels. */
+  private readonly byJob = new Map<string, AbortController>();
+  private cancels?: { unsubscribe(): void };
   private stopping = false;
 
   constructor(
@@ -27,6 +30,8 @@ export class RenderJobsConsumer {
   ) {}
 
   async start(): Promise<void> {
+    // A cancelled job's render stops at once (ffmpeg is killed); its delivery is then acked.
+    this.cancels = this.bus.subscribeJobCancel((m) => this.byJob.get(m.jobId)?.abort(CANCELLED_BY_USER));
     this.consumer = await this.bus.consume(
       'render.jobs',
       {
@@ -52,6 +57,7 @@ export class RenderJobsConsumer {
         if (this.stopping) return retry(0);
         const controller = new AbortController();
         this.running.add(controller);
+        this.byJob.set(d.data.jobId, controller);
         if (d.deliveryCount === 1 && d.data.queuedAtUnixMs > 0n)
           this.metrics?.renderQueueWaitSeconds.observe(Math.max(0, Date.now() - Number(d.data.queuedAtUnixMs)) / 1000);
         const endTimer = this.metrics?.renderSeconds.startTimer();
@@ -63,6 +69,7 @@ export class RenderJobsConsumer {
           switch (outcome.kind) {
             case 'done':
             case 'skipped':
+            case 'cancelled':
               return ack();
             case 'handed_back':
               return retry(0);
@@ -71,6 +78,7 @@ export class RenderJobsConsumer {
           }
         } finally {
           this.running.delete(controller);
+          if (this.byJob.get(d.data.jobId) === controller) this.byJob.delete(d.data.jobId);
         }
       },
     );
@@ -79,6 +87,7 @@ export class RenderJobsConsumer {
   /** Stops pulling, hands the running jobs back, waits for their handlers to return. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.cancels?.unsubscribe();
     for (const c of this.running) c.abort();
     await this.consumer?.stop();
   }

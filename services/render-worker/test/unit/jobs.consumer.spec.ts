@@ -1,6 +1,6 @@
 import type { Bus, ConsumerOptions, Delivery, Outcome, RunningConsumer } from '@reelsmith/kit';
 import { streams } from '@reelsmith/proto';
-import type { RenderJobService, RunOutcome } from '../../src/domain/render-job.service';
+import { CANCELLED_BY_USER, type RenderJobService, type RunOutcome } from '../../src/domain/render-job.service';
 import { RenderJobsConsumer } from '../../src/transport/jobs.consumer';
 
 /**
@@ -16,6 +16,12 @@ class FakeBus {
   opts?: ConsumerOptions<Work>;
   subject?: string;
   stopped = 0;
+  /** The subscriber of jobs.<id>.cancel (core NATS). */
+  onCancel?: (m: { jobId: string }) => void;
+  subscribeJobCancel(fn: (m: { jobId: string }) => void) {
+    this.onCancel = fn;
+    return { unsubscribe: () => (this.onCancel = undefined) };
+  }
   published: { subject: string; message: unknown; msgId: string }[] = [];
   async publish(subject: string, message: unknown, opts: { msgId: string }) {
     this.published.push({ subject, message, msgId: opts.msgId });
@@ -109,6 +115,28 @@ describe('RenderJobsConsumer', () => {
         message: expect.objectContaining({ jobId: 'job-3', attempt: 5 }),
         msgId: 'render.dead_lettered.job-3',
       },
+    ]);
+  });
+
+  it("a user's cancel aborts that job's render (not the others) and its delivery is acked, not handed back", async () => {
+    const { bus, jobs, handle } = await started();
+    jobs.answer = (signal) =>
+      new Promise((resolve) =>
+        signal.addEventListener(
+          'abort',
+          () => resolve(signal.reason === CANCELLED_BY_USER ? { kind: 'cancelled' } : { kind: 'handed_back' }),
+          {
+            once: true,
+          },
+        ),
+      );
+    const a = handle(delivery('job-a', 1));
+    void handle(delivery('job-b', 1));
+    bus.onCancel!({ jobId: 'job-a' });
+    expect(await a).toEqual({ kind: 'ack' });
+    expect(jobs.runs.map((r) => [r.jobId, r.signal.aborted])).toEqual([
+      ['job-a', true],
+      ['job-b', false],
     ]);
   });
 

@@ -1,16 +1,28 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { toJobRequestMessage } from '@reelsmith/proto';
+import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { JobStatusViews } from '../../domain/job-status.js';
+import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
 import { jobStatusFacts } from '../../repositories/jobs.js';
 import { callerOf } from './auth.js';
 import { RATE_LIMITS } from './security.js';
-import { errors, jobRequestSchema, jobStatus, uploadResult, uuidParams } from './schemas.js';
+import {
+  errors,
+  jobList,
+  jobListQuery,
+  jobRequestSchema,
+  jobStatus,
+  planRequest,
+  planResult,
+  uploadInfo,
+  uploadInfoQuery,
+  uploadResult,
+  uuidParams,
+} from './schemas.js';
 
 export interface AssemblyDeps {
   peers: Peers;
@@ -18,13 +30,33 @@ export interface AssemblyDeps {
   views: JobStatusViews;
   /** Status of live jobs heard from the orchestrator: a poll of a live job needs no gRPC call. */
   live: LiveJobs;
+  /** Signed links to thumbnails and segment frames (object storage). */
+  signer: LinkSigner;
 }
+
+/** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
+export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
+
+/** A music analysis (engine's MusicAnalysis JSON) and waveform, as the timeline wants them. */
+export function musicView(analysisJson: string, peaks: number[]) {
+  const a = (analysisJson ? JSON.parse(analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[] };
+  return {
+    tempo_bpm: a.bpm ?? 0,
+    beats: a.beats ?? [],
+    downbeats: a.bars ?? [],
+    peaks: peaks.map((p) => Math.round(p * 1000) / 1000),
+  };
+}
+
+const ANALYSIS: Record<string, 'pending' | 'ready' | 'failed'> = { pending: 'pending', done: 'ready', failed: 'failed' };
 
 /**
  * POST /uploads/file, POST /jobs/assemble, GET /jobs/:id/status, GET /downloads/:id. Every route
  * acts for the signed-in user on their own things.
  */
-export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live }) => {
+export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live, signer }) => {
+  const link = (key: string) => (key ? signer.signedUrl(key, { expiresInSeconds: LINK_SECONDS }) : Promise.resolve(null));
+
   await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
   app.post(
@@ -54,7 +86,87 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         duration_sec: item.durationSec,
         width: item.width,
         height: item.height,
+        thumbnail_url: item.kind === 'audio' ? null : await link(item.thumbnailKey),
       });
+    },
+  );
+
+  app.get(
+    '/uploads/info',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "An upload's (or library item's) probe, thumbnail and analysis state; music gets its beats and waveform once analysed",
+        querystring: uploadInfoQuery,
+        response: { 200: uploadInfo, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => {
+      const { items } = await peers.media.getMedia({ ownerId: callerOf(req).id, objectKeys: [req.query.key] }, { requestId: req.id });
+      const m: media.MediaItem = items[0]!;
+      const analysis = ANALYSIS[m.analysisStatus] ?? 'pending';
+      const kind = m.kind === 'audio' ? ('audio' as const) : ('video' as const);
+      return {
+        object_key: m.objectKey,
+        kind,
+        duration_sec: m.durationSec,
+        width: m.width,
+        height: m.height,
+        thumbnail_url: kind === 'video' ? await link(m.thumbnailKey) : null,
+        analysis,
+        ...(kind === 'audio' && analysis === 'ready' ? { music: musicView(m.analysisJson, m.peaks) } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/jobs/plan',
+    {
+      config: { access: 'user', rateLimit: RATE_LIMITS.plans },
+      schema: {
+        summary: 'The edit plan and estimate for a request, or a plan with segments re-rolled (never reserves or charges)',
+        body: planRequest,
+        response: { 200: planResult, ...errors(400, 401, 404, 409, 413, 422, 429) },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const { reroll, locked, seed, ...request } = req.body;
+      const r = await peers.jobs.planJob(
+        {
+          ownerId: caller.id,
+          unlimited: caller.unlimited,
+          request: toJobRequestMessage(request),
+          reroll,
+          locked,
+          seed: BigInt(seed),
+        },
+        { requestId: req.id },
+      );
+      const plan = JSON.parse(r.planJson) as EditPlanWire;
+      // One small JPEG per segment, cut once and cached by media-library; signed links to them.
+      const { frameKeys } = await peers.media.getFrames(
+        {
+          ownerId: caller.id,
+          frames: plan.segments.map((s) => ({ objectKey: request.media_files[s.clip]!, atMs: BigInt(segmentFrameMs(s)) })),
+        },
+        { requestId: req.id },
+      );
+      const urls = await Promise.all(frameKeys.map((k) => link(k)));
+      const m = r.music;
+      return {
+        plan: { ...plan, segments: plan.segments.map((s, i) => ({ ...s, score: s.score ?? null, thumbnail_url: urls[i] ?? '' })) },
+        estimate: { credits: Number(r.estimateCredits) },
+        music: m
+          ? {
+              duration_sec: m.durationSec,
+              tempo_bpm: m.tempoBpm,
+              beats: m.beats,
+              downbeats: m.downbeats,
+              peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
+            }
+          : null,
+      };
     },
   );
 
@@ -82,6 +194,43 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       );
       app.accountChanged(caller.id); // the reservation changed the credits or the free video
       return { job_id: r.jobId };
+    },
+  );
+
+  app.get(
+    '/jobs',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "The caller's jobs, newest first: active=1 for the queued and processing ones, otherwise the last 20",
+        querystring: jobListQuery,
+        response: { 200: jobList, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const active = req.query.active === '1' || req.query.active === 'true';
+      const { jobs } = await peers.jobs.listJobs({ ownerId: callerOf(req).id, activeOnly: active, limit: 20 }, { requestId: req.id });
+      return { jobs: await Promise.all(jobs.map((j) => views.view(jobStatusFacts(j)))) };
+    },
+  );
+
+  app.post(
+    '/jobs/:id/cancel',
+    {
+      config: { access: 'user', rateLimit: RATE_LIMITS.plans },
+      schema: {
+        summary: 'Cancels a queued or processing job: the render stops and the reservation is released (409 once finished)',
+        params: uuidParams,
+        response: { 200: jobStatus, ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const job = await peers.jobs.cancelJob({ jobId: req.params.id, ownerId: caller.id }, { requestId: req.id });
+      app.accountChanged(caller.id); // the reservation was given back
+      const facts = jobStatusFacts(job);
+      live.fetched(caller.id, facts);
+      return views.view(facts);
     },
   );
 

@@ -4,7 +4,7 @@
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
  * component of that document. The job request itself is the shared contract in @reelsmith/proto.
  */
-import { PACING_PRESETS, jobRequestSchema } from '@reelsmith/proto';
+import { PACING_PRESETS, PLAN_ASPECTS, PLAN_MAX_SEGMENTS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
 
 export { jobRequestSchema };
@@ -64,18 +64,83 @@ export type UserBody = z.infer<typeof user>;
 
 export const sessionReply = z.object({ session_token: z.string(), user }).meta({ id: 'SessionReply' });
 
-export const jobStatusName = z.enum(['queued', 'processing', 'completed', 'failed']);
+export const jobStatusName = z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled']);
 
 export const jobStatus = z
   .object({
     job_id: z.string(),
     status: jobStatusName,
+    created_at: z.string().describe('When the job was submitted (ISO 8601)'),
     message: z.string(),
     progress: z.number().int().min(0).max(100),
     download_url: z.string().nullable().describe('A signed link, valid for an hour, once completed'),
   })
   .meta({ id: 'JobStatus' });
 export type JobStatusBody = z.infer<typeof jobStatus>;
+
+export const jobList = z.object({ jobs: z.array(jobStatus).describe('Newest first') }).meta({ id: 'JobList' });
+
+export const jobListQuery = z.object({
+  active: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .describe('1: only queued and processing jobs; otherwise the last 20 jobs, any status'),
+});
+
+/** POST /jobs/plan: a job request, and optionally what to re-roll or keep of a plan sent with it. */
+export const planRequest = jobRequestSchema
+  .extend({
+    reroll: z
+      .array(z.number().int().min(0))
+      .max(PLAN_MAX_SEGMENTS)
+      .default([])
+      .describe('Segment indexes to give the next-best moments not used elsewhere (needs plan)'),
+    locked: z.array(z.number().int().min(0)).max(PLAN_MAX_SEGMENTS).default([]).describe('Segment indexes kept exactly as they are'),
+    seed: z.number().int().min(0).max(2_147_483_647).default(0).describe('Re-roll is deterministic for the same request and seed'),
+  })
+  .meta({ id: 'PlanRequest' });
+
+export const planSegment = z
+  .object({
+    clip: z.number().int().describe('Index into media_files'),
+    in: z.number(),
+    out: z.number(),
+    start: z.number(),
+    end: z.number(),
+    hold: z.number(),
+    score: z.number().nullable(),
+    thumbnail_url: z.string().describe("A small JPEG of the segment's source moment (signed link)"),
+  })
+  .meta({ id: 'PlanSegment' });
+
+export const editPlan = z
+  .object({
+    version: z.number().int(),
+    total_sec: z.number(),
+    fps: z.number().int(),
+    beat_aligned: z.boolean(),
+    aspect: z.enum(PLAN_ASPECTS),
+    segments: z.array(planSegment),
+  })
+  .meta({ id: 'EditPlan' });
+
+export const planMusic = z
+  .object({
+    duration_sec: z.number(),
+    tempo_bpm: z.number(),
+    beats: z.array(z.number()),
+    downbeats: z.array(z.number()),
+    peaks: z.array(z.number()).describe('Peak amplitude (0..1) of equal slices of the track'),
+  })
+  .meta({ id: 'PlanMusic' });
+
+export const planResult = z
+  .object({
+    plan: editPlan,
+    estimate: z.object({ credits: z.number().int().describe('What generating this plan reserves (nothing is reserved now)') }),
+    music: planMusic.nullable(),
+  })
+  .meta({ id: 'PlanResult' });
 
 export const uploadResult = z
   .object({
@@ -86,8 +151,27 @@ export const uploadResult = z
     duration_sec: z.number(),
     width: z.number().int(),
     height: z.number().int(),
+    thumbnail_url: z.string().nullable().describe("Video: a signed link to the upload's thumbnail JPEG; audio: null"),
   })
   .meta({ id: 'UploadResult' });
+
+export const uploadInfoQuery = z.object({ key: z.string().min(1).max(600).describe('The object_key of the upload (or a library item)') });
+
+export const uploadInfo = z
+  .object({
+    object_key: z.string(),
+    kind: z.enum(['video', 'audio']),
+    duration_sec: z.number(),
+    width: z.number().int(),
+    height: z.number().int(),
+    thumbnail_url: z.string().nullable(),
+    analysis: z.enum(['pending', 'ready', 'failed']),
+    music: planMusic
+      .omit({ duration_sec: true })
+      .optional()
+      .describe("Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform"),
+  })
+  .meta({ id: 'UploadInfo' });
 
 export const reel = z
   .object({

@@ -87,6 +87,8 @@ export const RATE_LIMITS = {
   uploads: { max: 60, timeWindow: 60_000 },
   /** POST /jobs/assemble */
   jobs: { max: 10, timeWindow: 60_000 },
+  /** POST /jobs/plan (previews and re-rolls: cheap, clicked often) and POST /jobs/{id}/cancel. */
+  plans: { max: 120, timeWindow: 60_000 },
   /** Payments: creating intents, captures, subscriptions. */
   payments: { max: 10, timeWindow: 60_000 },
   /** Marketplace offers. */

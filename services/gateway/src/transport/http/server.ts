@@ -225,7 +225,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
-          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs() });
+          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs(), signer: deps.store });
           await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
           await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
           await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/assembly.proto.
  */
 export const file_reelsmith_assembly_v1_assembly: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAki8gIKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJIrECCgNKb2ISCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhAKCHByb2dyZXNzGAQgASgFEg8KB21lc3NhZ2UYBSABKAkSMgoHcmVxdWVzdBgGIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0EhIKCm91dHB1dF9rZXkYByABKAkSFQoNdGh1bWJuYWlsX2tleRgIIAEoCRIaChJjcmVhdGVkX2F0X3VuaXhfbXMYCSABKAMSGgoSdXBkYXRlZF9hdF91bml4X21zGAogASgDEhQKDGR1cmF0aW9uX3NlYxgLIAEoARISCgpzaXplX2J5dGVzGAwgASgDEhgKEGVzdGltYXRlX2NyZWRpdHMYDSABKAMihAEKEENyZWF0ZUpvYlJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEjIKB3JlcXVlc3QYAyABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkiIwoRQ3JlYXRlSm9iUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIjEKDUdldEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIoQECglKb2JSZXBvcnQSDgoGam9iX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSOwoHc3RhcnRlZBgDIAEoCzIoLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuU3RhcnRlZEgAEj0KCHByb2dyZXNzGAQgASgLMikucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5Qcm9ncmVzc0gAEj8KCWNvbXBsZXRlZBgFIAEoCzIqLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuQ29tcGxldGVkSAASOQoGZmFpbGVkGAYgASgLMicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5GYWlsZWRIABoJCgdTdGFydGVkGk4KCFByb2dyZXNzEjEKBXN0YWdlGAEgASgOMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlclN0YWdlEg8KB3BlcmNlbnQYAiABKAUaYAoJQ29tcGxldGVkEhIKCm91dHB1dF9rZXkYASABKAkSFQoNdGh1bWJuYWlsX2tleRgCIAEoCRIUCgxkdXJhdGlvbl9zZWMYAyABKAESEgoKc2l6ZV9ieXRlcxgEIAEoAxoYCgZGYWlsZWQSDgoGcmVhc29uGAEgASgJQgcKBWV2ZW50Ik4KEUpvYlJlcG9ydFJlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgIEicKA2pvYhgCIAEoCzIaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2IqnAEKC1JlbmRlclN0YWdlEhwKGFJFTkRFUl9TVEFHRV9VTlNQRUNJRklFRBAAEhoKFlJFTkRFUl9TVEFHRV9QUkVQQVJJTkcQARIaChZSRU5ERVJfU1RBR0VfQU5BTFlTSU5HEAISGgoWUkVOREVSX1NUQUdFX1JFTkRFUklORxADEhsKF1JFTkRFUl9TVEFHRV9GSU5BTElaSU5HEAQy/wIKG0Fzc2VtYmx5T3JjaGVzdHJhdG9yU2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXNwb25zZRJeCglDcmVhdGVKb2ISJy5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVxdWVzdBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXNwb25zZRJKCgZHZXRKb2ISJC5yZWVsc21pdGguYXNzZW1ibHkudjEuR2V0Sm9iUmVxdWVzdBoaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2ISVwoJUmVwb3J0Sm9iEiAucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnRSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAkihQMKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJEhEKCXBsYW5fanNvbhgOIAEoCSKxAgoDSm9iEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEjIKB3JlcXVlc3QYBiABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBISCgpvdXRwdXRfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAkgASgDEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgKIAEoAxIUCgxkdXJhdGlvbl9zZWMYCyABKAESEgoKc2l6ZV9ieXRlcxgMIAEoAxIYChBlc3RpbWF0ZV9jcmVkaXRzGA0gASgDIoQBChBDcmVhdGVKb2JSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhEKCXVubGltaXRlZBgCIAEoCBIyCgdyZXF1ZXN0GAMgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcXVlc3QSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJIiMKEUNyZWF0ZUpvYlJlc3BvbnNlEg4KBmpvYl9pZBgBIAEoCSIxCg1HZXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCSKEBAoJSm9iUmVwb3J0Eg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEjsKB3N0YXJ0ZWQYAyABKAsyKC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LlN0YXJ0ZWRIABI9Cghwcm9ncmVzcxgEIAEoCzIpLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuUHJvZ3Jlc3NIABI/Cgljb21wbGV0ZWQYBSABKAsyKi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LkNvbXBsZXRlZEgAEjkKBmZhaWxlZBgGIAEoCzInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuRmFpbGVkSAAaCQoHU3RhcnRlZBpOCghQcm9ncmVzcxIxCgVzdGFnZRgBIAEoDjIiLnJlZWxzbWl0aC5hc3NlbWJseS52MS5SZW5kZXJTdGFnZRIPCgdwZXJjZW50GAIgASgFGmAKCUNvbXBsZXRlZBISCgpvdXRwdXRfa2V5GAEgASgJEhUKDXRodW1ibmFpbF9rZXkYAiABKAkSFAoMZHVyYXRpb25fc2VjGAMgASgBEhIKCnNpemVfYnl0ZXMYBCABKAMaGAoGRmFpbGVkEg4KBnJlYXNvbhgBIAEoCUIHCgVldmVudCJOChFKb2JSZXBvcnRSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCBInCgNqb2IYAiABKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iIpcBCg5QbGFuSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSMgoHcmVxdWVzdBgDIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0Eg4KBnJlcm9sbBgEIAMoBRIOCgZsb2NrZWQYBSADKAUSDAoEc2VlZBgGIAEoAyJlCglQbGFuTXVzaWMSFAoMZHVyYXRpb25fc2VjGAEgASgBEhEKCXRlbXBvX2JwbRgCIAEoARINCgViZWF0cxgDIAMoARIRCglkb3duYmVhdHMYBCADKAESDQoFcGVha3MYBSADKAIibwoPUGxhbkpvYlJlc3BvbnNlEhEKCXBsYW5fanNvbhgBIAEoCRIYChBlc3RpbWF0ZV9jcmVkaXRzGAIgASgDEi8KBW11c2ljGAMgASgLMiAucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlBsYW5NdXNpYyI0ChBDYW5jZWxKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCSJHCg9MaXN0Sm9ic1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLYWN0aXZlX29ubHkYAiABKAgSDQoFbGltaXQYAyABKAUiPAoQTGlzdEpvYnNSZXNwb25zZRIoCgRqb2JzGAEgAygLMhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYiqcAQoLUmVuZGVyU3RhZ2USHAoYUkVOREVSX1NUQUdFX1VOU1BFQ0lGSUVEEAASGgoWUkVOREVSX1NUQUdFX1BSRVBBUklORxABEhoKFlJFTkRFUl9TVEFHRV9BTkFMWVNJTkcQAhIaChZSRU5ERVJfU1RBR0VfUkVOREVSSU5HEAMSGwoXUkVOREVSX1NUQUdFX0ZJTkFMSVpJTkcQBDKIBQobQXNzZW1ibHlPcmNoZXN0cmF0b3JTZXJ2aWNlElsKCERlc2NyaWJlEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlc3BvbnNlEl4KCUNyZWF0ZUpvYhInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXF1ZXN0GigucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlc3BvbnNlEkoKBkdldEpvYhIkLnJlZWxzbWl0aC5hc3NlbWJseS52MS5HZXRKb2JSZXF1ZXN0GhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYhJXCglSZXBvcnRKb2ISIC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0GigucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydFJlc3BvbnNlElgKB1BsYW5Kb2ISJS5yZWVsc21pdGguYXNzZW1ibHkudjEuUGxhbkpvYlJlcXVlc3QaJi5yZWVsc21pdGguYXNzZW1ibHkudjEuUGxhbkpvYlJlc3BvbnNlElAKCUNhbmNlbEpvYhInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DYW5jZWxKb2JSZXF1ZXN0GhoucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYhJbCghMaXN0Sm9icxImLnJlZWxzbWl0aC5hc3NlbWJseS52MS5MaXN0Sm9ic1JlcXVlc3QaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuTGlzdEpvYnNSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.assembly.v1.DescribeRequest
@@ -163,6 +163,14 @@ export type JobRequest = Message<"reelsmith.assembly.v1.JobRequest"> & {
    * @generated from field: string aspect = 13;
    */
   aspect: string;
+
+  /**
+   * Optional: an edit plan (the EditPlan of POST /jobs/plan, as JSON) that the render follows
+   * exactly instead of planning; checked before anything is reserved. Empty: plan as usual.
+   *
+   * @generated from field: string plan_json = 14;
+   */
+  planJson: string;
 };
 
 /**
@@ -187,7 +195,7 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
   ownerId: string;
 
   /**
-   * queued, processing, completed or failed
+   * queued, processing, completed, failed or cancelled
    *
    * @generated from field: string status = 3;
    */
@@ -504,6 +512,202 @@ export const JobReportResponseSchema: GenMessage<JobReportResponse> = /*@__PURE_
   messageDesc(file_reelsmith_assembly_v1_assembly, 9);
 
 /**
+ * @generated from message reelsmith.assembly.v1.PlanJobRequest
+ */
+export type PlanJobRequest = Message<"reelsmith.assembly.v1.PlanJobRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: bool unlimited = 2;
+   */
+  unlimited: boolean;
+
+  /**
+   * The job request; its plan_json (optional) is the plan to start from (re-roll needs one).
+   *
+   * @generated from field: reelsmith.assembly.v1.JobRequest request = 3;
+   */
+  request?: JobRequest | undefined;
+
+  /**
+   * Segment indexes to give the next-best moments not used elsewhere (needs a plan).
+   *
+   * @generated from field: repeated int32 reroll = 4;
+   */
+  reroll: number[];
+
+  /**
+   * Segment indexes kept exactly as they are.
+   *
+   * @generated from field: repeated int32 locked = 5;
+   */
+  locked: number[];
+
+  /**
+   * Re-roll choices are deterministic for the same request and seed.
+   *
+   * @generated from field: int64 seed = 6;
+   */
+  seed: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.PlanJobRequest.
+ * Use `create(PlanJobRequestSchema)` to create a new message.
+ */
+export const PlanJobRequestSchema: GenMessage<PlanJobRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 10);
+
+/**
+ * The music's beat grid and waveform, for the timeline.
+ *
+ * @generated from message reelsmith.assembly.v1.PlanMusic
+ */
+export type PlanMusic = Message<"reelsmith.assembly.v1.PlanMusic"> & {
+  /**
+   * @generated from field: double duration_sec = 1;
+   */
+  durationSec: number;
+
+  /**
+   * @generated from field: double tempo_bpm = 2;
+   */
+  tempoBpm: number;
+
+  /**
+   * @generated from field: repeated double beats = 3;
+   */
+  beats: number[];
+
+  /**
+   * @generated from field: repeated double downbeats = 4;
+   */
+  downbeats: number[];
+
+  /**
+   * Peak amplitude (0..1) of equal slices of the track.
+   *
+   * @generated from field: repeated float peaks = 5;
+   */
+  peaks: number[];
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.PlanMusic.
+ * Use `create(PlanMusicSchema)` to create a new message.
+ */
+export const PlanMusicSchema: GenMessage<PlanMusic> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 11);
+
+/**
+ * @generated from message reelsmith.assembly.v1.PlanJobResponse
+ */
+export type PlanJobResponse = Message<"reelsmith.assembly.v1.PlanJobResponse"> & {
+  /**
+   * The EditPlan (proto/src/edit-plan.ts wire form) as JSON.
+   *
+   * @generated from field: string plan_json = 1;
+   */
+  planJson: string;
+
+  /**
+   * What POST /jobs/assemble with this plan would reserve (billing's one formula).
+   *
+   * @generated from field: int64 estimate_credits = 2;
+   */
+  estimateCredits: bigint;
+
+  /**
+   * Unset without music.
+   *
+   * @generated from field: reelsmith.assembly.v1.PlanMusic music = 3;
+   */
+  music?: PlanMusic | undefined;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.PlanJobResponse.
+ * Use `create(PlanJobResponseSchema)` to create a new message.
+ */
+export const PlanJobResponseSchema: GenMessage<PlanJobResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 12);
+
+/**
+ * @generated from message reelsmith.assembly.v1.CancelJobRequest
+ */
+export type CancelJobRequest = Message<"reelsmith.assembly.v1.CancelJobRequest"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * The job must belong to this user (NOT_FOUND otherwise).
+   *
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.CancelJobRequest.
+ * Use `create(CancelJobRequestSchema)` to create a new message.
+ */
+export const CancelJobRequestSchema: GenMessage<CancelJobRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 13);
+
+/**
+ * @generated from message reelsmith.assembly.v1.ListJobsRequest
+ */
+export type ListJobsRequest = Message<"reelsmith.assembly.v1.ListJobsRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * Only queued and processing jobs.
+   *
+   * @generated from field: bool active_only = 2;
+   */
+  activeOnly: boolean;
+
+  /**
+   * At most this many, newest first (default 20, at most 100).
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.ListJobsRequest.
+ * Use `create(ListJobsRequestSchema)` to create a new message.
+ */
+export const ListJobsRequestSchema: GenMessage<ListJobsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 14);
+
+/**
+ * @generated from message reelsmith.assembly.v1.ListJobsResponse
+ */
+export type ListJobsResponse = Message<"reelsmith.assembly.v1.ListJobsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.assembly.v1.Job jobs = 1;
+   */
+  jobs: Job[];
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.ListJobsResponse.
+ * Use `create(ListJobsResponseSchema)` to create a new message.
+ */
+export const ListJobsResponseSchema: GenMessage<ListJobsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 15);
+
+/**
  * How far a worker's render has come; the orchestrator words it for the user.
  *
  * @generated from enum reelsmith.assembly.v1.RenderStage
@@ -580,6 +784,36 @@ export const AssemblyOrchestratorService: GenService<{
     methodKind: "unary";
     input: typeof JobReportSchema;
     output: typeof JobReportResponseSchema;
+  },
+  /**
+   * The edit plan and the estimate for a request, without reserving or charging anything.
+   *
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.PlanJob
+   */
+  planJob: {
+    methodKind: "unary";
+    input: typeof PlanJobRequestSchema;
+    output: typeof PlanJobResponseSchema;
+  },
+  /**
+   * Cancels a queued or processing job (FAILED_PRECONDITION once it finished): released once.
+   *
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.CancelJob
+   */
+  cancelJob: {
+    methodKind: "unary";
+    input: typeof CancelJobRequestSchema;
+    output: typeof JobSchema;
+  },
+  /**
+   * The owner's jobs, newest first.
+   *
+   * @generated from rpc reelsmith.assembly.v1.AssemblyOrchestratorService.ListJobs
+   */
+  listJobs: {
+    methodKind: "unary";
+    input: typeof ListJobsRequestSchema;
+    output: typeof ListJobsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_assembly_v1_assembly, 0);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIqkBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEibQoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoAxIUCgx3YWxsX3NlY29uZHMYBSABKAEiTQoMSm9iU3VibWl0dGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFHN1Ym1pdHRlZF9hdF91bml4X21zGAMgASgDIloKCkpvYlN0YXJ0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoBRIaChJzdGFydGVkX2F0X3VuaXhfbXMYBCABKAMiSQoSUmVuZGVyRGVhZExldHRlcmVkEg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhIKCmF0X3VuaXhfbXMYAyABKANiBnByb3RvMw");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIsUBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAxIaChJjcmVhdGVkX2F0X3VuaXhfbXMYCSABKAMizQEKDEpvYkNvbXBsZXRlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpvdXRwdXRfa2V5GAMgASgJEhgKEGR1cmF0aW9uX3NlY29uZHMYBCABKAESHAoUY29tcGxldGVkX2F0X3VuaXhfbXMYBSABKAMSFQoNdGh1bWJuYWlsX2tleRgGIAEoCRISCgpzaXplX2J5dGVzGAcgASgDEg8KB2F0dGVtcHQYCCABKAUSFAoMd2FsbF9zZWNvbmRzGAkgASgBIm0KCUpvYkZhaWxlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSGQoRZmFpbGVkX2F0X3VuaXhfbXMYBCABKAMSFAoMd2FsbF9zZWNvbmRzGAUgASgBIk0KDEpvYlN1Ym1pdHRlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIcChRzdWJtaXR0ZWRfYXRfdW5peF9tcxgDIAEoAyJaCgpKb2JTdGFydGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg8KB2F0dGVtcHQYAyABKAUSGgoSc3RhcnRlZF9hdF91bml4X21zGAQgASgDIkkKElJlbmRlckRlYWRMZXR0ZXJlZBIOCgZqb2JfaWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRISCgphdF91bml4X21zGAMgASgDIk0KDEpvYkNhbmNlbGxlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIcChRjYW5jZWxsZWRfYXRfdW5peF9tcxgDIAEoA2IGcHJvdG8z");
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -70,7 +70,7 @@ export type JobStatus = Message<"reelsmith.assembly.v1.JobStatus"> & {
   ownerId: string;
 
   /**
-   * queued, processing, completed or failed
+   * queued, processing, completed, failed or cancelled
    *
    * @generated from field: string status = 3;
    */
@@ -106,6 +106,11 @@ export type JobStatus = Message<"reelsmith.assembly.v1.JobStatus"> & {
    * @generated from field: int64 updated_at_unix_ms = 8;
    */
   updatedAtUnixMs: bigint;
+
+  /**
+   * @generated from field: int64 created_at_unix_ms = 9;
+   */
+  createdAtUnixMs: bigint;
 };
 
 /**
@@ -311,4 +316,34 @@ export type RenderDeadLettered = Message<"reelsmith.assembly.v1.RenderDeadLetter
  */
 export const RenderDeadLetteredSchema: GenMessage<RenderDeadLettered> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 6);
+
+/**
+ * events.job.cancelled (published by the orchestrator once the job is cancelled and refunded),
+ * and on core NATS jobs.<id>.cancel: the worker running the job stops its render and acks.
+ *
+ * @generated from message reelsmith.assembly.v1.JobCancelled
+ */
+export type JobCancelled = Message<"reelsmith.assembly.v1.JobCancelled"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: int64 cancelled_at_unix_ms = 3;
+   */
+  cancelledAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.JobCancelled.
+ * Use `create(JobCancelledSchema)` to create a new message.
+ */
+export const JobCancelledSchema: GenMessage<JobCancelled> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 7);
 

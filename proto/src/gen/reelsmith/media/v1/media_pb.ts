@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/media/v1/media.proto.
  */
 export const file_reelsmith_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKgAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCCJrChVSZWdpc3RlclVwbG9hZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEgoKb2JqZWN0X2tleRgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSFgoOc2l6ZV9jYXBfYnl0ZXMYBCABKAMiOAoPR2V0TWVkaWFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC29iamVjdF9rZXlzGAIgAygJIkAKEEdldE1lZGlhUmVzcG9uc2USLAoFaXRlbXMYASADKAsyHS5yZWVsc21pdGgubWVkaWEudjEuTWVkaWFJdGVtItUCCgRSZWVsEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgFIAEoAxISCgpvYmplY3Rfa2V5GAYgASgJEhUKDXRodW1ibmFpbF9rZXkYByABKAkSFAoMZHVyYXRpb25fc2VjGAggASgBEhIKCnNpemVfYnl0ZXMYCSABKAMSEgoKbXVzaWNfdXNlZBgKIAEoCBIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAsgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYDCABKAgSFQoNcGFjaW5nX3ByZXNldBgNIAEoCRIZChFzaGFyZV90b19zaG93Y2FzZRgoIAEoCBIaChJleHBpcmVzX2F0X3VuaXhfbXMYDiABKAMiXQoOQWRkUmVlbFJlcXVlc3QSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEgwKBHBsYW4YAiABKAkSFQoNYmlsbGluZ19jeWNsZRgDIAEoCSIzCg5HZXRSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIkMKEExpc3RSZWVsc1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDQoFbGltaXQYAiABKAUSDgoGb2Zmc2V0GAMgASgFIksKEUxpc3RSZWVsc1Jlc3BvbnNlEicKBXJlZWxzGAEgAygLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDQoFdG90YWwYAiABKAUiNgoRRGVsZXRlUmVlbFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCSIUChJEZWxldGVSZWVsUmVzcG9uc2UiSAoPTWFya1VzZWRSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC29iamVjdF9rZXlzGAIgAygJEg4KBmpvYl9pZBgDIAEoCSISChBNYXJrVXNlZFJlc3BvbnNlIikKFURlbGV0ZVVzZXJEYXRhUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCSI4ChZEZWxldGVVc2VyRGF0YVJlc3BvbnNlEg8KB3VwbG9hZHMYASABKAUSDQoFcmVlbHMYAiABKAUiSgoVU2V0UmVlbFNoYXJpbmdSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkSDgoGc2hhcmVkGAMgASgIIjoKFlNldFJlZWxTaGFyaW5nUmVzcG9uc2USDgoGc2hhcmVkGAEgASgIEhAKCGZlYXR1cmVkGAIgASgIIosBCg1TaG93Y2FzZUVudHJ5EiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghjYXRlZ29yeRgCIAEoCRINCgV2aWV3cxgDIAEoAxIbChNmZWF0dXJlZF9hdF91bml4X21zGAQgASgDEhQKDHByZXZpZXdfa2V5cxgFIAMoCSJMChJGZWF0dXJlUmVlbFJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIQCghjYXRlZ29yeRgCIAEoCRITCgtmZWF0dXJlZF9ieRgDIAEoCSInChRVbmZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJIhcKFVVuZmVhdHVyZVJlZWxSZXNwb25zZSJFChNMaXN0U2hvd2Nhc2VSZXF1ZXN0EhAKCGNhdGVnb3J5GAEgASgJEg0KBWxpbWl0GAIgASgFEg0KBW9yZGVyGAMgASgJIl4KFExpc3RTaG93Y2FzZVJlc3BvbnNlEjIKB2VudHJpZXMYASADKAsyIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRISCgpjYXRlZ29yaWVzGAIgAygJIioKF0dldFNob3djYXNlRW50cnlSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiKwoYQ291bnRTaG93Y2FzZVZpZXdSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiKgoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAyIZChdHZXRTaG93Y2FzZVN0YXRzUmVxdWVzdCJMChhHZXRTaG93Y2FzZVN0YXRzUmVzcG9uc2USEwoLdG90YWxfcmVlbHMYASABKAMSGwoTYWN0aXZlX2NyZWF0b3JzXzMwZBgCIAEoAyI3ChZMaXN0U2hhcmVkUmVlbHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBSJnCgpTaGFyZWRSZWVsEiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghmZWF0dXJlZBgCIAEoCBIQCghjYXRlZ29yeRgDIAEoCRINCgV2aWV3cxgEIAEoAyJXChdMaXN0U2hhcmVkUmVlbHNSZXNwb25zZRItCgVyZWVscxgBIAMoCzIeLnJlZWxzbWl0aC5tZWRpYS52MS5TaGFyZWRSZWVsEg0KBXRvdGFsGAIgASgFIukBCgtMaWJyYXJ5SXRlbRILCgNrZXkYASABKAkSDAoEa2luZBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEhQKDGR1cmF0aW9uX3NlYxgGIAEoARISCgpvYmplY3Rfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoScHJldmlld19mcmFtZV9rZXlzGAkgAygJEgsKA2JwbRgKIAEoARINCgV3aWR0aBgLIAEoBRIOCgZoZWlnaHQYDCABKAUiXgoSTGlzdExpYnJhcnlSZXF1ZXN0EgwKBGtpbmQYASABKAkSCQoBcRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZvZmZzZXQYBSABKAUiaAoTTGlzdExpYnJhcnlSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRISCgpjYXRlZ29yaWVzGAIgAygJEg0KBXRvdGFsGAMgASgFIjQKFkdldExpYnJhcnlJdGVtc1JlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRrZXlzGAIgAygJIkkKF0dldExpYnJhcnlJdGVtc1Jlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtIiQKEEZpbmRNdXNpY1JlcXVlc3QSEAoIZmlsZW5hbWUYASABKAkiIwoUTXVzaWNBbmFseXNpc1JlcXVlc3QSCwoDa2V5GAEgASgJImQKFU11c2ljQW5hbHlzaXNSZXNwb25zZRItCgRpdGVtGAEgASgLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEg0KBWJlYXRzGAIgAygBEg0KBXBlYWtzGAMgAygCIlUKGkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0EhMKC3N0YWdpbmdfa2V5GAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJIlcKFUltcG9ydExpYnJhcnlSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEi0KBGl0ZW0YAiABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJwoYRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0EgsKA2tleRgBIAEoCSIbChlEZWxldGVMaWJyYXJ5SXRlbVJlc3BvbnNlMs8RChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlEmcKDkRlbGV0ZVVzZXJEYXRhEikucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVVc2VyRGF0YVJlc3BvbnNlEmcKDlNldFJlZWxTaGFyaW5nEikucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5TZXRSZWVsU2hhcmluZ1Jlc3BvbnNlElgKC0ZlYXR1cmVSZWVsEiYucmVlbHNtaXRoLm1lZGlhLnYxLkZlYXR1cmVSZWVsUmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EmQKDVVuZmVhdHVyZVJlZWwSKC5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlcXVlc3QaKS5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlc3BvbnNlEmEKDExpc3RTaG93Y2FzZRInLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hvd2Nhc2VSZXF1ZXN0GigucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlc3BvbnNlEmIKEEdldFNob3djYXNlRW50cnkSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QaIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRJwChFDb3VudFNob3djYXNlVmlldxIsLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1JlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRJtChBHZXRTaG93Y2FzZVN0YXRzEisucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXF1ZXN0GiwucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXNwb25zZRJqCg9MaXN0U2hhcmVkUmVlbHMSKi5yZWVsc21pdGgubWVkaWEudjEuTGlzdFNoYXJlZFJlZWxzUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXNwb25zZRJHCgdHZXRSZWVsEiIucmVlbHNtaXRoLm1lZGlhLnYxLkdldFJlZWxSZXF1ZXN0GhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSXgoLTGlzdExpYnJhcnkSJi5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXF1ZXN0GicucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RMaWJyYXJ5UmVzcG9uc2USagoPR2V0TGlicmFyeUl0ZW1zEioucmVlbHNtaXRoLm1lZGlhLnYxLkdldExpYnJhcnlJdGVtc1JlcXVlc3QaKy5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVzcG9uc2USUgoJRmluZE11c2ljEiQucmVlbHNtaXRoLm1lZGlhLnYxLkZpbmRNdXNpY1JlcXVlc3QaHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0SZAoNTXVzaWNBbmFseXNpcxIoLnJlZWxzbWl0aC5tZWRpYS52MS5NdXNpY0FuYWx5c2lzUmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5NdXNpY0FuYWx5c2lzUmVzcG9uc2UScAoTSW1wb3J0TGlicmFyeU9iamVjdBIuLnJlZWxzbWl0aC5tZWRpYS52MS5JbXBvcnRMaWJyYXJ5T2JqZWN0UmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5JbXBvcnRMaWJyYXJ5UmVzcG9uc2UScAoRRGVsZXRlTGlicmFyeUl0ZW0SLC5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0Gi0ucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZUxpYnJhcnlJdGVtUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
+  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKvAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCBINCgVwZWFrcxgPIAMoAiIsCgdGcmFtZUF0EhIKCm9iamVjdF9rZXkYASABKAkSDQoFYXRfbXMYAiABKAMiUQoQR2V0RnJhbWVzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIrCgZmcmFtZXMYAiADKAsyGy5yZWVsc21pdGgubWVkaWEudjEuRnJhbWVBdCInChFHZXRGcmFtZXNSZXNwb25zZRISCgpmcmFtZV9rZXlzGAEgAygJImsKFVJlZ2lzdGVyVXBsb2FkUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRISCgpvYmplY3Rfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIWCg5zaXplX2NhcF9ieXRlcxgEIAEoAyI4Cg9HZXRNZWRpYVJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkiQAoQR2V0TWVkaWFSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0i1QIKBFJlZWwSCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAUgASgDEhIKCm9iamVjdF9rZXkYBiABKAkSFQoNdGh1bWJuYWlsX2tleRgHIAEoCRIUCgxkdXJhdGlvbl9zZWMYCCABKAESEgoKc2l6ZV9ieXRlcxgJIAEoAxISCgptdXNpY191c2VkGAogASgIEhsKE2VuYWJsZV9iZWF0X21hcHBpbmcYCyABKAgSGwoTZW5hYmxlX2ludGVsbGlnZW5jZRgMIAEoCBIVCg1wYWNpbmdfcHJlc2V0GA0gASgJEhkKEXNoYXJlX3RvX3Nob3djYXNlGCggASgIEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgOIAEoAyJdCg5BZGRSZWVsUmVxdWVzdBImCgRyZWVsGAEgASgLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDAoEcGxhbhgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJIjMKDkdldFJlZWxSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkiQwoQTGlzdFJlZWxzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZvZmZzZXQYAyABKAUiSwoRTGlzdFJlZWxzUmVzcG9uc2USJwoFcmVlbHMYASADKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBINCgV0b3RhbBgCIAEoBSI2ChFEZWxldGVSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIhQKEkRlbGV0ZVJlZWxSZXNwb25zZSJICg9NYXJrVXNlZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkSDgoGam9iX2lkGAMgASgJIhIKEE1hcmtVc2VkUmVzcG9uc2UiKQoVRGVsZXRlVXNlckRhdGFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJIjgKFkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USDwoHdXBsb2FkcxgBIAEoBRINCgVyZWVscxgCIAEoBSJKChVTZXRSZWVsU2hhcmluZ1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCRIOCgZzaGFyZWQYAyABKAgiOgoWU2V0UmVlbFNoYXJpbmdSZXNwb25zZRIOCgZzaGFyZWQYASABKAgSEAoIZmVhdHVyZWQYAiABKAgiiwEKDVNob3djYXNlRW50cnkSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGNhdGVnb3J5GAIgASgJEg0KBXZpZXdzGAMgASgDEhsKE2ZlYXR1cmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMcHJldmlld19rZXlzGAUgAygJIkwKEkZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhMKC2ZlYXR1cmVkX2J5GAMgASgJIicKFFVuZmVhdHVyZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiFwoVVW5mZWF0dXJlUmVlbFJlc3BvbnNlIkUKE0xpc3RTaG93Y2FzZVJlcXVlc3QSEAoIY2F0ZWdvcnkYASABKAkSDQoFbGltaXQYAiABKAUSDQoFb3JkZXIYAyABKAkiXgoUTGlzdFNob3djYXNlUmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EhIKCmNhdGVnb3JpZXMYAiADKAkiKgoXR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSIrChhDb3VudFNob3djYXNlVmlld1JlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSIqChlDb3VudFNob3djYXNlVmlld1Jlc3BvbnNlEg0KBXZpZXdzGAEgASgDIhkKF0dldFNob3djYXNlU3RhdHNSZXF1ZXN0IkwKGEdldFNob3djYXNlU3RhdHNSZXNwb25zZRITCgt0b3RhbF9yZWVscxgBIAEoAxIbChNhY3RpdmVfY3JlYXRvcnNfMzBkGAIgASgDIjcKFkxpc3RTaGFyZWRSZWVsc1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFImcKClNoYXJlZFJlZWwSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGZlYXR1cmVkGAIgASgIEhAKCGNhdGVnb3J5GAMgASgJEg0KBXZpZXdzGAQgASgDIlcKF0xpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEi0KBXJlZWxzGAEgAygLMh4ucmVlbHNtaXRoLm1lZGlhLnYxLlNoYXJlZFJlZWwSDQoFdG90YWwYAiABKAUi6QEKC0xpYnJhcnlJdGVtEgsKA2tleRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhIKCnNpemVfYnl0ZXMYBSABKAMSFAoMZHVyYXRpb25fc2VjGAYgASgBEhIKCm9iamVjdF9rZXkYByABKAkSFQoNdGh1bWJuYWlsX2tleRgIIAEoCRIaChJwcmV2aWV3X2ZyYW1lX2tleXMYCSADKAkSCwoDYnBtGAogASgBEg0KBXdpZHRoGAsgASgFEg4KBmhlaWdodBgMIAEoBSJeChJMaXN0TGlicmFyeVJlcXVlc3QSDAoEa2luZBgBIAEoCRIJCgFxGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEg0KBWxpbWl0GAQgASgFEg4KBm9mZnNldBgFIAEoBSJoChNMaXN0TGlicmFyeVJlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEhIKCmNhdGVnb3JpZXMYAiADKAkSDQoFdG90YWwYAyABKAUiNAoWR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBIMCgRraW5kGAEgASgJEgwKBGtleXMYAiADKAkiSQoXR2V0TGlicmFyeUl0ZW1zUmVzcG9uc2USLgoFaXRlbXMYASADKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJAoQRmluZE11c2ljUmVxdWVzdBIQCghmaWxlbmFtZRgBIAEoCSIjChRNdXNpY0FuYWx5c2lzUmVxdWVzdBILCgNrZXkYASABKAkiZAoVTXVzaWNBbmFseXNpc1Jlc3BvbnNlEi0KBGl0ZW0YASABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0SDQoFYmVhdHMYAiADKAESDQoFcGVha3MYAyADKAIiVQoaSW1wb3J0TGlicmFyeU9iamVjdFJlcXVlc3QSEwoLc3RhZ2luZ19rZXkYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkiVwoVSW1wb3J0TGlicmFyeVJlc3BvbnNlEg8KB291dGNvbWUYASABKAkSLQoEaXRlbRgCIAEoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbSInChhEZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QSCwoDa2V5GAEgASgJIhsKGURlbGV0ZUxpYnJhcnlJdGVtUmVzcG9uc2UyqRIKE01lZGlhTGlicmFyeVNlcnZpY2USVQoIRGVzY3JpYmUSIy5yZWVsc21pdGgubWVkaWEudjEuRGVzY3JpYmVSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVzcG9uc2USWgoOUmVnaXN0ZXJVcGxvYWQSKS5yZWVsc21pdGgubWVkaWEudjEuUmVnaXN0ZXJVcGxvYWRSZXF1ZXN0Gh0ucmVlbHNtaXRoLm1lZGlhLnYxLk1lZGlhSXRlbRJVCghHZXRNZWRpYRIjLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRNZWRpYVJlcXVlc3QaJC5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXNwb25zZRJHCgdBZGRSZWVsEiIucmVlbHNtaXRoLm1lZGlhLnYxLkFkZFJlZWxSZXF1ZXN0GhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSWAoJTGlzdFJlZWxzEiQucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1JlcXVlc3QaJS5yZWVsc21pdGgubWVkaWEudjEuTGlzdFJlZWxzUmVzcG9uc2USWwoKRGVsZXRlUmVlbBIlLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVxdWVzdBomLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVzcG9uc2USWAoJR2V0RnJhbWVzEiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldEZyYW1lc1JlcXVlc3QaJS5yZWVsc21pdGgubWVkaWEudjEuR2V0RnJhbWVzUmVzcG9uc2USVQoITWFya1VzZWQSIy5yZWVsc21pdGgubWVkaWEudjEuTWFya1VzZWRSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVzcG9uc2USZwoORGVsZXRlVXNlckRhdGESKS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlVXNlckRhdGFSZXF1ZXN0GioucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USZwoOU2V0UmVlbFNoYXJpbmcSKS5yZWVsc21pdGgubWVkaWEudjEuU2V0UmVlbFNoYXJpbmdSZXF1ZXN0GioucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVzcG9uc2USWAoLRmVhdHVyZVJlZWwSJi5yZWVsc21pdGgubWVkaWEudjEuRmVhdHVyZVJlZWxSZXF1ZXN0GiEucmVlbHNtaXRoLm1lZGlhLnYxLlNob3djYXNlRW50cnkSZAoNVW5mZWF0dXJlUmVlbBIoLnJlZWxzbWl0aC5tZWRpYS52MS5VbmZlYXR1cmVSZWVsUmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5VbmZlYXR1cmVSZWVsUmVzcG9uc2USYQoMTGlzdFNob3djYXNlEicucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlcXVlc3QaKC5yZWVsc21pdGgubWVkaWEudjEuTGlzdFNob3djYXNlUmVzcG9uc2USYgoQR2V0U2hvd2Nhc2VFbnRyeRIrLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRTaG93Y2FzZUVudHJ5UmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EnAKEUNvdW50U2hvd2Nhc2VWaWV3EiwucmVlbHNtaXRoLm1lZGlhLnYxLkNvdW50U2hvd2Nhc2VWaWV3UmVxdWVzdBotLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1Jlc3BvbnNlEm0KEEdldFNob3djYXNlU3RhdHMSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VTdGF0c1JlcXVlc3QaLC5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VTdGF0c1Jlc3BvbnNlEmoKD0xpc3RTaGFyZWRSZWVscxIqLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXF1ZXN0GisucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEkcKB0dldFJlZWwSIi5yZWVsc21pdGgubWVkaWEudjEuR2V0UmVlbFJlcXVlc3QaGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBJeCgtMaXN0TGlicmFyeRImLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0TGlicmFyeVJlcXVlc3QaJy5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXNwb25zZRJqCg9HZXRMaWJyYXJ5SXRlbXMSKi5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRMaWJyYXJ5SXRlbXNSZXNwb25zZRJSCglGaW5kTXVzaWMSJC5yZWVsc21pdGgubWVkaWEudjEuRmluZE11c2ljUmVxdWVzdBofLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRJkCg1NdXNpY0FuYWx5c2lzEigucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXNwb25zZRJwChNJbXBvcnRMaWJyYXJ5T2JqZWN0Ei4ucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlSZXNwb25zZRJwChFEZWxldGVMaWJyYXJ5SXRlbRIsLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.media.v1.DescribeRequest
@@ -129,6 +129,13 @@ export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
    * @generated from field: bool library = 14;
    */
   library: boolean;
+
+  /**
+   * Audio: peak amplitude (0..1) of equal slices of the track, once analysed (a waveform).
+   *
+   * @generated from field: repeated float peaks = 15;
+   */
+  peaks: number[];
 };
 
 /**
@@ -137,6 +144,71 @@ export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
  */
 export const MediaItemSchema: GenMessage<MediaItem> = /*@__PURE__*/
   messageDesc(file_reelsmith_media_v1_media, 2);
+
+/**
+ * @generated from message reelsmith.media.v1.FrameAt
+ */
+export type FrameAt = Message<"reelsmith.media.v1.FrameAt"> & {
+  /**
+   * @generated from field: string object_key = 1;
+   */
+  objectKey: string;
+
+  /**
+   * Where in the file, in milliseconds.
+   *
+   * @generated from field: int64 at_ms = 2;
+   */
+  atMs: bigint;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.FrameAt.
+ * Use `create(FrameAtSchema)` to create a new message.
+ */
+export const FrameAtSchema: GenMessage<FrameAt> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 3);
+
+/**
+ * @generated from message reelsmith.media.v1.GetFramesRequest
+ */
+export type GetFramesRequest = Message<"reelsmith.media.v1.GetFramesRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: repeated reelsmith.media.v1.FrameAt frames = 2;
+   */
+  frames: FrameAt[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetFramesRequest.
+ * Use `create(GetFramesRequestSchema)` to create a new message.
+ */
+export const GetFramesRequestSchema: GenMessage<GetFramesRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 4);
+
+/**
+ * @generated from message reelsmith.media.v1.GetFramesResponse
+ */
+export type GetFramesResponse = Message<"reelsmith.media.v1.GetFramesResponse"> & {
+  /**
+   * Object keys of small JPEGs (cached in storage), one per requested frame, in order.
+   *
+   * @generated from field: repeated string frame_keys = 1;
+   */
+  frameKeys: string[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetFramesResponse.
+ * Use `create(GetFramesResponseSchema)` to create a new message.
+ */
+export const GetFramesResponseSchema: GenMessage<GetFramesResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 5);
 
 /**
  * @generated from message reelsmith.media.v1.RegisterUploadRequest
@@ -170,7 +242,7 @@ export type RegisterUploadRequest = Message<"reelsmith.media.v1.RegisterUploadRe
  * Use `create(RegisterUploadRequestSchema)` to create a new message.
  */
 export const RegisterUploadRequestSchema: GenMessage<RegisterUploadRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 3);
+  messageDesc(file_reelsmith_media_v1_media, 6);
 
 /**
  * @generated from message reelsmith.media.v1.GetMediaRequest
@@ -192,7 +264,7 @@ export type GetMediaRequest = Message<"reelsmith.media.v1.GetMediaRequest"> & {
  * Use `create(GetMediaRequestSchema)` to create a new message.
  */
 export const GetMediaRequestSchema: GenMessage<GetMediaRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 4);
+  messageDesc(file_reelsmith_media_v1_media, 7);
 
 /**
  * @generated from message reelsmith.media.v1.GetMediaResponse
@@ -209,7 +281,7 @@ export type GetMediaResponse = Message<"reelsmith.media.v1.GetMediaResponse"> & 
  * Use `create(GetMediaResponseSchema)` to create a new message.
  */
 export const GetMediaResponseSchema: GenMessage<GetMediaResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 5);
+  messageDesc(file_reelsmith_media_v1_media, 8);
 
 /**
  * @generated from message reelsmith.media.v1.Reel
@@ -300,7 +372,7 @@ export type Reel = Message<"reelsmith.media.v1.Reel"> & {
  * Use `create(ReelSchema)` to create a new message.
  */
 export const ReelSchema: GenMessage<Reel> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 6);
+  messageDesc(file_reelsmith_media_v1_media, 9);
 
 /**
  * @generated from message reelsmith.media.v1.AddReelRequest
@@ -331,7 +403,7 @@ export type AddReelRequest = Message<"reelsmith.media.v1.AddReelRequest"> & {
  * Use `create(AddReelRequestSchema)` to create a new message.
  */
 export const AddReelRequestSchema: GenMessage<AddReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 7);
+  messageDesc(file_reelsmith_media_v1_media, 10);
 
 /**
  * @generated from message reelsmith.media.v1.GetReelRequest
@@ -353,7 +425,7 @@ export type GetReelRequest = Message<"reelsmith.media.v1.GetReelRequest"> & {
  * Use `create(GetReelRequestSchema)` to create a new message.
  */
 export const GetReelRequestSchema: GenMessage<GetReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 8);
+  messageDesc(file_reelsmith_media_v1_media, 11);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsRequest
@@ -380,7 +452,7 @@ export type ListReelsRequest = Message<"reelsmith.media.v1.ListReelsRequest"> & 
  * Use `create(ListReelsRequestSchema)` to create a new message.
  */
 export const ListReelsRequestSchema: GenMessage<ListReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 9);
+  messageDesc(file_reelsmith_media_v1_media, 12);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsResponse
@@ -402,7 +474,7 @@ export type ListReelsResponse = Message<"reelsmith.media.v1.ListReelsResponse"> 
  * Use `create(ListReelsResponseSchema)` to create a new message.
  */
 export const ListReelsResponseSchema: GenMessage<ListReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 10);
+  messageDesc(file_reelsmith_media_v1_media, 13);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelRequest
@@ -424,7 +496,7 @@ export type DeleteReelRequest = Message<"reelsmith.media.v1.DeleteReelRequest"> 
  * Use `create(DeleteReelRequestSchema)` to create a new message.
  */
 export const DeleteReelRequestSchema: GenMessage<DeleteReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 11);
+  messageDesc(file_reelsmith_media_v1_media, 14);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelResponse
@@ -437,7 +509,7 @@ export type DeleteReelResponse = Message<"reelsmith.media.v1.DeleteReelResponse"
  * Use `create(DeleteReelResponseSchema)` to create a new message.
  */
 export const DeleteReelResponseSchema: GenMessage<DeleteReelResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 12);
+  messageDesc(file_reelsmith_media_v1_media, 15);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedRequest
@@ -466,7 +538,7 @@ export type MarkUsedRequest = Message<"reelsmith.media.v1.MarkUsedRequest"> & {
  * Use `create(MarkUsedRequestSchema)` to create a new message.
  */
 export const MarkUsedRequestSchema: GenMessage<MarkUsedRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 13);
+  messageDesc(file_reelsmith_media_v1_media, 16);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedResponse
@@ -479,7 +551,7 @@ export type MarkUsedResponse = Message<"reelsmith.media.v1.MarkUsedResponse"> & 
  * Use `create(MarkUsedResponseSchema)` to create a new message.
  */
 export const MarkUsedResponseSchema: GenMessage<MarkUsedResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 14);
+  messageDesc(file_reelsmith_media_v1_media, 17);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteUserDataRequest
@@ -496,7 +568,7 @@ export type DeleteUserDataRequest = Message<"reelsmith.media.v1.DeleteUserDataRe
  * Use `create(DeleteUserDataRequestSchema)` to create a new message.
  */
 export const DeleteUserDataRequestSchema: GenMessage<DeleteUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 15);
+  messageDesc(file_reelsmith_media_v1_media, 18);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteUserDataResponse
@@ -518,7 +590,7 @@ export type DeleteUserDataResponse = Message<"reelsmith.media.v1.DeleteUserDataR
  * Use `create(DeleteUserDataResponseSchema)` to create a new message.
  */
 export const DeleteUserDataResponseSchema: GenMessage<DeleteUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 16);
+  messageDesc(file_reelsmith_media_v1_media, 19);
 
 /**
  * @generated from message reelsmith.media.v1.SetReelSharingRequest
@@ -545,7 +617,7 @@ export type SetReelSharingRequest = Message<"reelsmith.media.v1.SetReelSharingRe
  * Use `create(SetReelSharingRequestSchema)` to create a new message.
  */
 export const SetReelSharingRequestSchema: GenMessage<SetReelSharingRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 17);
+  messageDesc(file_reelsmith_media_v1_media, 20);
 
 /**
  * @generated from message reelsmith.media.v1.SetReelSharingResponse
@@ -569,7 +641,7 @@ export type SetReelSharingResponse = Message<"reelsmith.media.v1.SetReelSharingR
  * Use `create(SetReelSharingResponseSchema)` to create a new message.
  */
 export const SetReelSharingResponseSchema: GenMessage<SetReelSharingResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 18);
+  messageDesc(file_reelsmith_media_v1_media, 21);
 
 /**
  * @generated from message reelsmith.media.v1.ShowcaseEntry
@@ -608,7 +680,7 @@ export type ShowcaseEntry = Message<"reelsmith.media.v1.ShowcaseEntry"> & {
  * Use `create(ShowcaseEntrySchema)` to create a new message.
  */
 export const ShowcaseEntrySchema: GenMessage<ShowcaseEntry> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 19);
+  messageDesc(file_reelsmith_media_v1_media, 22);
 
 /**
  * @generated from message reelsmith.media.v1.FeatureReelRequest
@@ -637,7 +709,7 @@ export type FeatureReelRequest = Message<"reelsmith.media.v1.FeatureReelRequest"
  * Use `create(FeatureReelRequestSchema)` to create a new message.
  */
 export const FeatureReelRequestSchema: GenMessage<FeatureReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 20);
+  messageDesc(file_reelsmith_media_v1_media, 23);
 
 /**
  * @generated from message reelsmith.media.v1.UnfeatureReelRequest
@@ -654,7 +726,7 @@ export type UnfeatureReelRequest = Message<"reelsmith.media.v1.UnfeatureReelRequ
  * Use `create(UnfeatureReelRequestSchema)` to create a new message.
  */
 export const UnfeatureReelRequestSchema: GenMessage<UnfeatureReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 21);
+  messageDesc(file_reelsmith_media_v1_media, 24);
 
 /**
  * @generated from message reelsmith.media.v1.UnfeatureReelResponse
@@ -667,7 +739,7 @@ export type UnfeatureReelResponse = Message<"reelsmith.media.v1.UnfeatureReelRes
  * Use `create(UnfeatureReelResponseSchema)` to create a new message.
  */
 export const UnfeatureReelResponseSchema: GenMessage<UnfeatureReelResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 22);
+  messageDesc(file_reelsmith_media_v1_media, 25);
 
 /**
  * @generated from message reelsmith.media.v1.ListShowcaseRequest
@@ -698,7 +770,7 @@ export type ListShowcaseRequest = Message<"reelsmith.media.v1.ListShowcaseReques
  * Use `create(ListShowcaseRequestSchema)` to create a new message.
  */
 export const ListShowcaseRequestSchema: GenMessage<ListShowcaseRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 23);
+  messageDesc(file_reelsmith_media_v1_media, 26);
 
 /**
  * @generated from message reelsmith.media.v1.ListShowcaseResponse
@@ -722,7 +794,7 @@ export type ListShowcaseResponse = Message<"reelsmith.media.v1.ListShowcaseRespo
  * Use `create(ListShowcaseResponseSchema)` to create a new message.
  */
 export const ListShowcaseResponseSchema: GenMessage<ListShowcaseResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 24);
+  messageDesc(file_reelsmith_media_v1_media, 27);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseEntryRequest
@@ -739,7 +811,7 @@ export type GetShowcaseEntryRequest = Message<"reelsmith.media.v1.GetShowcaseEnt
  * Use `create(GetShowcaseEntryRequestSchema)` to create a new message.
  */
 export const GetShowcaseEntryRequestSchema: GenMessage<GetShowcaseEntryRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 25);
+  messageDesc(file_reelsmith_media_v1_media, 28);
 
 /**
  * @generated from message reelsmith.media.v1.CountShowcaseViewRequest
@@ -756,7 +828,7 @@ export type CountShowcaseViewRequest = Message<"reelsmith.media.v1.CountShowcase
  * Use `create(CountShowcaseViewRequestSchema)` to create a new message.
  */
 export const CountShowcaseViewRequestSchema: GenMessage<CountShowcaseViewRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 26);
+  messageDesc(file_reelsmith_media_v1_media, 29);
 
 /**
  * @generated from message reelsmith.media.v1.CountShowcaseViewResponse
@@ -773,7 +845,7 @@ export type CountShowcaseViewResponse = Message<"reelsmith.media.v1.CountShowcas
  * Use `create(CountShowcaseViewResponseSchema)` to create a new message.
  */
 export const CountShowcaseViewResponseSchema: GenMessage<CountShowcaseViewResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 27);
+  messageDesc(file_reelsmith_media_v1_media, 30);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsRequest
@@ -786,7 +858,7 @@ export type GetShowcaseStatsRequest = Message<"reelsmith.media.v1.GetShowcaseSta
  * Use `create(GetShowcaseStatsRequestSchema)` to create a new message.
  */
 export const GetShowcaseStatsRequestSchema: GenMessage<GetShowcaseStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 28);
+  messageDesc(file_reelsmith_media_v1_media, 31);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsResponse
@@ -812,7 +884,7 @@ export type GetShowcaseStatsResponse = Message<"reelsmith.media.v1.GetShowcaseSt
  * Use `create(GetShowcaseStatsResponseSchema)` to create a new message.
  */
 export const GetShowcaseStatsResponseSchema: GenMessage<GetShowcaseStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 29);
+  messageDesc(file_reelsmith_media_v1_media, 32);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsRequest
@@ -834,7 +906,7 @@ export type ListSharedReelsRequest = Message<"reelsmith.media.v1.ListSharedReels
  * Use `create(ListSharedReelsRequestSchema)` to create a new message.
  */
 export const ListSharedReelsRequestSchema: GenMessage<ListSharedReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 30);
+  messageDesc(file_reelsmith_media_v1_media, 33);
 
 /**
  * @generated from message reelsmith.media.v1.SharedReel
@@ -866,7 +938,7 @@ export type SharedReel = Message<"reelsmith.media.v1.SharedReel"> & {
  * Use `create(SharedReelSchema)` to create a new message.
  */
 export const SharedReelSchema: GenMessage<SharedReel> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 31);
+  messageDesc(file_reelsmith_media_v1_media, 34);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsResponse
@@ -888,7 +960,7 @@ export type ListSharedReelsResponse = Message<"reelsmith.media.v1.ListSharedReel
  * Use `create(ListSharedReelsResponseSchema)` to create a new message.
  */
 export const ListSharedReelsResponseSchema: GenMessage<ListSharedReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 32);
+  messageDesc(file_reelsmith_media_v1_media, 35);
 
 /**
  * An item of the stock video or music library.
@@ -972,7 +1044,7 @@ export type LibraryItem = Message<"reelsmith.media.v1.LibraryItem"> & {
  * Use `create(LibraryItemSchema)` to create a new message.
  */
 export const LibraryItemSchema: GenMessage<LibraryItem> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 33);
+  messageDesc(file_reelsmith_media_v1_media, 36);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryRequest
@@ -1011,7 +1083,7 @@ export type ListLibraryRequest = Message<"reelsmith.media.v1.ListLibraryRequest"
  * Use `create(ListLibraryRequestSchema)` to create a new message.
  */
 export const ListLibraryRequestSchema: GenMessage<ListLibraryRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 34);
+  messageDesc(file_reelsmith_media_v1_media, 37);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryResponse
@@ -1042,7 +1114,7 @@ export type ListLibraryResponse = Message<"reelsmith.media.v1.ListLibraryRespons
  * Use `create(ListLibraryResponseSchema)` to create a new message.
  */
 export const ListLibraryResponseSchema: GenMessage<ListLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 35);
+  messageDesc(file_reelsmith_media_v1_media, 38);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsRequest
@@ -1066,7 +1138,7 @@ export type GetLibraryItemsRequest = Message<"reelsmith.media.v1.GetLibraryItems
  * Use `create(GetLibraryItemsRequestSchema)` to create a new message.
  */
 export const GetLibraryItemsRequestSchema: GenMessage<GetLibraryItemsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 36);
+  messageDesc(file_reelsmith_media_v1_media, 39);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsResponse
@@ -1083,7 +1155,7 @@ export type GetLibraryItemsResponse = Message<"reelsmith.media.v1.GetLibraryItem
  * Use `create(GetLibraryItemsResponseSchema)` to create a new message.
  */
 export const GetLibraryItemsResponseSchema: GenMessage<GetLibraryItemsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 37);
+  messageDesc(file_reelsmith_media_v1_media, 40);
 
 /**
  * @generated from message reelsmith.media.v1.FindMusicRequest
@@ -1100,7 +1172,7 @@ export type FindMusicRequest = Message<"reelsmith.media.v1.FindMusicRequest"> & 
  * Use `create(FindMusicRequestSchema)` to create a new message.
  */
 export const FindMusicRequestSchema: GenMessage<FindMusicRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 38);
+  messageDesc(file_reelsmith_media_v1_media, 41);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisRequest
@@ -1117,7 +1189,7 @@ export type MusicAnalysisRequest = Message<"reelsmith.media.v1.MusicAnalysisRequ
  * Use `create(MusicAnalysisRequestSchema)` to create a new message.
  */
 export const MusicAnalysisRequestSchema: GenMessage<MusicAnalysisRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 39);
+  messageDesc(file_reelsmith_media_v1_media, 42);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisResponse
@@ -1146,7 +1218,7 @@ export type MusicAnalysisResponse = Message<"reelsmith.media.v1.MusicAnalysisRes
  * Use `create(MusicAnalysisResponseSchema)` to create a new message.
  */
 export const MusicAnalysisResponseSchema: GenMessage<MusicAnalysisResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 40);
+  messageDesc(file_reelsmith_media_v1_media, 43);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryObjectRequest
@@ -1175,7 +1247,7 @@ export type ImportLibraryObjectRequest = Message<"reelsmith.media.v1.ImportLibra
  * Use `create(ImportLibraryObjectRequestSchema)` to create a new message.
  */
 export const ImportLibraryObjectRequestSchema: GenMessage<ImportLibraryObjectRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 41);
+  messageDesc(file_reelsmith_media_v1_media, 44);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryResponse
@@ -1199,7 +1271,7 @@ export type ImportLibraryResponse = Message<"reelsmith.media.v1.ImportLibraryRes
  * Use `create(ImportLibraryResponseSchema)` to create a new message.
  */
 export const ImportLibraryResponseSchema: GenMessage<ImportLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 42);
+  messageDesc(file_reelsmith_media_v1_media, 45);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemRequest
@@ -1216,7 +1288,7 @@ export type DeleteLibraryItemRequest = Message<"reelsmith.media.v1.DeleteLibrary
  * Use `create(DeleteLibraryItemRequestSchema)` to create a new message.
  */
 export const DeleteLibraryItemRequestSchema: GenMessage<DeleteLibraryItemRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 43);
+  messageDesc(file_reelsmith_media_v1_media, 46);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemResponse
@@ -1229,7 +1301,7 @@ export type DeleteLibraryItemResponse = Message<"reelsmith.media.v1.DeleteLibrar
  * Use `create(DeleteLibraryItemResponseSchema)` to create a new message.
  */
 export const DeleteLibraryItemResponseSchema: GenMessage<DeleteLibraryItemResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 44);
+  messageDesc(file_reelsmith_media_v1_media, 47);
 
 /**
  * Uploads (probed, rejected or registered, analysed in the background) and finished reels.
@@ -1290,6 +1362,16 @@ export const MediaLibraryService: GenService<{
     methodKind: "unary";
     input: typeof DeleteReelRequestSchema;
     output: typeof DeleteReelResponseSchema;
+  },
+  /**
+   * Small JPEGs of the caller's media (uploads or library) at given times, made once and cached.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetFrames
+   */
+  getFrames: {
+    methodKind: "unary";
+    input: typeof GetFramesRequestSchema;
+    output: typeof GetFramesResponseSchema;
   },
   /**
    * A job uses these uploads: they no longer count as pending and never expire unused.

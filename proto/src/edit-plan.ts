@@ -1,0 +1,92 @@
+/**
+ * The edit plan on the wire (issue 20): what POST /jobs/plan answers and what POST /jobs/assemble
+ * may carry back, so the render follows it exactly. The engine plans in its own shape
+ * (packages/engine plan.ts, camelCase); `planToWire` / `planFromWire` convert. Only the form is
+ * checked here; whether a plan fits its clips and music is the engine's `validatePlan`, run by the
+ * orchestrator before anything is reserved and by the worker again before it renders.
+ */
+import { z } from 'zod';
+
+/** The most segments a plan may have (the engine's segment cap). */
+export const PLAN_MAX_SEGMENTS = 5000;
+
+export const PLAN_ASPECTS = ['16:9', '9:16', '1:1'] as const;
+
+export const planSegmentSchema = z
+  .object({
+    clip: z.number().int().min(0).describe('Index into media_files'),
+    in: z.number().min(0).describe('Source in point, seconds of the clip'),
+    out: z.number().min(0).describe('Source out point, seconds of the clip'),
+    start: z.number().min(0).describe("Place on the reel's timeline, seconds (on the output frame grid)"),
+    end: z.number().min(0),
+    hold: z.number().min(0).default(0).describe("Seconds the clip's last frame is held (out - in + hold = end - start)"),
+    score: z.number().nullable().default(null).describe("With Intelligence: the moment's quality, 0..1"),
+    thumbnail_url: z.string().max(4000).optional().describe('Ignored when sent back'),
+  })
+  .meta({ id: 'SubmittedPlanSegment' });
+
+export const editPlanSchema = z
+  .object({
+    version: z.number().int(),
+    total_sec: z.number().positive(),
+    fps: z.number().int().min(1).max(240),
+    beat_aligned: z.boolean(),
+    aspect: z.enum(PLAN_ASPECTS),
+    segments: z
+      .array(planSegmentSchema)
+      .min(1, 'A plan needs at least one segment')
+      .max(PLAN_MAX_SEGMENTS, `A plan has at most ${PLAN_MAX_SEGMENTS} segments`),
+  })
+  .meta({ id: 'SubmittedPlan' });
+
+export type EditPlanWire = z.output<typeof editPlanSchema>;
+export type EditPlanWireInput = z.input<typeof editPlanSchema>;
+
+/** The engine's plan, structurally (the engine depends on this package, not the reverse). */
+export interface EnginePlanShape {
+  version: number;
+  totalSec: number;
+  fps: number;
+  beatAligned: boolean;
+  segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
+}
+
+export function planToWire(p: EnginePlanShape, aspect: (typeof PLAN_ASPECTS)[number]): EditPlanWire {
+  return {
+    version: p.version,
+    total_sec: p.totalSec,
+    fps: p.fps,
+    beat_aligned: p.beatAligned,
+    aspect,
+    segments: p.segments.map((s) => ({
+      clip: s.clip,
+      in: s.in,
+      out: s.out,
+      start: s.start,
+      end: s.end,
+      hold: s.hold,
+      score: s.score ?? null,
+    })),
+  };
+}
+
+export function planFromWire(w: EditPlanWire): EnginePlanShape {
+  return {
+    version: w.version,
+    totalSec: w.total_sec,
+    fps: w.fps,
+    beatAligned: w.beat_aligned,
+    segments: w.segments.map((s) => ({
+      clip: s.clip,
+      in: s.in,
+      out: s.out,
+      start: s.start,
+      end: s.end,
+      hold: s.hold,
+      ...(s.score === null ? {} : { score: s.score }),
+    })),
+  };
+}
+
+/** The plan as stored and sent to the worker: without the links (they expire, and mean nothing there). */
+export const planJson = (w: EditPlanWire): string => JSON.stringify({ ...w, segments: w.segments.map(({ thumbnail_url: _t, ...s }) => s) });

@@ -1,0 +1,210 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Api } from '../support/api';
+import { startSystem, type RunningSystem } from '../support/system';
+
+const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
+
+/** Every process under `root` (children, grandchildren...), from /proc: pid and command line. */
+function descendants(root: number): Array<{ pid: number; cmd: string }> {
+  const parent = new Map<number, number>();
+  const cmds = new Map<number, string>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      // The parent pid is the second field after the parenthesised command name.
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmds.set(Number(d), fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...cmds.entries()].filter(([pid]) => under(pid)).map(([pid, cmd]) => ({ pid, cmd }));
+}
+
+const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs: number): Promise<T> => {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+interface Me {
+  user: { credits: number; daily_free_used: boolean };
+}
+interface Status {
+  job_id: string;
+  status: string;
+  progress: number;
+  created_at: string;
+}
+
+/**
+ * Cancelling a job on the product as `npm start` runs it: the running render's ffmpeg is stopped
+ * and its scratch folder removed, the job reads cancelled, the credits come back exactly once, and
+ * a finished job cannot be cancelled. GET /jobs?active=1 lists only jobs still running.
+ */
+describe('cancelling a job end to end (issue 20)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-cancel-'));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-cancel-work-'));
+  const music = path.join(work, 'song.mp3');
+  let sys: RunningSystem;
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))':s=44100:d=40",
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      music,
+    ]);
+    // Four 12-second 720p clips: under 40 s of music the render takes long enough to stop it mid-way.
+    for (let i = 0; i < 4; i++)
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=s=1280x720:r=30:d=12,hue=h=${i * 90}`,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        path.join(work, `clip${i}.mp4`),
+      ]);
+    sys = await startSystem(dataDir);
+  }, 180_000);
+  afterAll(async () => {
+    await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const request = (clips: string[], musicKey?: string) => ({
+    media_files: clips,
+    music_file: musicKey,
+    pacing_preset: 'high-energy',
+    enable_beat_mapping: Boolean(musicKey),
+    enable_intelligence: false,
+    title_config: { enabled: false, text: '', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
+    enable_fades: true,
+    fade_in_duration_sec: 1,
+    fade_out_duration_sec: 1,
+    enable_letterbox: true,
+  });
+
+  it('stops the render, reads cancelled, gives the credits back once; a finished job answers 409', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`cancel.${Date.now()}@example.com`);
+    const clips: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const up = await api.upload(path.join(work, `clip${i}.mp4`));
+      expect(up.status).toBe(201);
+      clips.push(up.body.object_key);
+    }
+    const song = (await api.upload(music)).body.object_key;
+
+    // A short job that completes (it takes the day's free video).
+    const short = await api.call<{ job_id: string }>('POST', '/jobs/assemble', request(clips.slice(0, 1)));
+    expect(short.status).toBe(200);
+    const done = await api.waitForStatus(short.body.job_id, (s) => s.status === 'completed' || s.status === 'failed', 240_000);
+    expect(done.status).toBe('completed');
+
+    // Credits for the long one (sandbox card).
+    const intent = await api.call<{ payment_intent_id: string }>('POST', '/payments/create-intent', {
+      type: 'credits',
+      item_id: 'credits_1000',
+      amount: 4000,
+      currency: 'usd',
+      payment_method: 'card',
+    });
+    expect(intent.status).toBe(200);
+    const paid = await api.call('POST', '/payments/confirm', { payment_intent_id: intent.body.payment_intent_id, ...VISA });
+    expect(paid.status).toBe(200);
+    const before = (await api.call<Me>('GET', '/auth/me')).body.user;
+    expect(before.credits).toBe(1000);
+
+    // A long job (four clips under 40 s of music), cancelled mid-render.
+    const long = await api.call<{ job_id: string }>('POST', '/jobs/assemble', request(clips, song));
+    expect(long.status).toBe(200);
+    const jobId = long.body.job_id;
+    const reserved = (await api.call<Me>('GET', '/auth/me')).body.user.credits;
+    expect(reserved).toBeLessThan(1000);
+    await api.waitForStatus(jobId, (s) => s.status === 'processing', 120_000);
+    const worker = sys.state().processes['render-worker']!.pid!;
+    const scratch = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`reelsmith-job-${worker}-`));
+    // Mid-render: the worker's ffmpeg is running and its scratch folder exists.
+    const ffmpegs = await until(
+      'the render ffmpeg',
+      () => {
+        const found = descendants(worker).filter((p) => /(^|\/)ffmpeg /.test(p.cmd));
+        return found.length ? found : null;
+      },
+      120_000,
+    );
+    expect(scratch().length).toBeGreaterThan(0);
+
+    // Only the running job is active, newest first.
+    const active = await api.call<{ jobs: Status[] }>('GET', '/jobs?active=1');
+    expect(active.status).toBe(200);
+    expect(active.body.jobs.map((j) => [j.job_id, j.status])).toEqual([[jobId, 'processing']]);
+
+    const cancelled = await api.call<Status>('POST', `/jobs/${jobId}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ job_id: jobId, status: 'cancelled' });
+
+    // The worker stops: its ffmpeg is gone and the scratch folder removed, within seconds.
+    await until('ffmpeg to exit', () => descendants(worker).every((p) => !/(^|\/)ffmpeg /.test(p.cmd)), 15_000);
+    for (const p of ffmpegs) expect(fs.existsSync(`/proc/${p.pid}`) && descendants(worker).some((d) => d.pid === p.pid)).toBe(false);
+    await until('the scratch folder to go', () => scratch().length === 0, 15_000);
+    expect(sys.state().processes['render-worker']!.pid).toBe(worker);
+
+    // Credits back, exactly once: the balance is what it was before the job, and stays so.
+    expect((await api.call<Me>('GET', '/auth/me')).body.user.credits).toBe(before.credits);
+    expect((await api.call<Status>('GET', `/jobs/${jobId}/status`)).body.status).toBe('cancelled');
+    const again = await api.call<{ detail: string }>('POST', `/jobs/${jobId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('This job has already finished.');
+    const finished = await api.call<{ detail: string }>('POST', `/jobs/${short.body.job_id}/cancel`);
+    expect(finished.status).toBe(409);
+    expect(finished.body.detail).toBe('This job has already finished.');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await api.call<Me>('GET', '/auth/me')).body.user.credits).toBe(before.credits);
+    expect((await api.call<Status>('GET', `/jobs/${jobId}/status`)).body.status).toBe('cancelled');
+
+    // Nothing is active any more; the recent list has both, newest first. No reel was listed.
+    expect((await api.call<{ jobs: Status[] }>('GET', '/jobs?active=1')).body.jobs).toEqual([]);
+    const recent = await api.call<{ jobs: Status[] }>('GET', '/jobs');
+    expect(recent.body.jobs.map((j) => [j.job_id, j.status])).toEqual([
+      [jobId, 'cancelled'],
+      [short.body.job_id, 'completed'],
+    ]);
+    const lib = await api.call<{ videos: Array<{ id: string }> }>('GET', '/library');
+    expect(lib.body.videos.map((v) => v.id)).toEqual([short.body.job_id]);
+
+    // Someone else cannot cancel (or see) the job.
+    const other = new Api(sys.baseUrl, dataDir);
+    await other.signUp(`other.${Date.now()}@example.com`);
+    expect((await other.call('POST', `/jobs/${short.body.job_id}/cancel`)).status).toBe(404);
+    expect((await other.call<{ jobs: Status[] }>('GET', '/jobs')).body.jobs).toEqual([]);
+  }, 600_000);
+});

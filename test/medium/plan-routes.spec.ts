@@ -1,0 +1,322 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import {
+  DomainError,
+  ErrorCode,
+  LocalObjectStore,
+  createMetrics,
+  dial,
+  parseConfig,
+  runService,
+  type RunningService,
+} from '@reelsmith/kit';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
+import { assembly, billing, media } from '@reelsmith/proto';
+import { wire as wireBilling } from '../../services/billing/src/app';
+import { configSchema as billingSchema } from '../../services/billing/src/config';
+import { wire as wireMedia } from '../../services/media-library/src/app';
+import { configSchema as mediaSchema } from '../../services/media-library/src/config';
+import { wire as wireOrchestrator } from '../../services/assembly-orchestrator/src/app';
+import { configSchema as orchestratorSchema } from '../../services/assembly-orchestrator/src/config';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
+import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+
+const SECRET = 'plan-routes-signing-secret-0123456789';
+const ORIGIN = 'http://localhost:8080';
+
+const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by value
+type Json = Record<string, any>;
+
+/**
+ * The issue 20 routes through the gateway with the real services behind them: media-library
+ * (probe, thumbnails, upload-time analysis, frames), billing and the orchestrator, each on its own
+ * PostgreSQL, over gRPC; local-disk storage shared with the gateway. Identity is a stand-in (a
+ * token names a user). No render worker runs: a job stays queued until it is cancelled.
+ */
+describe('edit plan, upload info and cancel routes through the gateway (issue 20)', () => {
+  const data = tempDir('plan-routes');
+  const store = new LocalObjectStore({ root: path.join(data.dir, 'objects'), signingSecret: SECRET, publicUrl: ORIGIN });
+  const dbs: TestDatabase[] = [];
+  const running: RunningService[] = [];
+  let peers: Peers;
+  let app: FastifyInstance;
+  let base: string;
+  const users = new Map<string, string>();
+  const signIn = () => {
+    const token = crypto.randomBytes(16).toString('hex');
+    users.set(token, crypto.randomUUID());
+    return token;
+  };
+
+  beforeAll(async () => {
+    const prefix = natsPrefix();
+    const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' };
+    const db = async (label: string) => {
+      const d = await createTestDatabase(label);
+      dbs.push(d);
+      return d.url;
+    };
+    const start = async (name: string, dir: string, config: unknown, wire: unknown) => {
+      const s = await runService(
+        {
+          name,
+          config: config as never,
+          migrationsDir: path.join(__dirname, '../../services', dir, 'migrations'),
+          outbox: true,
+          wire: wire as never,
+        },
+        { handleSignals: false, log: quietLogger() },
+      );
+      running.push(s);
+      return `127.0.0.1:${s.grpcPort}`;
+    };
+    const billingAddr = await start(
+      'billing',
+      'billing',
+      parseConfig(billingSchema, { ...common, DATABASE_URL: await db('billing') }),
+      wireBilling,
+    );
+    const mediaAddr = await start(
+      'media-library',
+      'media-library',
+      parseConfig(mediaSchema, {
+        ...common,
+        DATABASE_URL: await db('media'),
+        SIGNING_SECRET: SECRET,
+        PUBLIC_URL: ORIGIN,
+        LIBRARY_STARTER_DIR: 'none',
+        ANALYSIS_CONCURRENCY: '2',
+      }),
+      wireMedia,
+    );
+    const jobsAddr = await start(
+      'assembly-orchestrator',
+      'assembly-orchestrator',
+      parseConfig(orchestratorSchema, {
+        ...common,
+        DATABASE_URL: await db('orchestrator'),
+        BILLING_GRPC_ADDR: billingAddr,
+        MEDIA_LIBRARY_GRPC_ADDR: mediaAddr,
+        DEMO_REELS: 'false',
+      }),
+      wireOrchestrator,
+    );
+    const opts = { deadlineMs: 60_000 };
+    const clients = {
+      billing: dial(billing.BillingService, billingAddr, opts),
+      media: dial(media.MediaLibraryService, mediaAddr, opts),
+      jobs: dial(assembly.AssemblyOrchestratorService, jobsAddr, opts),
+    };
+    peers = {
+      ...clients,
+      identity: {
+        authenticate: async ({ sessionToken }: { sessionToken: string }) => {
+          const id = users.get(sessionToken);
+          if (!id) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Please sign in to continue.', 'unauthenticated');
+          return { user: { id, email: `${id}@example.com`, isAdmin: false, isGuest: false, unlimited: false } };
+        },
+      },
+      close: () => Object.values(clients).forEach((c) => c.close()),
+    } as unknown as Peers;
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway_plan_routes'),
+      webDist: data.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      peers,
+      store,
+      files: { store, signingSecret: SECRET },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    peers?.close();
+    for (const s of running.reverse()) await s.stop();
+    for (const d of dbs) await d.drop();
+    data.remove();
+  });
+
+  const call = async <T = Json>(method: string, route: string, token: string, body?: unknown) => {
+    const r = await fetch(`${base}/api/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: (await r.json()) as T };
+  };
+  const upload = async (token: string, file: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
+    const r = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const body = (await r.json()) as Json;
+    expect([path.basename(file), r.status]).toEqual([path.basename(file), 201]);
+    return body;
+  };
+  /** A signed link as the browser follows it (the links name the public origin). */
+  const fetchLink = (url: string) => fetch(url.replace(ORIGIN, base));
+  const ready = async (token: string, key: string) => {
+    const end = Date.now() + 90_000;
+    for (;;) {
+      const r = await call('GET', `/uploads/info?key=${encodeURIComponent(key)}`, token);
+      expect(r.status).toBe(200);
+      if (r.body.analysis === 'ready') return r.body;
+      if (r.body.analysis === 'failed' || Date.now() > end) throw new Error(`analysis of ${key}: ${JSON.stringify(r.body)}`);
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  };
+
+  let owner = '';
+  const clips: string[] = [];
+  let song = '';
+  const request = (over: Json = {}) => ({
+    media_files: clips,
+    music_file: song,
+    pacing_preset: 'standard',
+    enable_beat_mapping: true,
+    enable_intelligence: true,
+    ...over,
+  });
+
+  it("uploads answer with a thumbnail; /uploads/info gives the probe and, once analysed, the music's beats and waveform; not to anyone else", async () => {
+    owner = signIn();
+    for (const [name, hue, sec] of [
+      ['one.mp4', 0, 6],
+      ['two.mp4', 120, 5],
+    ] as const) {
+      const file = path.join(data.dir, name);
+      ff(
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=s=320x240:r=25:d=${sec},hue=h=${hue}`,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        file,
+      );
+      const up = await upload(owner, file);
+      expect(up).toMatchObject({ kind: 'video', width: 320, height: 240, thumbnail_url: expect.stringContaining('/files/') });
+      const thumb = Buffer.from(await (await fetchLink(up.thumbnail_url as string)).arrayBuffer());
+      expect(thumb.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      clips.push(up.object_key as string);
+    }
+    const mp3 = path.join(data.dir, 'song.mp3');
+    ff('-f', 'lavfi', '-i', "aevalsrc='0.8*sin(2*PI*60*t)*exp(-12*mod(t,0.5))':s=22050:d=10", '-c:a', 'libmp3lame', '-b:a', '64k', mp3);
+    const up = await upload(owner, mp3);
+    expect(up).toMatchObject({ kind: 'audio', thumbnail_url: null });
+    song = up.object_key as string;
+
+    for (const c of clips)
+      expect(await ready(owner, c)).toMatchObject({ kind: 'video', width: 320, height: 240, thumbnail_url: expect.any(String) });
+    const info = await ready(owner, song);
+    expect(info).toMatchObject({ kind: 'audio', thumbnail_url: null, analysis: 'ready' });
+    expect(Math.abs(info.duration_sec - 10)).toBeLessThan(0.2);
+    expect(info.music.tempo_bpm).toBeGreaterThan(100);
+    expect(info.music.beats.length).toBeGreaterThan(10);
+    expect(info.music.peaks.length).toBeGreaterThan(100);
+    for (const p of info.music.peaks as number[]) expect(p >= 0 && p <= 1).toBe(true);
+
+    const stranger = signIn();
+    for (const key of [clips[0]!, song]) {
+      const r = await call('GET', `/uploads/info?key=${encodeURIComponent(key)}`, stranger);
+      expect(r.status).toBe(404);
+    }
+  }, 180_000);
+
+  it('/jobs/plan answers a plan on the frame grid, an estimate and segment thumbnails that load as JPEGs; nothing is reserved', async () => {
+    const r = await call('POST', '/jobs/plan', owner, request());
+    expect(r.status).toBe(200);
+    const { plan, estimate, music } = r.body;
+    expect(estimate.credits).toBeGreaterThan(0);
+    expect(plan).toMatchObject({ fps: 30, aspect: '16:9', beat_aligned: true });
+    expect(plan.segments.length).toBeGreaterThan(2);
+    expect(plan.segments[0].start).toBe(0);
+    expect(plan.segments.at(-1).end).toBeCloseTo(plan.total_sec, 6);
+    expect(music).toMatchObject({ beats: expect.any(Array), downbeats: expect.any(Array) });
+    expect(music.beats.length).toBeGreaterThan(10);
+    const urls = new Set<string>();
+    for (const s of plan.segments) {
+      expect(s.clip === 0 || s.clip === 1).toBe(true);
+      urls.add(s.thumbnail_url as string);
+    }
+    for (const url of urls) {
+      const res = await fetchLink(url);
+      expect(res.status).toBe(200);
+      const jpeg = Buffer.from(await res.arrayBuffer());
+      expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    }
+    // The frames are cached under the upload (deleted with it).
+    expect(fs.existsSync(path.join(data.dir, 'objects', 'frames', clips[0]!))).toBe(true);
+
+    // Re-roll keeps the locked segment; a re-roll of a segment that does not exist is a 400.
+    const rr = await call('POST', '/jobs/plan', owner, { ...request(), plan, reroll: [1], locked: [0], seed: 3 });
+    expect(rr.status).toBe(200);
+    const { thumbnail_url: _a, ...first } = plan.segments[0];
+    const { thumbnail_url: _b, ...kept } = rr.body.plan.segments[0];
+    expect(kept).toEqual(first);
+    const bad = await call('POST', '/jobs/plan', owner, { ...request(), plan, reroll: [99] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('reroll');
+
+    // Planning reserved nothing: the free video is still there.
+    const acct = await peers.billing.getAccount({ userId: users.get(owner)! });
+    expect(acct.account!.dailyFreeUsed).toBe(false);
+  }, 120_000);
+
+  it('/jobs/assemble refuses an invalid plan with a 400 naming the first problem, and reserves nothing', async () => {
+    const { body } = await call('POST', '/jobs/plan', owner, request());
+    const plan = body.plan as Json;
+    const segs = plan.segments as Json[];
+    // Segment 1 reads past the end of its clip.
+    const broken = { ...plan, segments: segs.map((s, i) => (i === 1 ? { ...s, out: 99, in: 99 - (s.out - s.in) } : s)) };
+    const r = await call('POST', '/jobs/assemble', owner, { ...request(), plan: broken });
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toMatch(/^plan\.segments\[1\]: /);
+    expect(r.body.detail).toContain('past the end of clip');
+    // A gap between segments is named as such.
+    const gap = { ...plan, segments: segs.map((s, i) => (i === 2 ? { ...s, start: s.start + 1 / 30 } : s)) };
+    const g = await call('POST', '/jobs/assemble', owner, { ...request(), plan: gap });
+    expect(g.status).toBe(400);
+    expect(g.body.detail).toMatch(/^plan\.segments\[2\]: /);
+    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(false);
+  }, 60_000);
+
+  it("a job is listed while active and cancelled by its owner only: someone else's cancel is a 404, a second cancel a 409", async () => {
+    const { body } = await call('POST', '/jobs/plan', owner, request());
+    const created = await call('POST', '/jobs/assemble', owner, { ...request(), plan: body.plan });
+    expect(created.status).toBe(200);
+    const id = created.body.job_id as string;
+    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(true);
+    const active = await call('GET', '/jobs?active=1', owner);
+    expect(active.body.jobs.map((j: Json) => [j.job_id, j.status])).toEqual([[id, 'queued']]);
+    expect(active.body.jobs[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    const stranger = signIn();
+    const theirs = await call('POST', `/jobs/${id}/cancel`, stranger);
+    expect(theirs.status).toBe(404);
+    expect((await call('GET', '/jobs', stranger)).body.jobs).toEqual([]);
+
+    const cancelled = await call('POST', `/jobs/${id}/cancel`, owner);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ job_id: id, status: 'cancelled', download_url: null });
+    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(false);
+    const again = await call('POST', `/jobs/${id}/cancel`, owner);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('This job has already finished.');
+    expect((await call('GET', '/jobs?active=1', owner)).body.jobs).toEqual([]);
+    expect((await call('GET', '/jobs', owner)).body.jobs.map((j: Json) => [j.job_id, j.status])).toEqual([[id, 'cancelled']]);
+    expect((await call('POST', `/jobs/${crypto.randomUUID()}/cancel`, owner)).status).toBe(404);
+  }, 60_000);
+});
