@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Caller, SessionVerifier } from '../../domain/sessions.js';
 
@@ -57,7 +57,13 @@ export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyI
       if (!req.caller && access !== 'public')
         throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired');
     }
-    if (req.caller) req.log = req.log.child({ user_id: req.caller.id });
+    if (req.caller) {
+      // The request's own logger gains the field. A child of it would make every request's logger
+      // the prototype of another object, which V8 makes costly (a tenth of a request's CPU time).
+      const log = req.log as FastifyBaseLogger & { setBindings?: (b: Record<string, unknown>) => void };
+      if (log !== app.log && typeof log.setBindings === 'function') log.setBindings({ user_id: req.caller.id });
+      else req.log = req.log.child({ user_id: req.caller.id });
+    }
     if (access === 'public') return;
     if (!req.caller) throw unauthenticated();
     if (access === 'admin' && !req.caller.isAdmin)
