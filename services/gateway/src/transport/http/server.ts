@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import {
   currentTraceId,
   extractTrace,
@@ -20,6 +20,7 @@ import {
   type TraceSpan,
 } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import { serializerCompiler } from './serializer.js';
 import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
@@ -202,7 +203,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
   // Requests are validated and responses serialised with the routes' zod schemas, which are also
-  // the OpenAPI document the web client's types are generated from.
+  // the OpenAPI document the web client's types are generated from (plain response schemas are
+  // compiled to fast-json-stringify: see serializer.ts).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, {
