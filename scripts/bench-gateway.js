@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench:gateway` (run under the system lock: the npm script takes /tmp/rs-system.lock).
 // Starts the embedded product in a temporary DATA_DIR and measures the gateway on this machine:
-//  1. autocannon (50 connections, 10 s each) on a bare Fastify route (own process, same run), the
-//     job status route of a live job, GET /auth/me and the public catalogue: req/s, p50, p99, ratio;
+//  1. autocannon (50 connections, 3 s warm-up then 10 s each, the same settings for all) on a bare
+//     Fastify route (own process, same run), the job status route of a live job, GET /auth/me and
+//     the public catalogue: req/s, p50, p99, ratio; the product runs as `npm start` runs it
+//     (NODE_ENV=production, LOG_LEVEL=info);
 //  2. 2,000 Socket.IO clients following 200 live jobs: delay from a progress publish to its arrival;
 //  3. GET /auth/me at 1,000 connections: req/s, p50, p99 and the share shed (503 + Retry-After);
 //  4. the reconnect storm: 2,000 sockets of 400 users, each following its user's running job, all
@@ -33,6 +35,7 @@ const FANOUT_CLIENTS = Number(process.env.BENCH_FANOUT_CLIENTS || 2000);
 const STORM_SOCKETS = Number(process.env.BENCH_STORM_SOCKETS || 2000);
 const STORMS = Number(process.env.BENCH_STORMS || 5);
 const DURATION = Number(process.env.BENCH_DURATION_S || 10);
+const WARMUP = Number(process.env.BENCH_WARMUP_S || 3);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
@@ -73,7 +76,9 @@ async function startProduct(dataDir, port) {
       DATA_DIR: dataDir,
       PORT: String(port),
       TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
+      // As `npm start` runs it: production mode, info logs.
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
       NATS_URL: '',
       DEMO_REELS: 'false',
     },
@@ -180,6 +185,12 @@ function cannon(url, { connections = 50, headers = {}, duration = DURATION } = {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, headers, timeout: 30 }, (err, r) => (err ? reject(err) : resolve(r)));
   });
+}
+
+/** The same settings for every route: a warm-up run (JIT, caches, connections), then the measured run. */
+async function measure(url, opts = {}) {
+  if (WARMUP > 0) await cannon(url, { ...opts, duration: WARMUP });
+  return cannon(url, opts);
 }
 
 async function bareServer() {
@@ -369,16 +380,18 @@ async function main() {
     await nc.flush();
     await sleep(500);
 
-    log('HTTP: bare Fastify, job status (live job), /auth/me, catalogue; 50 connections, 10 s each');
+    log(
+      `HTTP: bare Fastify (own process), job status (live job), /auth/me, catalogue; 50 connections, ${WARMUP} s warm-up + ${DURATION} s each`,
+    );
     const bare = await bareServer();
     const auth = { authorization: `Bearer ${users[0].token}` };
-    const rBare = await cannon(bare.url);
+    const rBare = await measure(bare.url);
     bare.stop();
     const keepLive = setInterval(() => publish(jobs[0], 6), 1000);
-    const rStatus = await cannon(`${base}/api/v1/jobs/${jobs[0].id}/status`, { headers: auth });
+    const rStatus = await measure(`${base}/api/v1/jobs/${jobs[0].id}/status`, { headers: auth });
     clearInterval(keepLive);
-    const rMe = await cannon(`${base}/api/v1/auth/me`, { headers: auth });
-    const rCat = await cannon(`${base}/api/v1/billing/catalogue`);
+    const rMe = await measure(`${base}/api/v1/auth/me`, { headers: auth });
+    const rCat = await measure(`${base}/api/v1/billing/catalogue`);
     const http = [
       row('bare Fastify route', rBare),
       row('GET /api/v1/jobs/{id}/status', rStatus, rBare),

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { redactDeep } from './redact.js';
+import { SECRET_KEY, redactDeep } from './redact.js';
 import { currentTraceId } from './tracing.js';
 
 export type { Logger };
@@ -43,10 +43,24 @@ export function createLogger(opts: LoggerOptions): Logger {
   );
 }
 
-/** pino's bindings formatter does not see child bindings, so every child() is wrapped. */
+/** Bindings that need no copy: flat, with primitive values and no secret-looking key (request ids, user ids). */
+function plainBindings(bindings: Record<string, unknown>): boolean {
+  for (const k in bindings) {
+    const v = bindings[k];
+    if ((v !== null && typeof v === 'object') || typeof v === 'function' || SECRET_KEY.test(k)) return false;
+  }
+  return true;
+}
+
+/**
+ * pino's bindings formatter does not see child bindings, so child() is wrapped. The wrapper is set
+ * once on the root: a child is made with Object.create(parent), so every descendant inherits it
+ * (a request's child logger costs no extra wrapping).
+ */
 function redactChildren(logger: Logger): Logger {
-  const child = logger.child.bind(logger);
-  logger.child = ((bindings: Record<string, unknown>, options?: object) =>
-    redactChildren(child(redactDeep(bindings) as Record<string, unknown>, options))) as unknown as Logger['child'];
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings: Record<string, unknown>, options?: object) {
+    return child.call(this, plainBindings(bindings) ? bindings : (redactDeep(bindings) as Record<string, unknown>), options as never);
+  } as unknown as Logger['child'];
   return logger;
 }

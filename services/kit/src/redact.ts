@@ -1,5 +1,5 @@
 /** Keys whose values never reach a log line, at any depth. */
-const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|signature|^sig$|session/i;
+export const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|signature|^sig$|session/i;
 export const REDACTED = '[redacted]';
 
 /** A copy of `value` with every secret-looking key replaced, however deeply nested. */

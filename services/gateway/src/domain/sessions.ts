@@ -29,7 +29,8 @@ export interface VerificationObserver {
   cache(hit: boolean): void;
 }
 
-export const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+/** The SHA-256 of a token (one-shot: it runs on every signed-in request). */
+export const tokenHash = (token: string): string => crypto.hash('sha256', token, 'hex');
 
 /** What a caller hears when identity could not answer: retry, never "signed out". */
 export const identityUnavailable = () => new DomainError(ErrorCode.UNAVAILABLE, OVERLOADED_DETAIL, 'identity_unavailable');
@@ -65,8 +66,12 @@ export class SessionVerifier {
     return this.cache.size;
   }
 
-  async verify(token: string): Promise<Caller | null> {
-    const key = tokenHash(token);
+  /** The cached caller of a token, if its verification is cached and fresh (no call to identity). */
+  cached(token: string): Caller | undefined {
+    return this.lookup(tokenHash(token));
+  }
+
+  private lookup(key: string): Caller | undefined {
     const hit = this.cache.get(key);
     if (hit && hit.expires > this.now()) {
       // Most recently used goes to the end of the map's order.
@@ -76,6 +81,13 @@ export class SessionVerifier {
       return hit.caller;
     }
     if (hit) this.cache.delete(key);
+    return undefined;
+  }
+
+  async verify(token: string): Promise<Caller | null> {
+    const key = tokenHash(token);
+    const hit = this.lookup(key);
+    if (hit) return hit;
     this.observer?.cache(false);
     const inFlight = this.pending.get(key);
     if (inFlight) return inFlight;

@@ -24,6 +24,18 @@ function fakePeers() {
     jobs: { createJob: async () => ({ jobId: `00000000-0000-4000-8000-${String(++created).padStart(12, '0')}` }) },
     billing: {
       getCatalogue: async () => ({ plans: [], packs: [] }),
+      getAccount: async () => ({ account: { entitlements: { uploadCapBytes: 1_000_000n, uploadLimitMessage: 'Too big' } } }),
+    },
+    media: {
+      registerUpload: async (r: { objectKey: string; displayName: string }) => ({
+        objectKey: r.objectKey,
+        kind: 'video',
+        displayName: r.displayName,
+        sizeBytes: 5n,
+        durationSec: 1,
+        width: 2,
+        height: 2,
+      }),
     },
     close: () => undefined,
   };
@@ -130,6 +142,24 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
       expect(await head.text()).toBe('');
     }
     expect((await fetch(`${base}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it('takes a multipart upload (with the security headers) and refuses any other body with a clear 400', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('hello')], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: 'Bearer user-up' }, body: form });
+    expect(res.status).toBe(201);
+    expectSecurityHeaders(res);
+    const body = (await res.json()) as { object_key: string; display_name: string };
+    expect(body.display_name).toBe('clip.mp4');
+    expect(fs.readFileSync(path.join(objects.dir, body.object_key), 'utf8')).toBe('hello');
+    const json = await fetch(`${base}/api/v1/uploads/file`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer user-up', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { code: string }).code).toBe('not_multipart');
   });
 
   it('serves public reads with an ETag and answers a matching If-None-Match with 304', async () => {

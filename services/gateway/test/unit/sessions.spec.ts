@@ -36,6 +36,28 @@ describe('session verification in the gateway', () => {
     expect((await all).every((c) => c?.id === 'u1')).toBe(true);
   });
 
+  it('answers a cached session at once, and nothing once it expired or was revoked', async () => {
+    let now = 0;
+    const id = identity();
+    const v = new SessionVerifier(id.verify, { maxEntries: 10, ttlMs: 1000 }, undefined, () => now);
+    expect(v.cached('t1')).toBeUndefined();
+    const first = v.verify('t1');
+    await tick();
+    id.answer(caller('u1'));
+    await first;
+    expect(v.cached('t1')?.id).toBe('u1');
+    expect(v.cached('t2')).toBeUndefined();
+    now = 1001;
+    expect(v.cached('t1')).toBeUndefined();
+    const again = v.verify('t1');
+    await tick();
+    id.answer(caller('u1'));
+    await again;
+    v.revoke([tokenHash('t1')]);
+    expect(v.cached('t1')).toBeUndefined();
+    expect(id.calls).toEqual(['t1', 't1']);
+  });
+
   it('caches for the TTL, then asks again', async () => {
     let now = 0;
     const id = identity();

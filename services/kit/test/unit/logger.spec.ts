@@ -43,6 +43,16 @@ describe('logger', () => {
     expect(out).not.toContain('k-777-secret');
   });
 
+  it('redacts the bindings of grandchildren (a request logger of a component logger)', () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ service: 'test', destination }).child({ component: 'http' }).child({ request_id: 'r2' });
+    log.child({ user_id: 'u1', session_token: 'sess-99-secret', nested: { password: 'pw-55-secret' } }).info('x');
+    const out = lines.join('');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ component: 'http', request_id: 'r2', user_id: 'u1', session_token: '[redacted]' });
+    expect(out).not.toContain('sess-99-secret');
+    expect(out).not.toContain('pw-55-secret');
+  });
+
   it('carries the service name and child fields as JSON fields', () => {
     const { lines, destination } = capture();
     createLogger({ service: 'billing', destination }).child({ job_id: 'j1' }).info('x');

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
@@ -57,39 +57,44 @@ const ANALYSIS: Record<string, 'pending' | 'ready' | 'failed'> = { pending: 'pen
 export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live, signer }) => {
   const link = (key: string) => (key ? signer.signedUrl(key, { expiresInSeconds: LINK_SECONDS }) : Promise.resolve(null));
 
-  await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
+  // Multipart parsing (and its per-request hooks: a close listener, temp-file cleanup) only where
+  // a file is uploaded, not on every route of this plugin (the job status is polled).
+  await app.register(async (uploadScope) => {
+    const scope = uploadScope.withTypeProvider<ZodTypeProvider>();
+    await scope.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
-  app.post(
-    '/uploads/file',
-    {
-      config: { access: 'user', rateLimit: RATE_LIMITS.uploads },
-      schema: {
-        summary: 'Upload one video or audio file (multipart/form-data, field "file")',
-        consumes: ['multipart/form-data'],
-        response: { 201: uploadResult, ...errors(400, 401, 413, 429) },
+    scope.post(
+      '/uploads/file',
+      {
+        config: { access: 'user', rateLimit: RATE_LIMITS.uploads },
+        schema: {
+          summary: 'Upload one video or audio file (multipart/form-data, field "file")',
+          consumes: ['multipart/form-data'],
+          response: { 201: uploadResult, ...errors(400, 401, 413, 429) },
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = callerOf(req);
-      if (!req.isMultipart())
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the file as multipart/form-data in the field "file".', 'not_multipart');
-      const limit = await uploads.capFor(caller);
-      const part = await req.file({ limits: { fileSize: limit.capBytes, files: 1 } });
-      if (!part || part.fieldname !== 'file')
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
-      const item = await uploads.upload(caller, { filename: part.filename, contentType: part.mimetype, body: part.file }, limit);
-      return reply.status(201).send({
-        object_key: item.objectKey,
-        kind: item.kind === 'audio' ? 'audio' : 'video',
-        display_name: item.displayName,
-        size_bytes: item.sizeBytes,
-        duration_sec: item.durationSec,
-        width: item.width,
-        height: item.height,
-        thumbnail_url: item.kind === 'audio' ? null : await link(item.thumbnailKey),
-      });
-    },
-  );
+      async (req, reply) => {
+        const caller = callerOf(req);
+        if (!req.isMultipart())
+          throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the file as multipart/form-data in the field "file".', 'not_multipart');
+        const limit = await uploads.capFor(caller);
+        const part = await req.file({ limits: { fileSize: limit.capBytes, files: 1 } });
+        if (!part || part.fieldname !== 'file')
+          throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
+        const item = await uploads.upload(caller, { filename: part.filename, contentType: part.mimetype, body: part.file }, limit);
+        return reply.status(201).send({
+          object_key: item.objectKey,
+          kind: item.kind === 'audio' ? 'audio' : 'video',
+          display_name: item.displayName,
+          size_bytes: item.sizeBytes,
+          duration_sec: item.durationSec,
+          width: item.width,
+          height: item.height,
+          thumbnail_url: item.kind === 'audio' ? null : await link(item.thumbnailKey),
+        });
+      },
+    );
+  });
 
   app.get(
     '/uploads/info',

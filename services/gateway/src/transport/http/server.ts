@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import {
   currentTraceId,
   extractTrace,
@@ -17,8 +17,10 @@ import {
   type Metrics,
   type ObjectStore,
   type TraceContext,
+  type TraceSpan,
 } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import { serializerCompiler } from './serializer.js';
 import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
@@ -123,6 +125,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // A caller's request id is kept (bounded and safe), otherwise a new one is made.
     // Behind a load balancer, TRUST_PROXY lets rate limits see the client's address.
     trustProxy: deps.trustProxy ?? false,
+    // Fastify always passes an options object ({} unless a route sets a log level or serialisers),
+    // which sends pino down its slow path for every request's child logger.
+    childLoggerFactory: (logger, bindings, opts) =>
+      opts.level !== undefined || opts.serializers !== undefined ? logger.child(bindings, opts) : logger.child(bindings),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
@@ -134,26 +140,25 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // has left is passed on to every gRPC call it makes (uploads excepted: they stream for as long as
   // the file takes).
   const budget = deps.requestDeadlineMs ?? 15_000;
-  const traces = new WeakMap<object, { ctx: TraceContext; deadline?: number; end: () => void }>();
+  const traces = new WeakMap<object, { ctx: TraceContext; deadline?: number; span: TraceSpan; route: string | undefined }>();
   const enter = (t: { ctx: TraceContext; deadline?: number }, done: () => void) =>
     withContext(t.ctx, () => (t.deadline === undefined ? done() : withDeadline(t.deadline, done)));
   app.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
-    const { span, ctx } = startSpan(
-      `${req.method} ${req.routeOptions.url ?? 'unmatched'}`,
-      extractTrace(req.headers as Record<string, string>),
-    );
+    const route = req.routeOptions.url;
+    const { span, ctx } = startSpan(`${req.method} ${route ?? 'unmatched'}`, extractTrace(req.headers as Record<string, string>));
     const multipart = req.headers['content-type']?.startsWith('multipart/');
-    const t = { ctx, deadline: multipart ? undefined : Date.now() + budget, end: () => span.end() };
+    const t = { ctx, deadline: multipart ? undefined : Date.now() + budget, span, route };
     traces.set(req, t);
     const traceId = currentTraceId(ctx);
     if (traceId) void reply.header('x-trace-id', traceId);
     enter(t, done);
   });
   // The body arrives on the socket's own async context: enter the request's trace and deadline again.
+  // (A request without a body went on from onRequest inside them: nothing to do.)
   app.addHook('preHandler', (req, _reply, done) => {
     const t = traces.get(req);
-    if (t) enter(t, done);
+    if (t && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) enter(t, done);
     else done();
   });
   // JSON bodies: the default parser (prototype-poisoning safe), after a depth check, so a small
@@ -166,33 +171,40 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     }
     parseJson(req, body as string, done);
   });
-  app.addHook('onResponse', async (req, reply) => {
+  const healthRoute = `${API_PREFIX}/health`;
+  app.addHook('onResponse', (req, reply, done) => {
+    const t = traces.get(req);
     // Route templates, never raw URLs, as labels.
-    const route = req.routeOptions.url ?? 'unmatched';
-    deps.metrics.httpRequestSeconds.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const route = (t ? t.route : req.routeOptions.url) ?? 'unmatched';
+    const elapsed = reply.elapsedTime;
+    deps.metrics.httpRequestSeconds.observe({ method: req.method, route, status_code: String(reply.statusCode) }, elapsed / 1000);
     // The dashboard counts what clients asked, not the liveness polls of GET /health (a start-up
     // or a load balancer's probe would otherwise show as traffic and errors).
-    if (route !== `${API_PREFIX}/health`) deps.requestCounts?.count(req.method, route, reply.statusCode, reply.elapsedTime);
-    traces.get(req)?.end();
+    if (route !== healthRoute) deps.requestCounts?.count(req.method, route, reply.statusCode, elapsed);
+    t?.span.end();
     if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode }, 'request failed');
+    done();
   });
   app.setErrorHandler(errorHandler);
   await app.register(securityPlugin, { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins });
   await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
   // Public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    if (!String(reply.getHeader('cache-control') ?? '').startsWith('public')) return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || typeof payload !== 'string')
+      return done(null, payload);
+    const cacheControl = reply.getHeader('cache-control');
+    if (typeof cacheControl !== 'string' || !cacheControl.startsWith('public')) return done(null, payload);
     const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
     void reply.header('etag', etag);
     if (req.headers['if-none-match'] === etag) {
       void reply.code(304);
-      return '';
+      return done(null, '');
     }
-    return payload;
+    done(null, payload);
   });
   // Requests are validated and responses serialised with the routes' zod schemas, which are also
-  // the OpenAPI document the web client's types are generated from.
+  // the OpenAPI document the web client's types are generated from (plain response schemas are
+  // compiled to fast-json-stringify: see serializer.ts).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, {
@@ -240,9 +252,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   if (hasWeb) {
     await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: false, cacheControl: false });
     // Hashed assets can be cached for a year; index.html never is.
-    app.addHook('onSend', async (req, reply, payload) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       if (req.url.startsWith('/assets/')) void reply.header('cache-control', 'public, max-age=31536000, immutable');
-      return payload;
+      done(null, payload);
     });
   } else deps.log.warn({ web_dist: deps.webDist }, 'web app not built; only the API is served');
 
