@@ -34,7 +34,14 @@ describe('response serialisation', () => {
   it('writes what zod wrote for the API objects, nulls and escapes included', () => {
     const schema = z.object({ user });
     expect(compile(schema)(me)).toBe(zodCompile(schema)(me));
-    const status = { job_id: 'j1', status: 'processing', message: 'Rendering (5%)', progress: 5, download_url: null };
+    const status = {
+      job_id: 'j1',
+      status: 'processing',
+      message: 'Rendering (5%)',
+      progress: 5,
+      download_url: null,
+      created_at: '2026-11-23T10:00:00.000Z',
+    };
     expect(compile(jobStatus)(status)).toBe(zodCompile(jobStatus)(status));
     const done = { ...status, status: 'completed', progress: 100, download_url: 'https://x.example/a?b=1&c="2"' };
     expect(JSON.parse(compile(jobStatus)(done))).toEqual(done);
@@ -46,7 +53,9 @@ describe('response serialisation', () => {
   });
 
   it('refuses a response missing a required property instead of sending half an object', () => {
-    expect(() => compile(jobStatus)({ job_id: 'j1', status: 'queued', progress: 0, download_url: null })).toThrow(/message/);
+    expect(() =>
+      compile(jobStatus)({ job_id: 'j1', status: 'queued', progress: 0, download_url: null, created_at: '2026-11-23T10:00:00.000Z' }),
+    ).toThrow(/message/);
   });
 
   it('leaves schemas with transforms, defaults or refinements to zod', () => {
