@@ -12,6 +12,8 @@ import { buildHttpApp } from '../../src/transport/http/server';
 import { mountSocket } from '../../src/transport/socket';
 
 /** A signed-in user per token "user-N"; a job service that creates jobs. */
+const catalogueCalls = { n: 0 };
+
 function fakePeers() {
   let created = 0;
   const peers = {
@@ -23,7 +25,10 @@ function fakePeers() {
     },
     jobs: { createJob: async () => ({ jobId: `00000000-0000-4000-8000-${String(++created).padStart(12, '0')}` }) },
     billing: {
-      getCatalogue: async () => ({ plans: [], packs: [] }),
+      getCatalogue: async () => {
+        catalogueCalls.n += 1;
+        return { plans: [], packs: [] };
+      },
       getAccount: async () => ({ account: { entitlements: { uploadCapBytes: 1_000_000n, uploadLimitMessage: 'Too big' } } }),
     },
     media: {
@@ -170,6 +175,13 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
     expect(etag).toBeTruthy();
     const again = await fetch(`${base}/api/v1/billing/catalogue`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
+  });
+
+  it('asks billing for the catalogue once a minute, not on every page view', async () => {
+    const before = catalogueCalls.n;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/api/v1/billing/catalogue`)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(catalogueCalls.n - before).toBeLessThanOrEqual(1);
   });
 
   /** How a handshake from `origin` ends. */

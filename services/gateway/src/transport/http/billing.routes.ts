@@ -10,6 +10,7 @@ const dollars = (cents: bigint) => Number(cents) / 100;
 
 /** Billing routes: the cost estimate shown to users (the same formula as the charge) and the catalogue. */
 export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+  let catalogueCache: { at: number; body: Promise<z.infer<typeof catalogue>> } | undefined;
   app.post(
     '/billing/estimate',
     {
@@ -34,24 +35,18 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
   );
 
   app.get('/billing/catalogue', { schema: { summary: 'Plans and credit packs', response: { 200: catalogue } } }, async (req, reply) => {
-    const c = await peers.billing.getCatalogue({}, { requestId: req.id });
+    // The catalogue changes only when prices are synced: one billing call a minute per replica,
+    // shared by concurrent requests, instead of one per page view.
+    const now = Date.now();
+    if (!catalogueCache || now - catalogueCache.at > CATALOGUE_TTL_MS) {
+      const pending = catalogueOf(peers, req.id);
+      catalogueCache = { at: now, body: pending };
+      pending.catch(() => {
+        if (catalogueCache?.body === pending) catalogueCache = undefined;
+      });
+    }
     void reply.header('cache-control', 'public, max-age=300');
-    return {
-      plans: c.plans.map((p) => ({
-        id: p.id,
-        name: p.name,
-        monthly_price: dollars(p.monthlyPriceCents),
-        yearly_price: dollars(p.yearlyPriceCents),
-        monthly_credits: Number(p.monthlyCredits),
-        yearly_credits: Number(p.yearlyCredits),
-        storage: { monthly: p.storageMonthly, yearly: p.storageYearly },
-        export_quality: p.exportQuality,
-        approx_video: { monthly: p.approxVideoMonthly, yearly: p.approxVideoYearly },
-        features: p.features,
-        most_popular: p.mostPopular,
-      })),
-      packs: c.packs.map((p) => ({ id: p.id, credits: Number(p.credits), price: dollars(p.priceCents), best_value: p.bestValue })),
-    };
+    return catalogueCache.body;
   });
 
   app.get(
@@ -87,3 +82,25 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
     },
   );
 };
+
+const CATALOGUE_TTL_MS = 60_000;
+
+async function catalogueOf(peers: Peers, requestId: string): Promise<z.infer<typeof catalogue>> {
+  const c = await peers.billing.getCatalogue({}, { requestId });
+  return {
+    plans: c.plans.map((p) => ({
+      id: p.id,
+      name: p.name,
+      monthly_price: dollars(p.monthlyPriceCents),
+      yearly_price: dollars(p.yearlyPriceCents),
+      monthly_credits: Number(p.monthlyCredits),
+      yearly_credits: Number(p.yearlyCredits),
+      storage: { monthly: p.storageMonthly, yearly: p.storageYearly },
+      export_quality: p.exportQuality,
+      approx_video: { monthly: p.approxVideoMonthly, yearly: p.approxVideoYearly },
+      features: p.features,
+      most_popular: p.mostPopular,
+    })),
+    packs: c.packs.map((p) => ({ id: p.id, credits: Number(p.credits), price: dollars(p.priceCents), best_value: p.bestValue })),
+  };
+}
