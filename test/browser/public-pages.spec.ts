@@ -55,7 +55,7 @@ function showcasePeers(): Peers {
         return { entries: list, categories: ['Action', 'Cinematic', 'Social'] };
       },
       getShowcaseEntry: async ({ reelId }: { reelId: string }) => entry(reels.find((r) => r[0] === reelId)!),
-      countShowcaseView: async () => ({ views: 1n }),
+      countShowcaseView: async () => ({ views: 1n, counted: true }),
       getShowcaseStats: async () => ({ totalReels: 42n, activeCreators30d: 5n }),
     },
     close: () => undefined,

@@ -27,7 +27,12 @@ export function wire(p: Platform<Config>): App {
       guestEmail: config.GUEST_EMAIL,
       sessionTtlMs: config.SESSION_TTL_HOURS * 3600_000,
       onSessionsEnded: (r) =>
-        p.bus.publishSessionsRevoked({ tokenHashes: r.tokenHashes, userId: r.userId ?? '', atUnixMs: BigInt(Date.now()) }),
+        p.bus.publishSessionsRevoked({
+          tokenHashes: r.tokenHashes,
+          userId: r.userId ?? '',
+          sessionsRemain: r.sessionsRemain ?? false,
+          atUnixMs: BigInt(Date.now()),
+        }),
     },
   );
   return {

@@ -3923,7 +3923,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Counts one real play of a featured reel (the player calls it when playback starts) */
+        /** Counts one real play of a featured reel (the player calls it when playback starts): once per viewer (account, else address and browser) per reel per hour */
         post: {
             parameters: {
                 query?: never;
@@ -3942,6 +3942,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description False when this viewer already played this reel within the hour */
+                            counted: boolean;
                             views: number;
                         };
                     };

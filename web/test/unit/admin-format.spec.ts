@@ -1,4 +1,4 @@
-import { relativeTime, statusColour } from '../../src/features/admin/format';
+import { REFRESH_MS, refreshInterval, relativeTime, statusColour } from '../../src/features/admin/format';
 
 describe('admin dashboard formatting', () => {
   const now = Date.parse('2026-11-23T12:00:00Z');
@@ -21,5 +21,13 @@ describe('admin dashboard formatting', () => {
       'grey',
       'grey',
     ]);
+  });
+  it('refreshes every 30 s unless ?refresh= asks for 2 to 3600 seconds', () => {
+    expect(refreshInterval('')).toBe(REFRESH_MS);
+    expect(REFRESH_MS).toBe(30_000);
+    expect(refreshInterval('?refresh=5')).toBe(5000);
+    expect(refreshInterval('?refresh=3600')).toBe(3_600_000);
+    for (const bad of ['?refresh=1', '?refresh=0', '?refresh=-5', '?refresh=abc', '?refresh=2.5', '?refresh=', '?refresh=3601'])
+      expect(refreshInterval(bad)).toBe(REFRESH_MS);
   });
 });

@@ -73,7 +73,9 @@ export class DemoReels {
 
   /** Runs once; returns the reels featured. */
   async run(): Promise<string[]> {
-    if ((await this.ports.showcaseSize()) > 0) {
+    const size = await this.showcaseSize();
+    if (size === null) return [];
+    if (size > 0) {
       this.log.info('showcase not empty; no demo reels needed');
       return [];
     }
@@ -106,6 +108,28 @@ export class DemoReels {
       }
     }
     return featured;
+  }
+
+  /**
+   * The showcase's size once media-library answers. At first start the orchestrator usually
+   * starts before media-library serves (the supervisor starts them together and restarts any that
+   * fail), so one refused call must not end the task for good: it asks again until the same wait
+   * as for the starter clips is over.
+   */
+  private async showcaseSize(): Promise<number | null> {
+    const until = Date.now() + this.opts.clipWaitMs;
+    while (!this.stopped) {
+      try {
+        return await this.ports.showcaseSize();
+      } catch (e) {
+        if (Date.now() >= until) {
+          this.log.warn({ err: e }, 'media-library never answered; demo reels skipped');
+          return null;
+        }
+      }
+      await this.ports.sleep(this.opts.pollMs);
+    }
+    return null;
   }
 
   private async waitForClips(): Promise<StarterClip[]> {

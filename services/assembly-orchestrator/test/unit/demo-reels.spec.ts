@@ -5,14 +5,18 @@ import { DEMO_PLANS, DemoReels, type DemoReelPorts, type StarterClip } from '../
 const OWNER = '00000000-0000-4000-8000-00000000de30';
 
 /** A fake job path: jobs finish after two polls; one plan can be made to fail. */
-function fakes(opts: { showcase?: number; clipsAfterPolls?: number; failPlan?: string } = {}) {
+function fakes(opts: { showcase?: number; clipsAfterPolls?: number; failPlan?: string; unreachableFor?: number } = {}) {
+  let sizeCalls = 0;
   const clips: StarterClip[] = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ objectKey: `library/${k}.mp4`, durationSec: 10 }));
   let clipPolls = 0;
   const jobs = new Map<string, { key: string; request: JobRequestInput; polls: number }>();
   const log: string[] = [];
   const featured: Array<[string, string, string]> = [];
   const ports: DemoReelPorts = {
-    showcaseSize: async () => opts.showcase ?? 0,
+    showcaseSize: async () => {
+      if (++sizeCalls <= (opts.unreachableFor ?? 0)) throw new Error('14 UNAVAILABLE: connect ECONNREFUSED');
+      return opts.showcase ?? 0;
+    },
     starterClips: async () => (++clipPolls > (opts.clipsAfterPolls ?? 0) ? clips : []),
     createJob: async (owner, request, key) => {
       const id = `job-${key}`;
@@ -55,6 +59,11 @@ describe('first-start demo reels', () => {
       ['library/b.mp4', 'library/c.mp4', 'library/d.mp4'],
       ['library/e.mp4', 'library/a.mp4', 'library/b.mp4'],
     ]);
+  });
+
+  it('keeps asking while media-library is not serving yet (first start), then makes the reels', async () => {
+    const f = fakes({ unreachableFor: 3 });
+    expect(await task(f.ports).run()).toHaveLength(4);
   });
 
   it('does nothing when the showcase already has reels', async () => {

@@ -20,7 +20,8 @@ export interface Revoked {
 export function followRevocations(bus: Bus, sessions: SessionVerifier, log: Logger, also?: (r: Revoked) => void) {
   return bus.subscribeSessionsRevoked((m) => {
     const n = sessions.revoke(m.tokenHashes, m.userId || undefined);
-    also?.({ tokenHashes: m.tokenHashes, userId: m.userId });
+    // An admin flag changed: the next request asks identity again; the user's sockets stay.
+    if (!m.sessionsRemain) also?.({ tokenHashes: m.tokenHashes, userId: m.userId });
     log.debug({ cached: n, user_id: m.userId || undefined }, 'sessions revoked');
   });
 }

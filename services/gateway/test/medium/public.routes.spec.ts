@@ -15,6 +15,7 @@ describe('public showcase routes', () => {
   const store = new LocalObjectStore({ root: objects.dir, signingSecret: 'k'.repeat(32), publicUrl: 'http://localhost:8080' });
   const video = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
   let views = 0;
+  const viewers: string[] = [];
   const contacts: unknown[] = [];
   let app: FastifyInstance;
   let base = '';
@@ -53,7 +54,12 @@ describe('public showcase routes', () => {
         if (reelId !== REEL) throw notFeatured();
         return entry();
       },
-      countShowcaseView: async () => ({ views: BigInt(++views) }),
+      // Counts once per viewer, as media-library does within its hour: what matters here is who the gateway says played.
+      countShowcaseView: async ({ viewer }: { viewer: string }) => {
+        const counted = !viewers.includes(viewer);
+        viewers.push(viewer);
+        return { views: BigInt(counted ? ++views : views), counted };
+      },
       getShowcaseStats: async () => ({ totalReels: 7n, activeCreators30d: 3n }),
     },
     close: () => undefined,
@@ -143,8 +149,19 @@ describe('public showcase routes', () => {
     expect((await call(`/api/v1/showcase/${REEL}/frames/2`)).body).toBe('jpeg');
     expect((await call(`/api/v1/showcase/${REEL}/frames/4`)).statusCode).toBe(400);
 
-    expect((await call({ method: 'POST', url: `/api/v1/showcase/${REEL}/play` })).json()).toEqual({ views: 1 });
-    expect((await call({ method: 'POST', url: `/api/v1/showcase/${REEL}/play` })).json()).toEqual({ views: 2 });
+    const play = (headers: Record<string, string> = {}) => call({ method: 'POST', url: `/api/v1/showcase/${REEL}/play`, headers });
+    const firefox = { 'user-agent': 'Firefox' };
+    expect((await play(firefox)).json()).toEqual({ views: 1, counted: true });
+    expect((await play(firefox)).json()).toEqual({ views: 1, counted: false });
+    expect((await play({ 'user-agent': 'Safari' })).json()).toEqual({ views: 2, counted: true });
+    expect((await play({ ...firefox, authorization: 'Bearer user' })).json()).toEqual({ views: 3, counted: true });
+    expect((await play({ 'user-agent': 'Chrome', authorization: 'Bearer user' })).json()).toEqual({ views: 3, counted: false });
+    // Anonymous viewers are a hash of address and browser, never the raw address; a signed-in one is the account.
+    expect(viewers[0]).toMatch(/^anon:[0-9a-f]{64}$/);
+    expect(viewers[0]).toBe(viewers[1]);
+    expect(viewers[2]).not.toBe(viewers[0]);
+    expect(viewers.slice(3)).toEqual(['user:u', 'user:u']);
+    expect(viewers.join()).not.toContain('127.0.0.1');
   });
 
   it('keeps sharing, featuring and the inbox behind sign-in and admin rights; contact passes the honeypot on', async () => {

@@ -54,7 +54,7 @@ export interface IdentityRepository {
    */
   retireUser(userId: string, email: string, passwordHash: string, at: Date): Promise<boolean>;
   /** Sets the stored admin flag of a regular account and records the change; null when none has the e-mail. */
-  setAdmin?(email: string, isAdmin: boolean, by: string): Promise<{ email: string } | null>;
+  setAdmin?(email: string, isAdmin: boolean, by: string): Promise<{ id: string; email: string } | null>;
   /** Records a refused sign-in (for the admin's activity feed). */
   loginFailed?(email: string, userId: string | null, reason: string): Promise<void>;
   /** Stores the session and records the login fact in the same transaction. */
@@ -112,7 +112,7 @@ export interface IdentityOptions {
   sessionTtlMs: number;
   clock?: () => Date;
   /** Sessions just ended (by token hash, or all of a user's): published for the gateways' caches. */
-  onSessionsEnded?: (r: { tokenHashes: string[]; userId?: string }) => void;
+  onSessionsEnded?: (r: { tokenHashes: string[]; userId?: string; sessionsRemain?: boolean }) => void;
 }
 
 /** The hash the gateways key their session cache by (sha256 hex of the token; not the stored keyed hash). */
@@ -397,6 +397,9 @@ export class IdentityService {
     const email = normalizeEmail(rawEmail);
     if (!this.repo.setAdmin) throw new DomainError(ErrorCode.INTERNAL, 'admin flag cannot be stored');
     const r = await this.repo.setAdmin(email, isAdmin, by);
+    // The gateways' session caches hold the old flag for up to their TTL: a new admin would be
+    // refused (and a revoked one let in) until then. They drop this user's verifications now.
+    if (r) this.opts.onSessionsEnded?.({ tokenHashes: [], userId: r.id, sessionsRemain: true });
     return { found: Boolean(r), email: r?.email ?? email };
   }
 

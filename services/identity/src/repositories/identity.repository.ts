@@ -94,7 +94,7 @@ export class DrizzleIdentityRepository implements IdentityRepository {
         { userId: u.id, email: u.email, isAdmin, by, atUnixMs: BigInt(Date.now()) },
         `identity.admin_changed.${u.id}.${crypto.randomUUID()}`,
       );
-      return { email: u.email };
+      return { id: u.id, email: u.email };
     });
     if (changed) this.committed();
     return changed;

@@ -45,6 +45,12 @@ class MemoryIdentity implements IdentityRepository {
   async setPassword(userId: string, passwordHash: string) {
     this.users.get(userId)!.passwordHash = passwordHash;
   }
+  async setAdmin(email: string, isAdmin: boolean) {
+    const u = [...this.users.values()].find((x) => x.email === email.toLowerCase() && !x.isGuest);
+    if (!u) return null;
+    u.isAdmin = isAdmin;
+    return { id: u.id, email: u.email };
+  }
   async retireUser(userId: string, email: string, passwordHash: string, at: Date) {
     const u = this.users.get(userId);
     if (!u || u.isGuest) return false;
@@ -151,7 +157,7 @@ function setup() {
     sendPasswordChanged: async (to) => void mail.push({ kind: 'changed', to }),
     sendAccountDeleted: async (to) => void mail.push({ kind: 'deleted', to }),
   };
-  const ended: Array<{ tokenHashes: string[]; userId?: string }> = [];
+  const ended: Array<{ tokenHashes: string[]; userId?: string; sessionsRemain?: boolean }> = [];
   const service = new IdentityService(repo, hasher, secrets, mailer, new MemoryLimiter(() => now), {
     privilegedEmails: new Set([ADMIN_EMAIL]),
     publicUrl: PUBLIC_URL,
@@ -637,6 +643,20 @@ describe('password reset and account features', () => {
     await t.service.endAllSessions(a.user.id);
     for (const s of [a, b]) expect(await failure(() => t.service.authenticate(s.token))).toMatchObject({ reason: 'session_expired' });
     expect(t.ended.at(-1)).toEqual({ tokenHashes: [], userId: a.user.id });
+  });
+
+  it('admin:grant and admin:revoke take effect in the gateways at once: cached verifications dropped, sessions kept', async () => {
+    const t = setup();
+    const a = await t.verifiedUser('ann@example.com', 'pw-123456');
+    t.ended.length = 0;
+    expect(await t.service.setAdmin('Ann@Example.com', true, 'cli')).toEqual({ found: true, email: 'ann@example.com' });
+    expect(t.ended).toEqual([{ tokenHashes: [], userId: a.user.id, sessionsRemain: true }]);
+    expect(await t.service.authenticate(a.token)).toMatchObject({ isAdmin: true, unlimited: true });
+    await t.service.setAdmin('ann@example.com', false, 'cli');
+    expect(t.ended.at(-1)).toEqual({ tokenHashes: [], userId: a.user.id, sessionsRemain: true });
+    expect(await t.service.authenticate(a.token)).toMatchObject({ isAdmin: false });
+    expect(await t.service.setAdmin('nobody@example.com', true, 'cli')).toEqual({ found: false, email: 'nobody@example.com' });
+    expect(t.ended).toHaveLength(2);
   });
 
   it('delete account: only with the password; the account and its sessions are gone and a mail confirms', async () => {

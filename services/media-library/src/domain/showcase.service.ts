@@ -28,8 +28,11 @@ export interface ShowcaseRepository {
   entry(reelId: string): Promise<ShowcaseRecord | null>;
   list(category: string, limit: number, order: 'recent' | 'views'): Promise<ShowcaseRecord[]>;
   categories(): Promise<string[]>;
-  /** Adds one view; null when the reel is not in the showcase. */
-  countView(reelId: string): Promise<number | null>;
+  /**
+   * Adds one view unless this viewer's play of this reel was counted less than `windowMs` ago;
+   * null when the reel is not in the showcase.
+   */
+  countView(reelId: string, viewer: string, now: Date, windowMs: number): Promise<{ views: number; counted: boolean } | null>;
   stats(now: Date): Promise<{ totalReels: number; activeCreators30d: number }>;
   shared(limit: number, offset: number): Promise<{ reels: SharedReelRecord[]; total: number }>;
 }
@@ -52,6 +55,16 @@ export function normaliseCategory(raw: string): string {
   return c;
 }
 
+/**
+ * Views count real plays: a viewer's plays of one reel count once per hour (the window runs from
+ * the play that was counted). Replaying, seeking (Range requests) or reloading adds nothing; the
+ * same person an hour later, or another person, adds one.
+ */
+export const VIEW_WINDOW_MS = 3_600_000;
+
+/** A viewer as the gateway names one: "user:<id>" or "anon:<64 hex digits>". */
+const VIEWER = /^(user:[0-9a-f-]{36}|anon:[0-9a-f]{64})$/;
+
 /** Rules of the showcase: only a reel its owner shared can be featured; unsharing takes it out. */
 export class ShowcaseService {
   constructor(
@@ -59,6 +72,7 @@ export class ShowcaseService {
     private readonly objects: ShowcaseObjects,
     private readonly grabFrames: FrameGrabber,
     private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async setSharing(ownerId: string, reelId: string, shared: boolean): Promise<{ shared: boolean; featured: boolean }> {
@@ -100,10 +114,11 @@ export class ShowcaseService {
     return e;
   }
 
-  async countView(reelId: string): Promise<number> {
-    const views = await this.repo.countView(reelId);
-    if (views === null) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
-    return views;
+  async countView(reelId: string, viewer: string): Promise<{ views: number; counted: boolean }> {
+    if (!VIEWER.test(viewer)) throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'A play needs a viewer.', 'invalid_viewer');
+    const r = await this.repo.countView(reelId, viewer, this.now(), VIEW_WINDOW_MS);
+    if (r === null) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+    return r;
   }
 
   stats = (now = new Date()) => this.repo.stats(now);

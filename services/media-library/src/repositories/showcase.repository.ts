@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
 import { toReel } from './media.repository.js';
-import { reels, showcaseEntries } from './schema.js';
+import { reels, showcaseEntries, showcaseViews } from './schema.js';
 
 const toEntry = (row: { reels: typeof reels.$inferSelect; showcase_entries: typeof showcaseEntries.$inferSelect }): ShowcaseRecord => ({
   reel: toReel(row.reels),
@@ -70,17 +70,36 @@ export class DrizzleShowcaseRepository implements ShowcaseRepository {
       .orderBy(showcaseEntries.category);
     return rows.map((r) => r.c);
   }
-  async countView(reelId: string) {
-    const visibleIds = this.orm
-      .select({ id: reels.id })
-      .from(reels)
-      .where(and(eq(reels.id, reelId), visible));
-    const rows = await this.orm
-      .update(showcaseEntries)
-      .set({ views: sql`${showcaseEntries.views} + 1` })
-      .where(and(eq(showcaseEntries.reelId, reelId), sql`${showcaseEntries.reelId} in ${visibleIds}`))
-      .returning({ views: showcaseEntries.views });
-    return rows[0] ? Number(rows[0].views) : null;
+  async countView(reelId: string, viewer: string, now: Date, windowMs: number) {
+    const since = new Date(now.getTime() - windowMs);
+    return this.orm.transaction(async (tx) => {
+      const [entry] = await tx
+        .select({ views: showcaseEntries.views })
+        .from(showcaseEntries)
+        .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+        .where(and(eq(showcaseEntries.reelId, reelId), visible));
+      if (!entry) return null;
+      // Claims this viewer's play: a new row, or an old one whose window is over. A play within
+      // the window claims nothing (the row keeps its time, so the window runs from the counted play).
+      const claimed = await tx
+        .insert(showcaseViews)
+        .values({ reelId, viewer, countedAt: now })
+        .onConflictDoUpdate({
+          target: [showcaseViews.reelId, showcaseViews.viewer],
+          set: { countedAt: now },
+          setWhere: lte(showcaseViews.countedAt, since),
+        })
+        .returning({ reelId: showcaseViews.reelId });
+      // Rows whose window is over count for nothing any more: this reel's are dropped here.
+      await tx.delete(showcaseViews).where(and(eq(showcaseViews.reelId, reelId), lte(showcaseViews.countedAt, since)));
+      if (!claimed.length) return { views: Number(entry.views), counted: false };
+      const [row] = await tx
+        .update(showcaseEntries)
+        .set({ views: sql`${showcaseEntries.views} + 1` })
+        .where(eq(showcaseEntries.reelId, reelId))
+        .returning({ views: showcaseEntries.views });
+      return { views: Number(row!.views), counted: true };
+    });
   }
   async stats(now: Date) {
     const since = new Date(now.getTime() - 30 * 86_400_000);

@@ -1,4 +1,4 @@
-import { bigint, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** A featured reel (the foreign key to reels is in the migration). */
 export const showcaseEntries = pgTable('showcase_entries', {
@@ -9,3 +9,14 @@ export const showcaseEntries = pgTable('showcase_entries', {
   views: bigint('views', { mode: 'number' }).notNull().default(0),
   previewKeys: jsonb('preview_keys').$type<string[]>().notNull().default([]),
 });
+
+/** When a viewer's play of a featured reel was last counted (see migration 0102). */
+export const showcaseViews = pgTable(
+  'showcase_views',
+  {
+    reelId: uuid('reel_id').notNull(),
+    viewer: text('viewer').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reelId, t.viewer] })],
+);

@@ -44,7 +44,10 @@ export const showcaseHandlers = (svc: ShowcaseService): ShowcaseHandlers => ({
     return { entries: entries.map(entry), categories };
   },
   getShowcaseEntry: async (req) => entry(await svc.entry(req.reelId)),
-  countShowcaseView: async (req) => ({ views: BigInt(await svc.countView(req.reelId)) }),
+  countShowcaseView: async (req) => {
+    const r = await svc.countView(req.reelId, req.viewer);
+    return { views: BigInt(r.views), counted: r.counted };
+  },
   getShowcaseStats: async () => {
     const s = await svc.stats();
     return { totalReels: BigInt(s.totalReels), activeCreators30d: BigInt(s.activeCreators30d) };

@@ -21,6 +21,7 @@ describe('showcase against real PostgreSQL', () => {
   let store: LocalObjectStore;
   let media: DrizzleMediaRepository;
   let svc: ShowcaseService;
+  let now = new Date('2026-03-01T10:00:00Z');
 
   beforeAll(async () => {
     pg = await createTestDatabase('showcase');
@@ -29,7 +30,7 @@ describe('showcase against real PostgreSQL', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showcase-'));
     store = new LocalObjectStore({ root: dir, signingSecret: 's', publicUrl: 'http://x' });
     media = new DrizzleMediaRepository(db.orm);
-    svc = new ShowcaseService(new DrizzleShowcaseRepository(db.orm), store, grabPreviewFrames, quietLogger());
+    svc = new ShowcaseService(new DrizzleShowcaseRepository(db.orm), store, grabPreviewFrames, quietLogger(), () => now);
     const clip = path.join(dir, 'src.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30:duration=3', '-pix_fmt', 'yuv420p', clip]);
     await store.put('reels/u/clip.mp4', fs.readFileSync(clip));
@@ -72,8 +73,10 @@ describe('showcase against real PostgreSQL', () => {
     const other = await reel(owner, 'Match point');
     await svc.setSharing(owner, other.id, true);
     await svc.feature(other.id, 'Sports', null);
-    expect(await svc.countView(other.id)).toBe(1);
-    expect(await svc.countView(other.id)).toBe(2);
+    const alice = `anon:${'a'.repeat(64)}`;
+    const bob = `user:${uid()}`;
+    expect(await svc.countView(other.id, alice)).toEqual({ views: 1, counted: true });
+    expect(await svc.countView(other.id, bob)).toEqual({ views: 2, counted: true });
 
     let list = await svc.list('', 10, 'views');
     expect(list.entries.map((x) => x.reel.title)).toEqual(['Match point', 'Sunset ride']);
@@ -85,7 +88,7 @@ describe('showcase against real PostgreSQL', () => {
 
     expect(await svc.setSharing(owner, r.id, false)).toEqual({ shared: false, featured: false });
     await expect(svc.entry(r.id)).rejects.toMatchObject({ reason: 'not_featured' });
-    await expect(svc.countView(r.id)).rejects.toMatchObject({ reason: 'not_featured' });
+    await expect(svc.countView(r.id, alice)).rejects.toMatchObject({ reason: 'not_featured' });
     list = await svc.list('', 10, 'recent');
     expect(list.categories).toEqual(['Sports']);
 
@@ -93,5 +96,41 @@ describe('showcase against real PostgreSQL', () => {
     expect((await svc.list('', 10, 'recent')).entries).toEqual([]);
     const stats = await svc.stats();
     expect(stats).toEqual({ totalReels: 2, activeCreators30d: 1 });
+  });
+
+  it('counts a viewer once per reel per hour, however often they play it, and each viewer once', async () => {
+    const owner = uid();
+    const r = await reel(owner, 'Harbour at dawn');
+    await svc.setSharing(owner, r.id, true);
+    await svc.feature(r.id, 'Travel', null);
+    const second = await reel(owner, 'Market day');
+    await svc.setSharing(owner, second.id, true);
+    await svc.feature(second.id, 'Travel', null);
+    const carol = `anon:${'c'.repeat(64)}`;
+    const dave = `anon:${'d'.repeat(64)}`;
+    now = new Date('2026-03-02T10:00:00Z');
+
+    // Many plays by one viewer, some at once (a double click, a reload), count once.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => svc.countView(r.id, carol)));
+    expect(burst.filter((x) => x.counted)).toHaveLength(1);
+    expect((await svc.entry(r.id)).views).toBe(1);
+    now = new Date('2026-03-02T10:59:00Z');
+    expect(await svc.countView(r.id, carol)).toEqual({ views: 1, counted: false });
+    // Another viewer counts, and the same viewer's play of another reel counts there.
+    expect(await svc.countView(r.id, dave)).toEqual({ views: 2, counted: true });
+    expect(await svc.countView(second.id, carol)).toEqual({ views: 1, counted: true });
+    // An hour after the counted play (not after the last one) the viewer counts again.
+    now = new Date('2026-03-02T11:00:01Z');
+    expect(await svc.countView(r.id, carol)).toEqual({ views: 3, counted: true });
+    expect(await svc.countView(r.id, carol)).toEqual({ views: 3, counted: false });
+
+    // Rows outlive their window only until the reel's next play; nothing names a viewer for longer.
+    now = new Date('2026-03-02T13:00:00Z');
+    expect(await svc.countView(r.id, dave)).toEqual({ views: 4, counted: true });
+    const left = await db.query<{ viewer: string }>('select viewer from showcase_views where reel_id = $1', [r.id]);
+    expect(left.map((x) => x.viewer)).toEqual([dave]);
+
+    await expect(svc.countView(r.id, '')).rejects.toMatchObject({ reason: 'invalid_viewer' });
+    await expect(svc.countView(r.id, '203.0.113.9')).rejects.toMatchObject({ reason: 'invalid_viewer' });
   });
 });

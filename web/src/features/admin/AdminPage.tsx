@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { errorDetail } from '../../app/api';
 import { Page } from '../../pages/Page';
 import { useCurrentUser } from '../auth/useCurrentUser';
@@ -13,7 +14,7 @@ import {
   type DetailedHealth,
   type Metrics,
 } from './admin.api';
-import { ERROR_RATE_THRESHOLD, REFRESH_MS, activityLabel, relativeTime, statusColour } from './format';
+import { ERROR_RATE_THRESHOLD, activityLabel, refreshInterval, relativeTime, statusColour } from './format';
 import { HourChart } from './HourChart';
 import './admin.css';
 
@@ -111,7 +112,7 @@ function ActivityList({ events }: { events: ActivityEvent[] }) {
   );
 }
 
-function Dashboard() {
+function Dashboard({ refreshMs }: { refreshMs: number }) {
   const [loadHealth] = useLazyDetailedHealthQuery();
   const [loadMetrics] = useLazyDashboardMetricsQuery();
   const [loadFeed] = useLazyActivityFeedQuery();
@@ -141,20 +142,20 @@ function Dashboard() {
     return running.current;
   }, [loadHealth, loadMetrics, loadFeed]);
 
-  // Every 30 s, the next refresh scheduled only once the previous one has finished.
+  // Every 30 s (or ?refresh=), the next refresh scheduled only once the previous one has finished.
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
       await refresh();
-      if (!stopped) timer = setTimeout(() => void tick(), REFRESH_MS);
+      if (!stopped) timer = setTimeout(() => void tick(), refreshMs);
     };
     void tick();
     return () => {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [refresh]);
+  }, [refresh, refreshMs]);
 
   if (!updated) return <p className="muted">Loading system dashboard...</p>;
   const errorRate = metrics?.metrics_summary.error_rate ?? 0;
@@ -293,6 +294,7 @@ function Dashboard() {
 /** /admin: the system dashboard (admins only; the server refuses everyone else anyway). */
 export function AdminPage() {
   const { user, loading } = useCurrentUser();
+  const { search } = useLocation();
   return (
     <Page title="System Dashboard">
       {loading ? (
@@ -302,7 +304,7 @@ export function AdminPage() {
           Access Denied - This page is only accessible to administrators.
         </p>
       ) : (
-        <Dashboard />
+        <Dashboard refreshMs={refreshInterval(search)} />
       )}
     </Page>
   );

@@ -31,6 +31,16 @@ export const ERROR_RATE_THRESHOLD = 5;
 /** The dashboard refreshes this long after the previous refresh finished. */
 export const REFRESH_MS = 30_000;
 
+/**
+ * The refresh interval: 30 s, or `?refresh=SECONDS` on /admin (2 to 3600) for an operator who
+ * wants a livelier or a quieter screen (the browser test uses it so it need not wait 30 s).
+ */
+export function refreshInterval(search: string): number {
+  const raw = new URLSearchParams(search).get('refresh');
+  const s = raw !== null && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return Number.isFinite(s) && s >= 2 && s <= 3600 ? s * 1000 : REFRESH_MS;
+}
+
 const LABELS: Record<string, string> = {
   login: 'Login',
   login_failed: 'Failed login',

@@ -1,8 +1,9 @@
 import { RATE_LIMITS } from './security.js';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { LocalObjectStore, type ObjectStore } from '@reelsmith/kit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { byteRange } from '../../domain/byte-range.js';
 import type { DemosService } from '../../domain/demos.service.js';
@@ -81,6 +82,18 @@ export const contactMessage = z
   .meta({ id: 'ContactMessage' });
 
 const LINK_SECONDS = 3600;
+
+/**
+ * Who is playing a reel, for counting views once per viewer (media-library keeps a viewer for an
+ * hour per reel): the account when signed in, else a SHA-256 of the client's address (as Fastify
+ * sees it: behind a proxy only with TRUST_PROXY) and its User-Agent, so two people behind one
+ * address with different browsers count twice and the raw address is never passed on or stored.
+ */
+export function viewerOf(req: FastifyRequest): string {
+  if (req.caller) return `user:${req.caller.id}`;
+  const ua = String(req.headers['user-agent'] ?? '');
+  return `anon:${crypto.createHash('sha256').update(`${req.ip}\n${ua}`).digest('hex')}`;
+}
 
 export interface PublicDeps {
   peers: Peers;
@@ -198,12 +211,23 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     '/showcase/:id/play',
     {
       schema: {
-        summary: 'Counts one real play of a featured reel (the player calls it when playback starts)',
+        summary:
+          'Counts one real play of a featured reel (the player calls it when playback starts): once per viewer (account, else address and browser) per reel per hour',
         params: uuidParams,
-        response: { 200: z.object({ views: z.number().int() }), ...errors(404) },
+        response: {
+          200: z.object({
+            views: z.number().int(),
+            counted: z.boolean().describe('False when this viewer already played this reel within the hour'),
+          }),
+          ...errors(404),
+        },
       },
     },
-    async (req) => ({ views: Number((await peers.media.countShowcaseView({ reelId: req.params.id }, { requestId: req.id })).views) }),
+    async (req, reply) => {
+      const r = await peers.media.countShowcaseView({ reelId: req.params.id, viewer: viewerOf(req) }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      return { views: Number(r.views), counted: r.counted };
+    },
   );
 
   app.put(

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/events.proto.
  */
 export const file_reelsmith_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguaWRlbnRpdHkudjEiRAoOVXNlclJlZ2lzdGVyZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlYKDFVzZXJMb2dnZWRJbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmxvZ2luX3R5cGUYAyABKAkSEgoKYXRfdW5peF9tcxgEIAEoAyJMCg9TZXNzaW9uc1Jldm9rZWQSFAoMdG9rZW5faGFzaGVzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkSEgoKYXRfdW5peF9tcxgDIAEoAyJCCgxVc2VyVmVyaWZpZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlEKC0xvZ2luRmFpbGVkEg0KBWVtYWlsGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhIKCmF0X3VuaXhfbXMYBCABKAMiYAoMQWRtaW5DaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIaXNfYWRtaW4YAyABKAgSCgoCYnkYBCABKAkSEgoKYXRfdW5peF9tcxgFIAEoA2IGcHJvdG8z");
+  fileDesc("CiJyZWVsc21pdGgvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguaWRlbnRpdHkudjEiRAoOVXNlclJlZ2lzdGVyZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgphdF91bml4X21zGAMgASgDIlYKDFVzZXJMb2dnZWRJbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhIKCmxvZ2luX3R5cGUYAyABKAkSEgoKYXRfdW5peF9tcxgEIAEoAyJlCg9TZXNzaW9uc1Jldm9rZWQSFAoMdG9rZW5faGFzaGVzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkSEgoKYXRfdW5peF9tcxgDIAEoAxIXCg9zZXNzaW9uc19yZW1haW4YBCABKAgiQgoMVXNlclZlcmlmaWVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEgoKYXRfdW5peF9tcxgDIAEoAyJRCgtMb2dpbkZhaWxlZBINCgVlbWFpbBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRISCgphdF91bml4X21zGAQgASgDImAKDEFkbWluQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCGlzX2FkbWluGAMgASgIEgoKAmJ5GAQgASgJEhIKCmF0X3VuaXhfbXMYBSABKANiBnByb3RvMw");
 
 /**
  * events.identity.user_registered
@@ -101,6 +101,14 @@ export type SessionsRevoked = Message<"reelsmith.identity.v1.SessionsRevoked"> &
    * @generated from field: int64 at_unix_ms = 3;
    */
   atUnixMs: bigint;
+
+  /**
+   * The sessions did not end: only what the caches know about the user changed (the admin flag,
+   * by admin:grant or admin:revoke). Cached verifications are dropped; sockets stay connected.
+   *
+   * @generated from field: bool sessions_remain = 4;
+   */
+  sessionsRemain: boolean;
 };
 
 /**
