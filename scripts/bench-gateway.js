@@ -19,7 +19,6 @@ const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { setTimeout, clearTimeout, setInterval, clearInterval } = require('node:timers');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
@@ -27,6 +26,7 @@ const { io } = require('socket.io-client');
 const { connect: natsConnect } = require('nats');
 const { create, toBinary } = require('@bufbuild/protobuf');
 const { coreSubjects } = require('@reelsmith/proto');
+const { freePort } = require('@reelsmith/kit');
 
 const ROOT = path.resolve(__dirname, '..');
 const USERS = Number(process.env.BENCH_USERS || 400);
@@ -39,15 +39,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP_S || 3);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 const pct = (values, p) => {
   if (!values.length) return NaN;
   const s = [...values].sort((a, b) => a - b);

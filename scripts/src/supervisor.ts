@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SERVICE_NAMES, grpcAddrVar, type ServiceName } from '@reelsmith/kit';
+import { SERVICE_NAMES, freePort, grpcAddrVar, type ServiceName } from '@reelsmith/kit';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 // The kit's list of services, the gateway started last (its peers are on their way when it
@@ -36,32 +36,6 @@ function fail(message: string): never {
 }
 
 const say = (m: string) => process.stdout.write(`[supervisor] ${m}\n`);
-
-/**
- * A port nobody listens on, chosen below the kernel's ephemeral range: a port the OS hands out
- * with listen(0) lies inside that range, where any outgoing connection (to NATS, PostgreSQL...)
- * may take it as its local port before the service binds it (EADDRINUSE at start-up).
- */
-async function freePort(): Promise<number> {
-  let low = 32768;
-  try {
-    low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
-  } catch {
-    // not Linux: keep the IANA default
-  }
-  const from = 10_000;
-  const to = Math.max(from + 1000, Math.min(low, 49_152)) - 1;
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = from + Math.floor(Math.random() * (to - from));
-    const free = await new Promise<boolean>((resolve) => {
-      const srv = net.createServer();
-      srv.once('error', () => resolve(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port found below the ephemeral range');
-}
 
 async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -15,3 +15,4 @@ export * from './describe.js';
 export * from './outbox.js';
 export * from './interval.js';
 export * from './probe.js';
+export * from './ports.js';

@@ -17,11 +17,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { createLogger, migrate, openDatabase, readMigrations, LocalObjectStore } from '@reelsmith/kit';
+import { createLogger, freePort, migrate, openDatabase, readMigrations, LocalObjectStore } from '@reelsmith/kit';
 import { LibraryService } from '../domain/library.service.js';
 import { DrizzleLibraryRepository } from '../repositories/library.repository.js';
 import { libraryObjects, libraryTools } from '../repositories/media-tools.js';
@@ -72,14 +71,6 @@ async function seed(dataDir: string): Promise<void> {
   say(`${ENTRIES} entries in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
   await db.close();
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
