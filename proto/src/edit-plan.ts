@@ -10,7 +10,9 @@ import { z } from 'zod';
 /** The most segments a plan may have (the engine's segment cap). */
 export const PLAN_MAX_SEGMENTS = 5000;
 
-export const PLAN_ASPECTS = ['16:9', '9:16', '1:1'] as const;
+/** The output shapes (the job request's `aspect`). */
+export const ASPECTS = ['16:9', '9:16', '1:1'] as const;
+export type AspectName = (typeof ASPECTS)[number];
 
 export const planSegmentSchema = z
   .object({
@@ -31,7 +33,7 @@ export const editPlanSchema = z
     total_sec: z.number().positive(),
     fps: z.number().int().min(1).max(240),
     beat_aligned: z.boolean(),
-    aspect: z.enum(PLAN_ASPECTS),
+    aspect: z.enum(ASPECTS),
     segments: z
       .array(planSegmentSchema)
       .min(1, 'A plan needs at least one segment')
@@ -51,7 +53,7 @@ export interface EnginePlanShape {
   segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
 }
 
-export function planToWire(p: EnginePlanShape, aspect: (typeof PLAN_ASPECTS)[number]): EditPlanWire {
+export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire {
   return {
     version: p.version,
     total_sec: p.totalSec,

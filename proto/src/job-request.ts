@@ -8,14 +8,12 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
-import { editPlanSchema, planJson } from './edit-plan.js';
+import { ASPECTS, editPlanSchema, planJson, type AspectName } from './edit-plan.js';
 
 export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
 export type PacingPreset = (typeof PACING_PRESETS)[number];
 export const TITLE_FONTS = ['Roboto-Bold.ttf', 'Arial-Bold.ttf', 'Helvetica-Bold.ttf'] as const;
 export const TITLE_POSITIONS = ['top', 'center', 'bottom'] as const;
-export const ASPECTS = ['16:9', '9:16', '1:1'] as const;
-export type AspectName = (typeof ASPECTS)[number];
 
 /** The spec's defaults (section 9), in one place. */
 export const JOB_DEFAULTS = {

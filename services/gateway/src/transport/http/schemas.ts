@@ -4,7 +4,7 @@
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
  * component of that document. The job request itself is the shared contract in @reelsmith/proto.
  */
-import { PACING_PRESETS, PLAN_ASPECTS, PLAN_MAX_SEGMENTS, jobRequestSchema } from '@reelsmith/proto';
+import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
 
 export { jobRequestSchema };
@@ -119,7 +119,7 @@ export const editPlan = z
     total_sec: z.number(),
     fps: z.number().int(),
     beat_aligned: z.boolean(),
-    aspect: z.enum(PLAN_ASPECTS),
+    aspect: z.enum(ASPECTS),
     segments: z.array(planSegment),
   })
   .meta({ id: 'EditPlan' });
