@@ -29,3 +29,11 @@ export type GuestPass = Schemas['GuestPass'];
 export type Message = Schemas['Message'];
 
 export { jobRequestDefaults } from './schema.gen.js';
+export type JobList = Schemas['JobList'];
+export type UploadInfo = Schemas['UploadInfo'];
+/** POST /jobs/plan: a job request, with optionally a plan, segments to re-roll, segments locked and a seed. */
+export type PlanRequest = Schemas['PlanRequestInput'];
+export type PlanResult = Schemas['PlanResult'];
+export type EditPlan = Schemas['EditPlan'];
+export type PlanSegment = Schemas['PlanSegment'];
+export type PlanMusic = Schemas['PlanMusic'];

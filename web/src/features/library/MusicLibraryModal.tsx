@@ -10,7 +10,7 @@ import {
   useSelectMusicMutation,
   type MusicLibraryFile,
 } from './library.api';
-import { Waveform } from './Waveform';
+import { Waveform } from '../../components/Waveform';
 import './library.css';
 
 export interface ChosenMusic {
