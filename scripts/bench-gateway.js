@@ -36,6 +36,8 @@ const STORM_SOCKETS = Number(process.env.BENCH_STORM_SOCKETS || 2000);
 const STORMS = Number(process.env.BENCH_STORMS || 5);
 const DURATION = Number(process.env.BENCH_DURATION_S || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_S || 3);
+/** `--http-only`: only the autocannon table (step 1), for quick iterations on the request path. */
+const HTTP_ONLY = process.argv.includes('--http-only');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
@@ -72,6 +74,8 @@ async function startProduct(dataDir, port) {
       LOG_LEVEL: 'info',
       NATS_URL: '',
       DEMO_REELS: 'false',
+      // BENCH_CPU_PROF=<file.js>: a module every service preloads (e.g. one that writes a CPU profile).
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${process.env.BENCH_CPU_PROF}` } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -389,6 +393,10 @@ async function main() {
       row('GET /api/v1/auth/me', rMe, rBare),
       row('GET /api/v1/billing/catalogue', rCat, rBare),
     ];
+    if (HTTP_ONLY) {
+      printTable(http);
+      return;
+    }
 
     log(`sockets: ${FANOUT_CLIENTS} clients following ${LIVE_JOBS} live jobs`);
     const fan = await fanout(base, users, jobs.slice(0, LIVE_JOBS), publish);
