@@ -3,7 +3,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -55,13 +57,65 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
 /**
  * initdb grows PGlite's WebAssembly heap to ~800 MB, and a WASM heap never shrinks; opening an
- * initialised database costs ~170 MB. So a new database is initialised by a short-lived child
- * process and the service only ever opens an existing one.
+ * initialised database costs ~170 MB. So a service only ever opens an existing database. A new
+ * one is a copy of a template data directory, initialised once per machine and PGlite version by
+ * a short-lived child process (initdb costs ~6 s of CPU; a copy well under one, and `npm start`
+ * creates nine databases at once on its first run, every test of the whole product too).
  */
 async function initPgliteOutOfProcess(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const template = await pgliteTemplate();
+  // Copied beside, then renamed into place: a copy cut short is never taken for a database.
+  const partial = `${dir}.partial-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    fs.cpSync(template, partial, { recursive: true });
+    fs.rmSync(dir, { recursive: true, force: true }); // empty: PG_VERSION is its first file to exist
+    fs.renameSync(partial, dir);
+  } finally {
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+}
+
+/** PGlite's version (the template is only valid for the version that made it). */
+function pgliteVersion(): string {
+  let dir = path.dirname(require.resolve('@electric-sql/pglite'));
+  for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === '@electric-sql/pglite' && pkg.version) return pkg.version;
+    }
+  }
+  return 'unknown';
+}
+
+/**
+ * The template: a freshly initialised data directory in the machine's temporary folder (a cache:
+ * made again if removed). It is built under a unique name and renamed into place, so it is
+ * either complete or absent; processes racing to make it each finish, and one rename wins.
+ */
+export async function pgliteTemplate(root = os.tmpdir()): Promise<string> {
+  const dir = path.join(root, `reelsmith-pglite-${pgliteVersion()}-template`);
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+  const building = `${dir}.building-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    await initdbInChild(building);
+    try {
+      fs.renameSync(building, dir);
+    } catch (e) {
+      // Another process won the race (ENOTEMPTY / EEXIST): its template serves.
+      if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw e;
+    }
+  } finally {
+    fs.rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+function initdbInChild(dir: string): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
   const script = `require(${JSON.stringify(require.resolve('@electric-sql/pglite'))}).PGlite.create(process.argv[1]).then((db) => db.close()).catch((e) => { console.error(e); process.exit(1); })`;
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));

@@ -1,6 +1,8 @@
 import { pgTable, text, integer } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
-import { migrate, openDatabase, type Database, type Migration } from '../../src/db';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrate, openDatabase, pgliteTemplate, type Database, type Migration } from '../../src/db';
 import { createTestDatabase, tempDir, type TestDatabase } from '../../src/testing';
 
 const migrations: Migration[] = [
@@ -58,6 +60,34 @@ describe('database: the same migrations on PostgreSQL and PGlite', () => {
       expect(await migrate(again, migrations)).toEqual([]);
       expect(await again.orm.select().from(items)).toEqual([{ id: 'a', qty: 5, note: 'x' }]);
       await again.close();
+    } finally {
+      t.remove();
+    }
+  });
+
+  it('makes new PGlite databases from one template: each its own, the template untouched', async () => {
+    const t = tempDir('pglite-template');
+    try {
+      // Two processes' worth of racing callers end with one complete template.
+      const [a, b] = await Promise.all([pgliteTemplate(t.dir), pgliteTemplate(t.dir)]);
+      expect(a).toBe(b);
+      expect(fs.readdirSync(t.dir)).toEqual([path.basename(a)]); // no half-built copies left behind
+      const stamp = fs.statSync(path.join(a, 'PG_VERSION')).mtimeMs;
+      expect(await pgliteTemplate(t.dir)).toBe(a);
+      expect(fs.statSync(path.join(a, 'PG_VERSION')).mtimeMs).toBe(stamp); // not initialised again
+
+      // The service's databases (made from the machine's template) are independent of each other.
+      const one = await openDatabase({ pgliteDir: path.join(t.dir, 'one') });
+      const two = await openDatabase({ pgliteDir: path.join(t.dir, 'two') });
+      try {
+        await exercise(one);
+        expect(await migrate(two, migrations)).toHaveLength(2);
+        expect(await two.orm.select().from(items)).toEqual([]);
+      } finally {
+        await one.close();
+        await two.close();
+      }
+      expect(fs.readdirSync(t.dir).filter((f) => f.includes('partial'))).toEqual([]);
     } finally {
       t.remove();
     }
