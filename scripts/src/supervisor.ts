@@ -9,7 +9,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SERVICE_NAMES, freePort, grpcAddrVar, type ServiceName } from '@reelsmith/kit';
+import { SERVICE_NAMES, freePort, grpcAddrVar, pgliteTemplate, type ServiceName } from '@reelsmith/kit';
+import { natsServerConfig } from './nats-conf.js';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 // The kit's list of services, the gateway started last (its peers are on their way when it
@@ -191,13 +192,10 @@ async function main(): Promise<void> {
     natsUrl = `nats://127.0.0.1:${natsPort}`;
     const storeDir = path.join(s.dataDir, 'nats');
     fs.mkdirSync(storeDir, { recursive: true });
-    sup.add({
-      name: 'nats-server',
-      command: bin,
-      // Loopback only, and a token: no other local process can publish work or facts.
-      args: ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir, '--auth', secret.NATS_TOKEN!],
-      env: process.env,
-    });
+    // Loopback only, and a token: no other local process can publish work or facts (nats-conf.ts).
+    const confFile = path.join(storeDir, 'nats-server.conf');
+    fs.writeFileSync(confFile, natsServerConfig({ port: natsPort, storeDir, token: secret.NATS_TOKEN! }), { mode: 0o600 });
+    sup.add({ name: 'nats-server', command: bin, args: ['-c', confFile], env: process.env });
     if (!(await waitForPort(natsPort, 15_000))) fail(`nats-server (${v.stdout.trim()}) did not start on port ${natsPort}`);
     say(`nats-server with JetStream at ${natsUrl}, data in ${storeDir}`);
   }
@@ -219,6 +217,14 @@ async function main(): Promise<void> {
     PORT: String(s.port),
   };
   delete common.DATABASE_URL;
+
+  // Embedded databases are copies of one initialised template, made here once per machine
+  // before the services start (nine services racing to make it would each run initdb).
+  if (SERVICES.some((n) => !process.env[dbVar(n)])) {
+    const started = Date.now();
+    const template = await pgliteTemplate();
+    if (Date.now() - started > 1000) say(`embedded database template initialised in ${template}`);
+  }
 
   for (const n of SERVICES) {
     const entry = path.join(ROOT, 'services', n, 'dist', 'main.js');
