@@ -1,4 +1,4 @@
-import { parseRange } from '../../src/transport/http/media-library.routes';
+import { parseRange } from '../../src/transport/http/send-object';
 
 describe('HTTP Range of library files', () => {
   it('reads the forms browsers send, clamped to the file', () => {

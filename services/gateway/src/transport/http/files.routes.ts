@@ -2,6 +2,7 @@ import { FILES_ROUTE, verifyLocalSignature, type LocalObjectStore } from '@reels
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errors } from './schemas.js';
+import { sendObject } from './send-object.js';
 
 export interface FilesDeps {
   store: LocalObjectStore;
@@ -10,7 +11,9 @@ export interface FilesDeps {
 
 /**
  * Serves local-disk objects behind signed, expiring links (the S3 adapter signs links that go to
- * S3 directly). A forged, altered or expired link gets 403.
+ * S3 directly). A forged, altered or expired link gets 403. Ranges are honoured (the reel plays
+ * and seeks in place), and a signed link may be embedded by the app at any of its origins
+ * (PUBLIC_URL's host, or 127.0.0.1 as the browser reached it): the signature is the permission.
  */
 export const filesRoutes: FastifyPluginAsyncZod<FilesDeps> = async (app, deps) => {
   const base = FILES_ROUTE.replace('/api/v1', '');
@@ -32,10 +35,15 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesDeps> = async (app, deps) =
       }
       const info = await deps.store.stat(key);
       if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-      void reply.header('content-length', info.size);
-      void reply.type(key.endsWith('.mp4') ? 'video/mp4' : key.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream');
+      void reply.header('cross-origin-resource-policy', 'cross-origin');
       if (name) void reply.header('content-disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`);
-      return reply.send(await deps.store.get(key));
+      return sendObject(deps.store, reply, {
+        key,
+        size: info.size,
+        type: key.endsWith('.mp4') ? 'video/mp4' : key.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream',
+        range: req.headers.range,
+        cacheControl: 'private, max-age=3600',
+      });
     },
   );
 };

@@ -1,13 +1,12 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { byteRange } from '../../domain/byte-range.js';
 import type { Peers } from '../../repositories/clients.js';
 import { callerOf } from './auth.js';
 import { errors, message } from './schemas.js';
+import { sendObject } from './send-object.js';
 
 type Item = media.LibraryItem;
 
@@ -103,36 +102,6 @@ const musicView = (i: Item) => ({
   duration: i.durationSec,
   bpm: i.bpm,
 });
-
-/** Parses one `bytes=` range against a size; null when absent, 'bad' when unsatisfiable. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'bad' {
-  // The gateway's one Range parser; library files answer 416 to any Range they would not honour.
-  const r = byteRange(header, size);
-  if (r === 'unsatisfiable' || (header && r === null)) return 'bad';
-  return r;
-}
-
-/** Sends a stored object, honouring a Range header (206 with the slice asked for). */
-async function sendObject(store: ObjectStore, req: FastifyRequest, reply: FastifyReply, key: string, size: number, type: string) {
-  void reply.header('accept-ranges', 'bytes').header('cache-control', IMMUTABLE).type(type);
-  const range = parseRange(req.headers.range, size);
-  if (range === 'bad')
-    return reply
-      .status(416)
-      .type('application/json')
-      .header('cache-control', 'no-store')
-      .header('content-range', `bytes */${size}`)
-      .send({ detail: 'Range not satisfiable', code: 'bad_range' });
-  if (!range) {
-    void reply.header('content-length', size);
-    return reply.send(await store.get(key));
-  }
-  void reply
-    .status(206)
-    .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-    .header('content-length', range.end - range.start + 1);
-  return reply.send(await store.get(key, range));
-}
 
 const mimeOf = (key: string) =>
   ({
@@ -259,7 +228,13 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('video', req.params.key, req.id);
-      return sendObject(store, req, reply, i.objectKey, Number(i.sizeBytes), mimeOf(i.objectKey));
+      return sendObject(store, reply, {
+        key: i.objectKey,
+        size: Number(i.sizeBytes),
+        type: mimeOf(i.objectKey),
+        range: req.headers.range,
+        cacheControl: IMMUTABLE,
+      });
     },
   );
 
@@ -337,7 +312,13 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('audio', req.params.key, req.id);
-      return sendObject(store, req, reply, i.objectKey, Number(i.sizeBytes), mimeOf(i.objectKey));
+      return sendObject(store, reply, {
+        key: i.objectKey,
+        size: Number(i.sizeBytes),
+        type: mimeOf(i.objectKey),
+        range: req.headers.range,
+        cacheControl: IMMUTABLE,
+      });
     },
   );
 
