@@ -6360,3 +6360,37 @@ export const jobRequestDefaults = {
   "aspect": "16:9",
   "get_footage_offers": false
 } as const;
+
+/** The job request's limits ({min, max} of numbers, {max} of text lengths), as the server checks them. */
+export const jobRequestLimits = {
+  "output_filename": {
+    "max": 200
+  },
+  "title_config": {
+    "text": {
+      "max": 200
+    },
+    "font_size": {
+      "min": 8,
+      "max": 400
+    }
+  },
+  "fade_in_duration_sec": {
+    "min": 0,
+    "max": 10
+  },
+  "fade_out_duration_sec": {
+    "min": 0,
+    "max": 10
+  },
+  "plan": {
+    "version": {
+      "min": -9007199254740991,
+      "max": 9007199254740991
+    },
+    "fps": {
+      "min": 1,
+      "max": 240
+    }
+  }
+} as const;

@@ -28,7 +28,7 @@ export type Catalogue = Schemas['Catalogue'];
 export type GuestPass = Schemas['GuestPass'];
 export type Message = Schemas['Message'];
 
-export { jobRequestDefaults } from './schema.gen.js';
+export { jobRequestDefaults, jobRequestLimits } from './schema.gen.js';
 export type JobList = Schemas['JobList'];
 export type UploadInfo = Schemas['UploadInfo'];
 /** POST /jobs/plan: a job request, with optionally a plan, segments to re-roll, segments locked and a seed. */
