@@ -120,8 +120,14 @@ describe('libraries and My Reels in Chromium', () => {
     expect(markers).toBeLessThan(50);
     await page.screenshot({ path: shot('libraries-1-music'), fullPage: true });
     await music.getByRole('button', { name: 'Use this track' }).click();
-    const chosen = page.getByRole('list', { name: 'Selected files' });
-    await chosen.getByText('slow-pad-90bpm.mp3').waitFor();
+    const tray = page.getByRole('region', { name: 'Media tray' });
+    await tray.getByTestId('tray-music').getByText('slow-pad-90bpm.mp3').waitFor();
+    // The library knows its tempo and the tray draws its waveform once its analysis is read.
+    await tray.getByTestId('music-facts').getByText('0:30 · 90 BPM').waitFor();
+    await tray
+      .getByTestId('tray-music')
+      .getByRole('img', { name: /Waveform with \d+ beat markers/ })
+      .waitFor();
 
     // Clips: the cap of the free plan is shown; pick the two short signing clips.
     await page.getByRole('button', { name: 'Browse Video Library' }).click();
@@ -135,8 +141,15 @@ describe('libraries and My Reels in Chromium', () => {
     await videos.getByRole('button', { name: 'Select signing-walk.mp4', exact: true }).click();
     await videos.getByText('2 of up to 20 clips selected').waitFor();
     await videos.getByRole('button', { name: 'Use 2 clips' }).click();
-    await chosen.getByText('signing-walk.mp4').waitFor();
-    expect(await chosen.getByRole('listitem').count()).toBe(3);
+    await tray.getByText('signing-walk.mp4').waitFor();
+    // Library clips are stored already: ready at once, with their thumbnail, in the order chosen.
+    expect(await tray.getByTestId('tray-clip').count()).toBe(2);
+    expect(await tray.getByTestId('tray-clip').first().getAttribute('data-state')).toBe('ready');
+    expect(await tray.getByTestId('tray-clip').first().textContent()).toContain('signing-again.mp4');
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=tray-clip] img');
+      return Boolean(img?.complete && img.naturalWidth > 0);
+    });
     await page
       .getByTestId('estimate')
       .getByText(/Estimated cost: \d+ credits/)

@@ -3,7 +3,7 @@ import { PayToContinue } from '../payments/PayToContinue';
 import { JobCard } from './JobCard';
 import type { JobForm } from './useJobForm';
 
-/** Step 3: the estimate, Generate, then the job progress card. */
+/** Step 4: the estimate, Generate (the previewed plan, if any), then the job progress card. */
 export function GenerateStep({ form, user }: { form: JobForm; user: User | null }) {
   const { credits, phase, error, shortOfCredits } = form;
   const ent = user?.entitlements;
@@ -14,7 +14,7 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
   return (
     <section className="step" aria-labelledby="step3">
       <h2 id="step3">
-        <span className="step-no">3</span> Generate
+        <span className="step-no">4</span> Generate
       </h2>
       <p data-testid="estimate">
         {credits === undefined ? 'Estimating cost…' : `Estimated cost: ${credits} credits`}
@@ -33,6 +33,7 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
         </p>
       )}
       {phase.kind === 'idle' && cannotPay && user && credits !== undefined && <PayToContinue user={user} credits={credits} />}
+      {phase.kind === 'idle' && form.uploading && <p className="notice">Uploading your files… Generate is ready when they are.</p>}
       {phase.kind === 'idle' && (
         <button
           className="btn primary big"
@@ -40,10 +41,9 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
           disabled={shortOfCredits || cannotPay}
           title={shortOfCredits ? 'Not enough credits for this reel' : undefined}
         >
-          Generate Reel
+          {form.plan ? 'Generate This Edit' : 'Generate Reel'}
         </button>
       )}
-      {phase.kind === 'uploading' && <p className="notice">{phase.line}</p>}
       {phase.kind === 'submitting' && <p className="notice">Creating video job…</p>}
       {phase.kind === 'job' && <JobCard jobId={phase.id} onAnother={() => form.reset(false)} onStartOver={() => form.reset(true)} />}
     </section>

@@ -1,12 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { errorDetail } from '../../app/api';
-import { isFinal, useJobStatusQuery } from './assembly.api';
+import { Modal } from '../../components/Modal';
+import { isFinal, useCancelJobMutation, useJobStatusQuery } from './assembly.api';
 import { PROGRESS_STEPS, stepFor } from './steps';
 
 const FAILED_CARD = 'Something went wrong. Please try again or contact support.';
 const COUNTER_KEY = 'reelsmith.stats.totalreels';
 
-/** The job progress card: live status, the step label, the real percentage, and the result. */
+/**
+ * The job progress card: live status, the step label, the real percentage, and the result: the
+ * finished reel plays in place, with Download beside it and a link to My Reels. 'Start Over'
+ * while the job runs asks whether to cancel it (the render stops, the reservation is released).
+ */
 export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAnother: () => void; onStartOver: () => void }) {
   // Poll every 2 s while the socket is not delivering; a slow check while it is (a status message
   // lost in transit must not leave the card waiting); never after the end.
@@ -22,8 +28,39 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
     }
   }, [done, data?.status]);
 
-  if (error && !data) return <p className="error">{errorDetail(error, 'Status check failed')}</p>;
+  const [confirming, setConfirming] = useState(false);
+  const [cancel, cancelling] = useCancelJobMutation();
+  const cancelJob = async () => {
+    try {
+      await cancel(jobId).unwrap();
+      setConfirming(false);
+    } catch {
+      setConfirming(false); // it finished meanwhile (409) or the message shows below
+    }
+  };
+
+  if (error && !data)
+    return (
+      <div className="card job-card">
+        <p className="error">{errorDetail(error, 'Status check failed')}</p>
+        <button className="btn" onClick={onStartOver}>
+          Start Over
+        </button>
+      </div>
+    );
   const status = data?.status ?? 'queued';
+  if (status === 'cancelled')
+    return (
+      <div className="card job-card" aria-live="polite" data-testid="job-card">
+        <div className="job-head">
+          <strong>Cancelled</strong>
+        </div>
+        <p>The reel was cancelled; nothing was charged.</p>
+        <button className="btn" onClick={onStartOver}>
+          Start Over
+        </button>
+      </div>
+    );
   const progress = data?.progress ?? 0;
   return (
     <div className="card job-card" aria-live="polite" data-testid="job-card">
@@ -44,14 +81,20 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
         ))}
       </ol>
       {status === 'completed' && data?.download_url && (
-        <div className="row">
-          <a className="btn primary" href={data.download_url} download>
-            Download
-          </a>
-          <button className="btn" onClick={onAnother}>
-            Create Another Video
-          </button>
-        </div>
+        <>
+          <video className="reel-player" src={data.download_url} controls playsInline preload="metadata" data-testid="reel-player" />
+          <div className="row wrap">
+            <a className="btn primary" href={data.download_url} download>
+              Download
+            </a>
+            <Link className="btn" to="/reels">
+              My Reels
+            </Link>
+            <button className="btn" onClick={onAnother}>
+              Create Another Video
+            </button>
+          </div>
+        </>
       )}
       {status === 'failed' && (
         <>
@@ -64,10 +107,24 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
       )}
       {!done && (
         <div className="row">
-          <button className="btn" onClick={onStartOver}>
+          <button className="btn" onClick={() => setConfirming(true)}>
             Start Over
           </button>
         </div>
+      )}
+      {confirming && (
+        <Modal title="Cancel this reel?" onClose={() => setConfirming(false)}>
+          <p>Your reel is still being made. Cancel it and start over? The render stops and nothing is charged.</p>
+          {cancelling.error && <p className="error">{errorDetail(cancelling.error, 'Could not cancel')}</p>}
+          <div className="row wrap">
+            <button className="btn primary" onClick={cancelJob} disabled={cancelling.isLoading}>
+              {cancelling.isLoading ? 'Cancelling…' : 'Cancel the reel'}
+            </button>
+            <button className="btn" onClick={() => setConfirming(false)}>
+              Keep it running
+            </button>
+          </div>
+        </Modal>
       )}
     </div>
   );

@@ -1,15 +1,25 @@
-import type { Pacing, TitleFont, TitlePosition } from '../../api/types';
+import { useCallback } from 'react';
+import { jobRequestLimits, type Pacing, type TitleFont, type TitlePosition } from '../../api/types';
+import { AspectPicker } from './AspectPicker';
+import { NumberField } from './NumberField';
 import type { JobForm } from './useJobForm';
+
+const L = jobRequestLimits;
 
 /** Step 2: pacing, beat mapping, Intelligence, title, fades, letterbox, offers, output filename. */
 export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: boolean }) {
   const { settings: s, update, updateTitle } = form;
   const t = s.title_config;
+  const { setSettingsProblem } = form;
+  const problemOf = useCallback((field: string) => (p: string) => setSettingsProblem(field, p), [setSettingsProblem]);
+  const titleTooLong =
+    t.enabled && t.text.length > L.title_config.text.max ? `The title must be at most ${L.title_config.text.max} characters` : '';
   return (
     <section className="step" aria-labelledby="step2">
       <h2 id="step2">
         <span className="step-no">2</span> Configure Settings
       </h2>
+      <AspectPicker value={s.aspect} letterbox={s.enable_letterbox} onChange={(aspect) => update({ aspect })} />
       <div className="settings form">
         <label>
           Pacing
@@ -34,7 +44,22 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
           <>
             <label>
               Title text
-              <input value={t.text} maxLength={200} onChange={(e) => updateTitle({ text: e.target.value })} />
+              <input
+                value={t.text}
+                onChange={(e) => {
+                  updateTitle({ text: e.target.value });
+                  setSettingsProblem(
+                    'title',
+                    e.target.value.length > L.title_config.text.max
+                      ? `The title must be at most ${L.title_config.text.max} characters`
+                      : '',
+                  );
+                }}
+                aria-invalid={titleTooLong ? true : undefined}
+              />
+              <span className={titleTooLong ? 'field-error' : 'muted small'}>
+                {titleTooLong || `${t.text.length}/${L.title_config.text.max}`}
+              </span>
             </label>
             <label>
               Font
@@ -44,16 +69,14 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
                 <option value="Helvetica-Bold.ttf">Helvetica Bold</option>
               </select>
             </label>
-            <label>
-              Font size
-              <input
-                type="number"
-                min={8}
-                max={400}
-                value={t.font_size}
-                onChange={(e) => updateTitle({ font_size: Number(e.target.value) || t.font_size })}
-              />
-            </label>
+            <NumberField
+              label="Font size"
+              integer
+              value={t.font_size}
+              limits={L.title_config.font_size}
+              onValue={(font_size) => updateTitle({ font_size })}
+              onProblem={problemOf('font_size')}
+            />
             <label>
               Position
               <select value={t.position} onChange={(e) => updateTitle({ position: e.target.value as TitlePosition })}>
@@ -67,6 +90,24 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
         <label className="check">
           <input type="checkbox" checked={s.enable_fades} onChange={(e) => update({ enable_fades: e.target.checked })} /> Fades
         </label>
+        {s.enable_fades && (
+          <>
+            <NumberField
+              label="Fade-in (seconds)"
+              value={s.fade_in_duration_sec}
+              limits={L.fade_in_duration_sec}
+              onValue={(fade_in_duration_sec) => update({ fade_in_duration_sec })}
+              onProblem={problemOf('fade_in')}
+            />
+            <NumberField
+              label="Fade-out (seconds)"
+              value={s.fade_out_duration_sec}
+              limits={L.fade_out_duration_sec}
+              onValue={(fade_out_duration_sec) => update({ fade_out_duration_sec })}
+              onProblem={problemOf('fade_out')}
+            />
+          </>
+        )}
         <label className="check">
           <input type="checkbox" checked={s.enable_letterbox} onChange={(e) => update({ enable_letterbox: e.target.checked })} /> Letterbox
         </label>
@@ -76,7 +117,11 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
         </label>
         <label>
           Output filename
-          <input value={s.output_filename} maxLength={200} onChange={(e) => update({ output_filename: e.target.value })} />
+          <input
+            value={s.output_filename}
+            maxLength={L.output_filename.max}
+            onChange={(e) => update({ output_filename: e.target.value })}
+          />
         </label>
       </div>
     </section>

@@ -2,15 +2,38 @@ import { io, type Socket } from 'socket.io-client';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_SPREAD, handshakeFailure, reconnectDelay } from './reconnect';
-import type { EstimateRequest, JobRequest, JobStatus, UploadResult } from '../../api/types';
+import type { EstimateRequest, JobList, JobRequest, JobStatus, UploadInfo, UploadResult } from '../../api/types';
 
 /** The job status as the page holds it: the server's view, plus whether the socket is delivering. */
 export type LiveJobStatus = JobStatus & { live?: boolean };
 
-export const isFinal = (s?: JobStatus) => s?.status === 'failed' || (s?.status === 'completed' && Boolean(s.download_url));
+export const isFinal = (s?: JobStatus) =>
+  s?.status === 'failed' || s?.status === 'cancelled' || (s?.status === 'completed' && Boolean(s.download_url));
 
 const assemblyApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** An upload's (or library item's) probe, thumbnail and analysis; music gets tempo, beats and waveform once analysed. */
+    uploadInfo: build.query<UploadInfo, string>({
+      query: (key) => ({ url: '/uploads/info', params: { key } }),
+    }),
+    /** The caller's queued and processing jobs (a reload or another tab finds its running job). */
+    activeJobs: build.query<JobList, void>({
+      query: () => ({ url: '/jobs', params: { active: '1' } }),
+      keepUnusedDataFor: 0,
+    }),
+    cancelJob: build.mutation<JobStatus, string>({
+      query: (id) => ({ url: `/jobs/${id}/cancel`, method: 'POST' }),
+      // The reservation is released: credits or the free video come back.
+      invalidatesTags: ['User'],
+      async onQueryStarted(id, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(assemblyApi.util.updateQueryData('jobStatus', id, (d) => ({ ...d, ...data })));
+        } catch {
+          // the card shows the server's message
+        }
+      },
+    }),
     estimate: build.query<{ credits: number }, EstimateRequest>({
       query: (body) => ({ url: '/billing/estimate', method: 'POST', body }),
     }),
@@ -93,12 +116,22 @@ const assemblyApi = api.injectEndpoints({
   }),
 });
 
-export const { useEstimateQuery, useCreateJobMutation, useJobStatusQuery } = assemblyApi;
+export const { useEstimateQuery, useCreateJobMutation, useJobStatusQuery, useUploadInfoQuery, useActiveJobsQuery, useCancelJobMutation } =
+  assemblyApi;
 
 /** Uploads one file with progress (fetch has no upload progress, XHR has). */
-export function uploadFile(file: File, token: string | null, onProgress: (fraction: number) => void): Promise<UploadResult> {
+export function uploadFile(
+  file: File,
+  token: string | null,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => {
+      xhr.abort();
+      reject(new DOMException('Upload cancelled', 'AbortError'));
+    });
     xhr.open('POST', '/api/v1/uploads/file');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);

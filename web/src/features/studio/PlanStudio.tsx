@@ -1,4 +1,11 @@
-import type { EditPlan, JobRequest } from '../../api/types';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { EditPlan, JobRequest, PlanMusic } from '../../api/types';
+import { errorDetail } from '../../app/api';
+import { Waveform } from '../../components/Waveform';
+import { clock } from '../assembly/tray';
+import { usePlanMutation } from './studio.api';
+import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, widths } from './timeline';
+import './studio.css';
 
 /**
  * Home's 'Preview edit' step (issue 20), between Configure and Generate: the plan the engine would
@@ -13,11 +20,369 @@ export interface PlanStudioProps {
   onPlanChange: (plan: EditPlan | null) => void;
   /** Playable sources of the clips, by media_files index (object URLs of local files, or library links). */
   clipSources: string[];
+  /** The clips' names, by media_files index. */
+  clipNames?: string[];
   /** Playable source of the music, if any. */
   musicSource?: string;
 }
 
-/** Placeholder until the studio lands: nothing to show. */
-export function PlanStudio(_props: PlanStudioProps) {
-  return null;
+const RETRY_PENDING_MS = 2000;
+
+export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames = [], musicSource }: PlanStudioProps) {
+  const [fetchPlan, state] = usePlanMutation();
+  const [music, setMusic] = useState<PlanMusic | null>(null);
+  const [credits, setCredits] = useState<number | undefined>();
+  const [problem, setProblem] = useState('');
+  const [pending, setPending] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const [locked, setLocked] = useState<Set<number>>(new Set());
+  const [seed, setSeed] = useState(1);
+  const [playhead, setPlayhead] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const requestKey = useMemo(() => (request ? JSON.stringify(request) : ''), [request]);
+  const planFor = useRef('');
+  const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // A plan made for another request (files, order or settings changed) is stale.
+  useEffect(() => {
+    if (plan && planFor.current !== requestKey) onPlanChange(null);
+  }, [plan, requestKey, onPlanChange]);
+  useEffect(() => () => clearTimeout(retry.current), []);
+
+  const ask = useCallback(
+    async (extra: { plan?: EditPlan; reroll?: number[]; locked?: number[]; seed?: number } = {}) => {
+      if (!request) return;
+      setProblem('');
+      clearTimeout(retry.current);
+      try {
+        const r = await fetchPlan({ reroll: [], locked: [], seed: 0, ...request, ...extra }).unwrap();
+        planFor.current = requestKey;
+        setPending(false);
+        setMusic(r.music);
+        setCredits(r.estimate.credits);
+        onPlanChange(r.plan);
+      } catch (e) {
+        const status = (e as { status?: number }).status;
+        // Analysis of an upload still running: say so and try again shortly.
+        if (status === 409) {
+          setPending(true);
+          retry.current = setTimeout(() => void ask(extra), RETRY_PENDING_MS);
+          return;
+        }
+        setPending(false);
+        setProblem(errorDetail(e, 'Could not make the preview'));
+      }
+    },
+    [request, requestKey, fetchPlan, onPlanChange],
+  );
+
+  const open = () => {
+    setLocked(new Set());
+    setSelected(0);
+    setPlayhead(0);
+    void ask();
+  };
+  const reroll = (i: number) => {
+    if (!plan || locked.has(i)) return;
+    const next = seed + 1;
+    setSeed(next);
+    void ask({ plan, reroll: [i], locked: [...locked], seed: next });
+  };
+  const toggleLock = (i: number) =>
+    setLocked((l) => {
+      const n = new Set(l);
+      if (!n.delete(i)) n.add(i);
+      return n;
+    });
+  const beats = music?.beats ?? [];
+  const nudge = (i: number, dir: -1 | 1) => {
+    if (!plan) return;
+    const to = stepCut(plan, i, beats, dir);
+    if (to === undefined) return setProblem(dir < 0 ? 'No earlier beat to move this cut to.' : 'No later beat to move this cut to.');
+    apply(moveCut(plan, i, to));
+  };
+  const apply = (r: EditPlan | string) => {
+    if (typeof r === 'string') return setProblem(r);
+    setProblem('');
+    onPlanChange(r);
+  };
+
+  if (!request)
+    return <p className="muted">Add your clips (and music) and wait for the uploads: then preview the edit before spending credits.</p>;
+
+  if (!plan)
+    return (
+      <div className="studio-empty">
+        <button className="btn" onClick={open} disabled={state.isLoading || pending}>
+          {state.isLoading || pending ? 'Planning…' : 'Preview edit'}
+        </button>
+        <span className="muted small"> See every cut, on the beat, before the render. Free.</span>
+        {pending && <p className="notice">Your files are still being analysed… the preview opens as soon as they are ready.</p>}
+        {problem && (
+          <p className="error" role="alert">
+            {problem}
+          </p>
+        )}
+      </div>
+    );
+
+  const w = widths(plan);
+  const seg = plan.segments[Math.min(selected, plan.segments.length - 1)]!;
+  const sel = Math.min(selected, plan.segments.length - 1);
+  const onKey = (e: KeyboardEvent, i: number) => {
+    const k = e.key;
+    if (k === 'ArrowRight' || k === 'ArrowLeft') {
+      e.preventDefault();
+      const n = Math.max(0, Math.min(plan.segments.length - 1, i + (k === 'ArrowRight' ? 1 : -1)));
+      setSelected(n);
+      document.getElementById(`seg-${n}`)?.focus();
+    } else if (k === 'l' || k === 'L') toggleLock(i);
+    else if (k === 'r' || k === 'R') reroll(i);
+    else if (k === '[') nudge(i, -1);
+    else if (k === ']') nudge(i, 1);
+  };
+
+  return (
+    <div className="studio" data-testid="studio">
+      <div className="studio-head">
+        <span>
+          {plan.segments.length} segments · {clock(plan.total_sec)} · {plan.aspect}
+          {plan.beat_aligned && music ? ` · cut on the beat at ${Math.round(music.tempo_bpm)} BPM` : ''}
+        </span>
+        {credits !== undefined && <span data-testid="plan-estimate">Generating this edit: {credits} credits</span>}
+      </div>
+      <div className="timeline-scroll">
+        <div className="timeline" style={{ minWidth: `${Math.max(100, plan.segments.length * 9)}%` }}>
+          <div className="segments" role="listbox" aria-label="Segments of the edit" aria-orientation="horizontal">
+            {plan.segments.map((s, i) => (
+              <button
+                key={`${i}-${s.clip}-${s.in}`}
+                id={`seg-${i}`}
+                role="option"
+                aria-selected={i === sel}
+                className={`segment${i === sel ? ' selected' : ''}${locked.has(i) ? ' locked' : ''}`}
+                style={{ width: `${w[i]}%` }}
+                data-testid="segment"
+                data-start={s.start}
+                data-end={s.end}
+                aria-label={`Segment ${i + 1}: ${clock(s.start)} to ${clock(s.end)}, clip ${s.clip + 1}${locked.has(i) ? ', locked' : ''}`}
+                onClick={() => setSelected(i)}
+                onKeyDown={(e) => onKey(e, i)}
+                tabIndex={i === sel ? 0 : -1}
+              >
+                {s.thumbnail_url && <img src={s.thumbnail_url} alt="" draggable={false} />}
+                {locked.has(i) && (
+                  <span className="lock" aria-hidden="true">
+                    🔒
+                  </span>
+                )}
+              </button>
+            ))}
+          </div>
+          <CutHandles plan={plan} beats={beats} onMove={(i, t) => apply(moveCut(plan, i, t))} />
+          {music && (
+            <Waveform
+              peaks={music.peaks}
+              beats={music.beats}
+              downbeats={music.downbeats}
+              duration={music.duration_sec}
+              className="studio-wave"
+            />
+          )}
+          <div className="playhead" style={{ left: `${(playhead / plan.total_sec) * 100}%` }} aria-hidden="true" />
+        </div>
+      </div>
+      <div className="segment-detail" aria-live="polite">
+        <strong>Segment {sel + 1}</strong>{' '}
+        <span data-testid="segment-detail">
+          {clock(seg.start)}–{clock(seg.end)} on the reel · from {clipNames[seg.clip] ?? `clip ${seg.clip + 1}`} at {seg.in.toFixed(2)}–
+          {seg.out.toFixed(2)} s{seg.hold > 0 ? ` (+${seg.hold.toFixed(2)} s held)` : ''}
+          {seg.score !== null ? ` · score ${seg.score.toFixed(2)}` : ''}
+        </span>
+        <div className="row wrap">
+          <button className="btn" onClick={() => toggleLock(sel)} aria-pressed={locked.has(sel)}>
+            {locked.has(sel) ? 'Unlock' : 'Lock'}
+          </button>
+          <button className="btn" onClick={() => reroll(sel)} disabled={locked.has(sel) || state.isLoading}>
+            {state.isLoading ? 'Re-rolling…' : 'Re-roll'}
+          </button>
+          <button
+            className="btn"
+            onClick={() => nudge(sel, -1)}
+            disabled={sel >= plan.segments.length - 1}
+            aria-label="Move the cut after this segment one beat earlier"
+          >
+            Cut ◀ beat
+          </button>
+          <button
+            className="btn"
+            onClick={() => nudge(sel, 1)}
+            disabled={sel >= plan.segments.length - 1}
+            aria-label="Move the cut after this segment one beat later"
+          >
+            Cut beat ▶
+          </button>
+          <button className="btn link" onClick={open}>
+            Start this preview over
+          </button>
+        </div>
+        <p className="muted small">
+          Keys on a segment: ←/→ select, L lock, R re-roll, [ and ] move its end cut by a beat; drag a cut to snap it to a beat.
+        </p>
+      </div>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <InstantPreview
+        plan={plan}
+        clipSources={clipSources}
+        musicSource={musicSource}
+        playhead={playhead}
+        playing={playing}
+        onPlayhead={setPlayhead}
+        onPlaying={setPlaying}
+      />
+    </div>
+  );
+}
+
+/** The cuts between segments as drag handles: a dragged cut snaps to the nearest beat. */
+function CutHandles({ plan, beats, onMove }: { plan: EditPlan; beats: number[]; onMove: (i: number, t: number) => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [drag, setDrag] = useState<{ i: number; t: number } | null>(null);
+  const timeAt = (e: PointerEvent) => {
+    const r = ref.current!.getBoundingClientRect();
+    return ((e.clientX - r.left) / r.width) * plan.total_sec;
+  };
+  return (
+    <div className="cuts" ref={ref}>
+      {plan.segments.slice(0, -1).map((s, i) => {
+        const at = drag?.i === i ? drag.t : s.end;
+        return (
+          <span
+            key={i}
+            className={`cut${drag?.i === i ? ' dragging' : ''}`}
+            style={{ left: `${(at / plan.total_sec) * 100}%` }}
+            data-testid="cut"
+            onPointerDown={(e) => {
+              e.currentTarget.setPointerCapture(e.pointerId);
+              setDrag({ i, t: s.end });
+            }}
+            onPointerMove={(e) => {
+              if (drag?.i !== i) return;
+              const t = snap(cutCandidates(plan, i, beats), timeAt(e));
+              if (t !== undefined) setDrag({ i, t });
+            }}
+            onPointerUp={() => {
+              if (drag?.i === i && drag.t !== s.end) onMove(i, drag.t);
+              setDrag(null);
+            }}
+          />
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * The plan played in the browser without rendering: the source clip of each segment seeked to its
+ * moment in a video element, in step with the music (its clock drives the playhead).
+ */
+function InstantPreview({
+  plan,
+  clipSources,
+  musicSource,
+  playhead,
+  playing,
+  onPlayhead,
+  onPlaying,
+}: {
+  plan: EditPlan;
+  clipSources: string[];
+  musicSource?: string;
+  playhead: number;
+  playing: boolean;
+  onPlayhead: (t: number) => void;
+  onPlaying: (p: boolean) => void;
+}) {
+  const video = useRef<HTMLVideoElement>(null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const current = useRef(-1);
+  const started = useRef({ at: 0, from: 0 });
+
+  const show = useCallback(
+    (t: number, force = false) => {
+      const v = video.current;
+      if (!v) return;
+      const i = segmentAt(plan, t);
+      const s = plan.segments[i]!;
+      const src = clipSources[s.clip] ?? '';
+      if (force || i !== current.current) {
+        current.current = i;
+        if (src && !v.src.endsWith(src)) v.src = src;
+        v.currentTime = sourceTime(s, t);
+      }
+    },
+    [plan, clipSources],
+  );
+
+  useEffect(() => {
+    if (!playing) return;
+    let frame = 0;
+    const tick = () => {
+      const a = audio.current;
+      const t = a && musicSource ? a.currentTime : started.current.from + (performance.now() - started.current.at) / 1000;
+      if (t >= plan.total_sec) {
+        onPlaying(false);
+        onPlayhead(0);
+        return;
+      }
+      onPlayhead(t);
+      show(t);
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [playing, plan, musicSource, onPlayhead, onPlaying, show]);
+
+  useEffect(() => {
+    if (!playing) show(playhead, true);
+    // Seek when paused or when the plan changes; during play the clock drives it.
+  }, [plan, playing]);
+
+  const toggle = () => {
+    const v = video.current;
+    const a = audio.current;
+    if (playing) {
+      v?.pause();
+      a?.pause();
+      onPlaying(false);
+      return;
+    }
+    started.current = { at: performance.now(), from: playhead };
+    current.current = -1;
+    if (a && musicSource) {
+      a.currentTime = playhead;
+      void a.play().catch(() => undefined);
+    }
+    void v?.play().catch(() => undefined);
+    onPlaying(true);
+  };
+
+  return (
+    <div className={`instant-preview aspect-${plan.aspect.replace(':', 'x')}`}>
+      <video ref={video} muted playsInline preload="auto" aria-label="Instant preview of the edit" />
+      {musicSource && <audio ref={audio} src={musicSource} preload="auto" />}
+      <div className="row">
+        <button className="btn" onClick={toggle} data-testid="preview-play">
+          {playing ? 'Pause' : 'Play preview'}
+        </button>
+        <span className="muted small">
+          {clock(playhead)} / {clock(plan.total_sec)} · a quick look, not the render
+        </span>
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,109 @@
+import type { EditPlan } from '../../src/api/types';
+import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, widths } from '../../src/features/studio/timeline';
+import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
+
+const seg = (clip: number, inS: number, start: number, end: number, hold = 0) => ({
+  clip,
+  in: inS,
+  out: inS + (end - start) - hold,
+  start,
+  end,
+  hold,
+  score: null,
+  thumbnail_url: '',
+});
+const plan: EditPlan = {
+  version: 2,
+  total_sec: 4,
+  fps: 30,
+  beat_aligned: true,
+  aspect: '16:9',
+  segments: [seg(0, 1, 0, 1), seg(1, 0.5, 1, 2.5), seg(0, 3, 2.5, 4)],
+};
+const beats = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5];
+
+/** What the server checks of a plan's form (engine validatePlan), without the clips' lengths. */
+function expectValid(p: EditPlan) {
+  let t = 0;
+  for (const s of p.segments) {
+    expect(s.start).toBeCloseTo(t, 6);
+    expect(s.in).toBeGreaterThanOrEqual(0);
+    expect(s.hold).toBeGreaterThanOrEqual(0);
+    expect(s.out - s.in + s.hold).toBeCloseTo(s.end - s.start, 6);
+    expect(Math.abs(s.end * p.fps - Math.round(s.end * p.fps))).toBeLessThan(1e-6);
+    t = s.end;
+  }
+  expect(t).toBeCloseTo(p.total_sec, 6);
+}
+
+describe('the studio timeline', () => {
+  it('gives each segment its share of the width and finds the segment under the playhead', () => {
+    expect(widths(plan)).toEqual([25, 37.5, 37.5]);
+    expect([0, 0.99, 1, 3.9, 4].map((t) => segmentAt(plan, t))).toEqual([0, 0, 1, 2, 2]);
+    expect(sourceTime(plan.segments[1]!, 1.5)).toBeCloseTo(1);
+  });
+
+  it('moves a cut to the next or previous beat, keeping the plan one the server accepts', () => {
+    expect(stepCut(plan, 0, beats, 1)).toBe(1.5);
+    expect(stepCut(plan, 0, beats, -1)).toBe(0.5);
+    const later = moveCut(plan, 0, 1.5) as EditPlan;
+    expectValid(later);
+    expect(later.segments[0]).toMatchObject({ start: 0, end: 1.5, out: 2 }); // starts earlier in its clip, same last frame
+    expect(later.segments[0]!.in).toBeCloseTo(0.5);
+    expect(later.segments[1]).toMatchObject({ start: 1.5, end: 2.5, in: 1, out: 2 });
+    expect(later.segments[2]).toEqual(plan.segments[2]); // nothing else moves
+    const earlier = moveCut(plan, 1, 2) as EditPlan;
+    expectValid(earlier);
+    expect(earlier.segments[0]).toEqual(plan.segments[0]);
+  });
+
+  it('holds the last frame when a segment grows past the start of its clip, and refuses too-short segments', () => {
+    const atZero: EditPlan = { ...plan, segments: [seg(0, 0, 0, 1), seg(1, 0, 1, 2.5), seg(0, 3, 2.5, 4)] };
+    const grown = moveCut(atZero, 0, 1.5) as EditPlan;
+    expectValid(grown);
+    expect(grown.segments[0]).toMatchObject({ in: 0, hold: 0.5 });
+    expect(moveCut(plan, 0, 2.49)).toBe('A segment would become too short.');
+    expect(moveCut(plan, 2, 3)).toBe('There is no cut after the last segment.');
+  });
+
+  it('snaps a dragged cut to the nearest beat on the frame grid', () => {
+    const c = cutCandidates(plan, 0, [0.2, 0.51, 1.26, 2.4, 3]);
+    expect(c).toEqual([0.2, 0.5, 1.266667, 2.4].map((t) => Math.round(t * 30) / 30));
+    expect(snap(c, 1.1)).toBeCloseTo(38 / 30);
+    expect(snap([], 1)).toBeUndefined();
+  });
+});
+
+describe('the media tray', () => {
+  it('moves a clip, reads durations and resolutions as people do, and uploads three at a time', () => {
+    expect(moveItem(['a', 'b', 'c'], 2, 0)).toEqual(['c', 'a', 'b']);
+    expect(moveItem(['a', 'b', 'c'], 0, 9)).toEqual(['b', 'c', 'a']);
+    expect(clock(75.4)).toBe('1:15');
+    expect(clock(3725)).toBe('1:02:05');
+    expect(resolutionLabel(1920, 1080)).toBe('1080p');
+    expect(resolutionLabel(1080, 1920)).toBe('1080p portrait');
+    expect(resolutionLabel(3840, 2160)).toBe('4K');
+    const item = (id: string, state: TrayItem['state']): TrayItem => ({
+      id,
+      state,
+      kind: 'video',
+      name: id,
+      size: 1,
+      source: 'upload',
+      progress: 0,
+    });
+    expect(
+      nextToUpload([item('a', 'uploading'), item('b', 'waiting'), item('c', 'waiting'), item('d', 'waiting')]).map((i) => i.id),
+    ).toEqual(['b', 'c']);
+  });
+
+  it("checks a typed number against the server's limits without snapping back", () => {
+    const lim = { min: 8, max: 400 };
+    expect(checkNumber('', 'Font size', lim, true)).toBe('Font size is required');
+    expect(checkNumber('900', 'Font size', lim, true)).toBe('Font size must be at most 400');
+    expect(checkNumber('7', 'Font size', lim, true)).toBe('Font size must be at least 8');
+    expect(checkNumber('7.5', 'Font size', lim, true)).toBe('Font size must be a whole number');
+    expect(checkNumber(' 64 ', 'Font size', lim, true)).toBe(64);
+    expect(checkNumber('2.5', 'Fade-in', { min: 0, max: 10 })).toBe(2.5);
+  });
+});
