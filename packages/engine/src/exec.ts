@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { EngineError } from './errors.js';
 
 export interface ExecOptions {
@@ -11,70 +11,113 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Extra environment for the child (e.g. FONTCONFIG_FILE). */
   env?: Record<string, string>;
+  /** Each whole line ffmpeg writes to stderr (e.g. the showinfo filter's lines). */
+  onStderrLine?: (line: string) => void;
 }
 
 export interface ExecResult {
   stderrTail: string;
 }
 
+type MediaCommand = 'ffmpeg' | 'ffprobe';
+
 /**
  * The one place ffmpeg and ffprobe are spawned: no shell, a timeout, progress parsed from
  * `-progress`, the end of stderr kept for error messages.
  */
-export function execMedia(command: 'ffmpeg' | 'ffprobe', args: string[], opts: ExecOptions): Promise<ExecResult> {
+export function execMedia(command: MediaCommand, args: string[], opts: ExecOptions): Promise<ExecResult> {
+  return execPipeline([{ command, args }], opts);
+}
+
+/**
+ * Runs commands as a pipeline, each one's stdout feeding the next one's stdin (the kernel's pipe,
+ * no copy through this process); `opts` read the last one's output. The timeout and the abort
+ * signal kill every process; the first failure (in pipeline order) rejects.
+ */
+export function execPipeline(stages: Array<{ command: MediaCommand; args: string[] }>, opts: ExecOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     // An abort that came before the start counts too (a listener alone would never fire).
     if (opts.signal?.aborted) return reject(new EngineError('CANCELLED', 'render cancelled'));
     // The child inherits this process' environment plus any extra variables; nothing is read here.
     // eslint-disable-next-line no-restricted-properties
     const env = opts.env ? { ...process.env, ...opts.env } : undefined;
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let stderr = '';
-    let pending = '';
-    let fields: Record<string, string> = {};
+    const children: ChildProcess[] = [];
+    const stderr: string[] = stages.map(() => '');
+    const exits: Array<{ code: number | null; signal: NodeJS.Signals | null } | undefined> = stages.map(() => undefined);
     let settled = false;
+    const killAll = () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL'));
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (err) reject(err);
-      else resolve({ stderrTail: stderr });
+      if (err) {
+        killAll();
+        reject(err);
+      } else resolve({ stderrTail: stderr[stderr.length - 1]! });
     };
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish(new EngineError('TIMEOUT', `${command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`));
-    }, opts.timeoutMs);
-    const onAbort = () => {
-      child.kill('SIGKILL');
-      finish(new EngineError('CANCELLED', 'render cancelled'));
-    };
+    const timer = setTimeout(
+      () => finish(new EngineError('TIMEOUT', `${stages.at(-1)!.command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
+      opts.timeoutMs,
+    );
+    const onAbort = () => finish(new EngineError('CANCELLED', 'render cancelled'));
     opts.signal?.addEventListener('abort', onAbort);
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (opts.onStdout) return opts.onStdout(chunk);
-      if (!opts.onProgress) return;
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const i = line.indexOf('=');
-        if (i < 0) continue;
-        const key = line.slice(0, i).trim();
-        fields[key] = line.slice(i + 1).trim();
-        if (key === 'progress') {
-          opts.onProgress(fields);
-          fields = {};
+
+    const onExit = () => {
+      if (exits.some((e) => !e)) return;
+      // The first stage that failed names the failure (a later one usually only saw its input
+      // end), unless it only failed to write to a next stage that had already failed.
+      const failed = exits.flatMap((e, i) => (e!.code !== 0 ? [i] : []));
+      if (!failed.length) return finish();
+      const bad = failed.find((i) => !/broken pipe/i.test(stderr[i]!)) ?? failed[0]!;
+      const { code, signal } = exits[bad]!;
+      finish(new EngineError('RENDER_FAILED', `${stages[bad]!.command} failed (${signal ?? `exit ${code}`}): ${lastLines(stderr[bad]!)}`));
+    };
+    stages.forEach((stage, i) => {
+      const last = i === stages.length - 1;
+      const stdin = i === 0 ? 'ignore' : children[i - 1]!.stdout!;
+      const child = spawn(stage.command, stage.args, { stdio: [stdin, 'pipe', 'pipe'], env });
+      children.push(child);
+      let pendingErr = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        const text = d.toString();
+        stderr[i] = (stderr[i] + text).slice(-8000);
+        if (last && opts.onStderrLine) {
+          pendingErr += text;
+          const lines = pendingErr.split('\n');
+          pendingErr = lines.pop() ?? '';
+          for (const line of lines) opts.onStderrLine(line);
         }
-      }
+      });
+      child.on('error', (e) => finish(new EngineError('RENDER_FAILED', `${stage.command} could not start: ${e.message}`)));
+      child.on('close', (code, signal) => {
+        if (last && pendingErr && opts.onStderrLine) opts.onStderrLine(pendingErr);
+        exits[i] = { code, signal };
+        onExit();
+      });
+      if (!last) return;
+      let pending = '';
+      let fields: Record<string, string> = {};
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (opts.onStdout) return opts.onStdout(chunk);
+        if (!opts.onProgress) return;
+        pending += chunk.toString();
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const eq = line.indexOf('=');
+          if (eq < 0) continue;
+          const key = line.slice(0, eq).trim();
+          fields[key] = line.slice(eq + 1).trim();
+          if (key === 'progress') {
+            opts.onProgress(fields);
+            fields = {};
+          }
+        }
+      });
     });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-8000);
-    });
-    child.on('error', (e) => finish(new EngineError('RENDER_FAILED', `${command} could not start: ${e.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0) finish();
-      else finish(new EngineError('RENDER_FAILED', `${command} failed (${signal ?? `exit ${code}`}): ${lastLines(stderr)}`));
-    });
+    // The earlier stages' stdout now belongs to the next process; this one must not read it.
+    children.slice(0, -1).forEach((c) => c.stdout!.destroy());
   });
 }
 

@@ -67,13 +67,23 @@ export interface PlanResult {
 const PROBE_CONCURRENCY = Math.max(2, Math.min(4, os.availableParallelism()));
 const ANALYSIS_CONCURRENCY = 2;
 
-/** Maps with at most `limit` calls in flight; rejects with the first failure in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * Maps with at most `limit` calls in flight; rejects with the first failure in input order.
+ * `startOrder` (indices) sets which items start first, e.g. the longest jobs (results stay in
+ * input order).
+ */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  startOrder?: readonly number[],
+): Promise<R[]> {
   const settled: Array<PromiseSettledResult<R>> = new Array(items.length);
+  const order = startOrder ?? items.map((_, i) => i);
   let next = 0;
   const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
+    while (next < order.length) {
+      const i = order[next++]!;
       settled[i] = await fn(items[i]!, i).then(
         (value) => ({ status: 'fulfilled', value }) as const,
         (reason: unknown) => ({ status: 'rejected', reason }) as const,
@@ -85,6 +95,12 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
     if (r.status === 'rejected') throw r.reason;
     return r.value;
   });
+}
+
+/** Clip indices by the pixels their analysis decodes, most first. */
+function heaviestFirst(clips: MediaInfo[]): number[] {
+  const work = (c: MediaInfo) => (c.video ? c.video.width * c.video.height * c.video.fps * c.durationSec : 0);
+  return clips.map((_, i) => i).sort((a, b) => work(clips[b]!) - work(clips[a]!) || a - b);
 }
 
 /** Probes and analyses the inputs and plans the edit, without rendering. */
@@ -113,22 +129,32 @@ export async function prepare(
   }
   report(2, 'analysing');
   // Clips are analysed two at a time (each decoder uses two threads; more at once only adds
-  // contention), and the music alongside them. A clip's failure is reported in clip order.
+  // contention), the heaviest first (pixels to decode) so that no big clip is left running alone
+  // at the end, and the music alongside them. A clip's failure is reported in clip order.
   let done = 0;
   const musicJob =
     music && settings.enable_beat_mapping && req.analyses?.music?.version !== MUSIC_ANALYSIS_VERSION
       ? analyseMusic(music.path, music.durationSec, undefined, req.signal)
       : Promise.resolve(req.analyses?.music?.version === MUSIC_ANALYSIS_VERSION ? req.analyses.music : undefined);
   musicJob.catch(() => undefined); // awaited below, after the clips
-  const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(clips, ANALYSIS_CONCURRENCY, async (clip, i) => {
-    // A cached analysis counts only if this engine's analysis would be the same (same version).
-    const given = req.analyses?.clips?.[i];
-    const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
-    const a = cached ?? (settings.enable_intelligence ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal) : undefined);
-    done++;
-    report(2 + Math.round((6 * done) / clips.length), 'analysing');
-    return a;
-  });
+  const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(
+    clips,
+    ANALYSIS_CONCURRENCY,
+    async (clip, i) => {
+      // A cached analysis counts only if this engine's analysis would be the same (same version).
+      const given = req.analyses?.clips?.[i];
+      const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
+      const a =
+        cached ??
+        (settings.enable_intelligence
+          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, { video: clip.video })
+          : undefined);
+      done++;
+      report(2 + Math.round((6 * done) / clips.length), 'analysing');
+      return a;
+    },
+    heaviestFirst(clips),
+  );
   const musicAnalysis = await musicJob;
   report(9, 'planning');
   const plan = planEdit({
