@@ -45,16 +45,19 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
     const stderr: string[] = stages.map(() => '');
     const exits: Array<{ code: number | null; signal: NodeJS.Signals | null } | undefined> = stages.map(() => undefined);
     let settled = false;
-    const killAll = () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL'));
+    let failed: Error | undefined;
+    const running = () => children.filter((_, i) => !exits[i]);
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (err) {
-        killAll();
-        reject(err);
-      } else resolve({ stderrTail: stderr[stderr.length - 1]! });
+      if (!err) return resolve({ stderrTail: stderr[stderr.length - 1]! });
+      // Killed processes are waited for (a second at most), so none outlives the rejection.
+      failed = err;
+      running().forEach((c) => c.kill('SIGKILL'));
+      if (!running().length) return reject(err);
+      setTimeout(() => reject(err), 1000).unref();
     };
     const timer = setTimeout(
       () => finish(new EngineError('TIMEOUT', `${stages.at(-1)!.command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
@@ -65,11 +68,12 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
 
     const onExit = () => {
       if (exits.some((e) => !e)) return;
+      if (failed) return reject(failed);
       // The first stage that failed names the failure (a later one usually only saw its input
       // end), unless it only failed to write to a next stage that had already failed.
-      const failed = exits.flatMap((e, i) => (e!.code !== 0 ? [i] : []));
-      if (!failed.length) return finish();
-      const bad = failed.find((i) => !/broken pipe/i.test(stderr[i]!)) ?? failed[0]!;
+      const nonzero = exits.flatMap((e, i) => (e!.code !== 0 ? [i] : []));
+      if (!nonzero.length) return finish();
+      const bad = nonzero.find((i) => !/broken pipe/i.test(stderr[i]!)) ?? nonzero[0]!;
       const { code, signal } = exits[bad]!;
       finish(new EngineError('RENDER_FAILED', `${stages[bad]!.command} failed (${signal ?? `exit ${code}`}): ${lastLines(stderr[bad]!)}`));
     };
