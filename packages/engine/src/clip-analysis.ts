@@ -181,6 +181,9 @@ export interface AnalyseClipOptions {
   decode?: 'auto' | 'dense' | 'sparse';
 }
 
+/** Above this share of packets in the first sparse pass, the clip is decoded densely instead. */
+const MAX_FIRST_PASS_SHARE = 0.6;
+
 /** The grid of samples before scoring: what each slot's picture measured (or was filled with). */
 export interface ClipSamples {
   stats: FrameStats[];
@@ -234,8 +237,14 @@ export async function clipSamples(
   const gops = gopsOf(index, durationSec);
   const reason = mode === 'sparse' ? (gops.length ? openGopReason(gops) : 'no keyframes') : denseReason(index, durationSec, gops);
   if (reason) return dense(reason);
+  const plan = sparsePlan(gops, durationSec, index.fps);
+  // When the packets say most GOPs change after their window, the first pass alone would decode
+  // most of the clip: a dense decode is cheaper then.
+  const firstPass = passTimes(plan, new Set(plan.full), 'all').length / Math.max(1, index.packets.length);
+  if (mode === 'auto' && firstPass > MAX_FIRST_PASS_SHARE)
+    return dense(`eventful: the first pass would decode ${Math.round(firstPass * 100)} %`);
   try {
-    return await sparseSamples(file, index, sparsePlan(gops, durationSec, index.fps), left, signal);
+    return await sparseSamples(file, index, plan, left, signal);
   } catch (e) {
     if (fatal(e)) throw e;
     return dense(`sparse decode failed: ${e instanceof Error ? e.message : String(e)}`);

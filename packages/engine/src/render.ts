@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-fit.js';
-import { CLIP_ANALYSIS_VERSION, analyseClip, type ClipAnalysis } from './clip-analysis.js';
+import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
 import { prepareFonts } from './fonts.js';
@@ -25,6 +25,8 @@ export interface RenderRequest {
   output: string;
   /** Where the JPEG thumbnail goes (default: output with .jpg). */
   thumbnail?: string;
+  /** How clips are decoded for analysis (clip-analysis.ts; default 'auto'); benches compare 'dense'. */
+  analysisDecode?: AnalyseClipOptions['decode'];
   /** Analyses computed earlier (e.g. at upload time), by clip index; missing ones are computed. */
   analyses?: { clips?: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
   /**
@@ -147,7 +149,7 @@ export async function prepare(
       const a =
         cached ??
         (settings.enable_intelligence
-          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, { video: clip.video })
+          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, { video: clip.video, decode: req.analysisDecode })
           : undefined);
       done++;
       report(2 + Math.round((6 * done) / clips.length), 'analysing');

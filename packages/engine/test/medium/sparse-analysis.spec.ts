@@ -157,9 +157,17 @@ describe('sparse clip analysis', () => {
     expect(flagDifferences(d, s)).toEqual([]);
   }, 60_000);
 
-  it('decodes densely what the sparse path is not for: open GOPs, light clips and other codecs', async () => {
+  it('decodes densely what the sparse path is not for: open GOPs, eventful footage, light clips and other codecs', async () => {
     const open = await clipSamples(p('events-hevc-open.mp4'), 14, undefined, undefined, { decode: 'sparse' });
     expect([open.decoding.mode, open.decoding.reason]).toEqual(['dense', 'open GOPs (leading pictures)']);
+    // Real footage whose packet sizes change after most windows: the first pass alone would
+    // decode most of it, so the default decodes it densely.
+    const real = await probe(p('testvideo-g60.mp4'), 'clip');
+    const eventful = await clipSamples(real.path, real.durationSec, undefined, undefined, { video: real.video });
+    expect([eventful.decoding.mode, eventful.decoding.reason]).toEqual([
+      'dense',
+      expect.stringMatching(/^eventful: the first pass would decode \d+ %$/),
+    ]);
     const small = await probe(path.join(MEDIA, 'car-detection.mp4'), 'clip');
     const light = await clipSamples(small.path, small.durationSec, undefined, undefined, { video: small.video });
     expect([light.decoding.mode, light.decoding.reason]).toEqual(['dense', 'light clip']);
