@@ -31,13 +31,25 @@
  *     intervals) and tracks again, which sharpens the tempo right at a step. Each beat is then
  *     moved to the onset peak within two hops, to sub-hop precision, and the chain is extended
  *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat).
+ *  3b. Phase and metrical level, from two more bands of the same envelope: the kick band (below
+ *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
+ *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
+ *     at least a third of the beats', with some body in the kick band, which hi-hats lack) were
+ *     tracked at every other beat (a fast song at half time, the faster side of a tempo step):
+ *     there the halfway beats are added and the period halved before the second pass, as long as
+ *     the tempo stays within 70-180 BPM. After the second pass, if the points halfway between the
+ *     beats carry 1.5 times the kick energy of the beats, the tracker followed off-beat chords or
+ *     hats (a reggae one-drop) and the beats move there. An interval twice as long as those
+ *     around it gets its missing beat. (Bands divided by their local level, so a quiet intro is
+ *     judged like the loud body.)
  *  4. Bars: the downbeat phase (which of every 4 tracked beats) is the one whose beats are most
  *     accented (loudness just after the beat), so bars follow the tracked beats across tempo
  *     changes.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts.
  */
 
-export const MUSIC_ANALYSIS_VERSION = 2;
+/** 3: phase and metrical level from the kick and mid bands (step 3b); older analyses are redone. */
+export const MUSIC_ANALYSIS_VERSION = 3;
 
 export interface MusicAnalysis {
   version: number;
@@ -59,6 +71,13 @@ export interface Envelope {
   values: Float32Array;
   /** Seconds per hop. */
   hopSec: number;
+  /**
+   * Onsets of two bands alone, per hop: `kick` below ~120 Hz (kick drums, bass notes) and `mid`
+   * 200 Hz-2 kHz (snares, chords), on a log scale and divided by their local level (they decide
+   * the metrical level, step 3b, whatever the loudness), and `kickEnergy`, the rise of the kick
+   * band's energy (it decides the phase: where the loudest low notes land).
+   */
+  bands?: { kick: Float32Array; mid: Float32Array; kickEnergy: Float32Array };
 }
 
 const BAND_WEIGHTS = [1, 1, 0.4];
@@ -69,14 +88,21 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
   const values = new Float32Array(n);
   const lowA = 1 - Math.exp((-2 * Math.PI * 200) / sampleRate);
   const midA = 1 - Math.exp((-2 * Math.PI * 2000) / sampleRate);
+  const kickA = 1 - Math.exp((-2 * Math.PI * 120) / sampleRate);
   let l1 = 0,
     l2 = 0,
     m1 = 0,
-    m2 = 0;
+    m2 = 0,
+    k1 = 0,
+    k2 = 0;
+  // Smoothed energies of the kick and mid bands per hop (their onsets are taken below, on a log
+  // scale that does not flatten quiet passages).
+  const kickE = new Float64Array(n);
+  const midE = new Float64Array(n);
   // Band energies over the last SMOOTH hops (23 ms): one hop (5.8 ms) is shorter than a cycle of
   // a bass note, whose energy would otherwise ripple from hop to hop.
   const SMOOTH = 4;
-  const hist = new Float64Array(3 * SMOOTH);
+  const hist = new Float64Array(4 * SMOOTH);
   let pl = 0,
     pm = 0,
     ph = 0;
@@ -84,7 +110,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
   for (let i = 0; i < n; i++) {
     let el = 0,
       em = 0,
-      eh = 0;
+      eh = 0,
+      ek = 0;
     const o = i * hop;
     for (let j = 0; j < hop; j++) {
       const x = samples[o + j]!;
@@ -92,34 +119,55 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
       l2 += lowA * (l1 - l2);
       m1 += midA * (x - m1);
       m2 += midA * (m1 - m2);
+      k1 += kickA * (x - k1);
+      k2 += kickA * (k1 - k2);
       const low = l2;
       const mid = m2 - l2;
       const high = x - m2;
       el += low * low;
       em += mid * mid;
       eh += high * high;
+      ek += k2 * k2;
     }
-    const slot = (i % SMOOTH) * 3;
+    const slot = (i % SMOOTH) * 4;
     hist[slot] = el;
     hist[slot + 1] = em;
     hist[slot + 2] = eh;
+    hist[slot + 3] = ek;
     let sl = 0,
       sm = 0,
-      sh = 0;
+      sh = 0,
+      sk = 0;
     for (let q = 0; q < SMOOTH; q++) {
-      sl += hist[q * 3]!;
-      sm += hist[q * 3 + 1]!;
-      sh += hist[q * 3 + 2]!;
+      sl += hist[q * 4]!;
+      sm += hist[q * 4 + 1]!;
+      sh += hist[q * 4 + 2]!;
+      sk += hist[q * 4 + 3]!;
     }
     const ll = Math.log1p(k * sl);
     const lm = Math.log1p(k * sm);
     const lh = Math.log1p(k * sh);
     values[i] = BAND_WEIGHTS[0]! * Math.max(0, ll - pl) + BAND_WEIGHTS[1]! * Math.max(0, lm - pm) + BAND_WEIGHTS[2]! * Math.max(0, lh - ph);
+    kickE[i] = sk;
+    midE[i] = sm;
     pl = ll;
     pm = lm;
     ph = lh;
   }
-  return { values: highPass(values, 8), hopSec: hop / sampleRate };
+  const kickOn = logOnsets(kickE);
+  const midOn = logOnsets(midE);
+  // The two bands are judged against each other beat by beat, so each is divided by its own level
+  // over the surrounding 4 s: a quiet intro or a fade-out compares like the loud body.
+  const level = Math.round(4 / (hop / sampleRate));
+  return {
+    values: highPass(values, 8),
+    hopSec: hop / sampleRate,
+    bands: {
+      kick: localLevel(highPass(kickOn, 8), level),
+      mid: localLevel(highPass(midOn, 8), level),
+      kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
+    },
+  };
 }
 
 /**
@@ -137,6 +185,43 @@ function highPass(v: Float32Array, half: number): Float32Array {
     while (hi < b) sum += v[++hi]!;
     while (lo < a) sum -= v[lo++]!;
     out[i] = Math.max(0, v[i]! - sum / (b - a + 1));
+  }
+  return out;
+}
+
+/**
+ * Half-wave rectified change of log energy per hop, with a floor 40 dB under the mean energy: a
+ * quiet intro's onsets are as big as the loud body's (log1p would make them small), silence has none.
+ */
+function logOnsets(e: Float64Array): Float32Array {
+  let mean = 0;
+  for (let i = 0; i < e.length; i++) mean += e[i]!;
+  const floor = (mean / Math.max(1, e.length)) * 1e-4 + 1e-12;
+  const out = new Float32Array(e.length);
+  let prev = Math.log(floor);
+  for (let i = 0; i < e.length; i++) {
+    const l = Math.log(e[i]! + floor);
+    out[i] = Math.max(0, l - prev);
+    prev = l;
+  }
+  return out;
+}
+
+/** Each value divided by the mean over +-`half` hops (plus a floor of a hundredth of the overall mean). */
+function localLevel(v: Float32Array, half: number): Float32Array {
+  const out = new Float32Array(v.length);
+  let total = 0;
+  for (let i = 0; i < v.length; i++) total += v[i]!;
+  const floor = (total / Math.max(1, v.length)) * 0.01 + 1e-9;
+  let sum = 0;
+  let lo = 0,
+    hi = -1;
+  for (let i = 0; i < v.length; i++) {
+    const a = Math.max(0, i - half);
+    const b = Math.min(v.length - 1, i + half);
+    while (hi < b) sum += v[++hi]!;
+    while (lo < a) sum -= v[lo++]!;
+    out[i] = v[i]! / (sum / (b - a + 1) + floor);
   }
   return out;
 }
@@ -396,6 +481,90 @@ function evenOutUnsupported(beats: number[], supported: boolean[]): void {
   }
 }
 
+/** The strongest value of `v` within `r` hops of `h`. */
+function peakNear(v: Float32Array, h: number, r = 2): number {
+  let m = 0;
+  for (let i = Math.max(0, h - r); i <= Math.min(v.length - 1, h + r); i++) if (v[i]! > m) m = v[i]!;
+  return m;
+}
+
+/**
+ * Step 3b, phase: the beat is where the kick drum and the bass land. If the tracked beats carry
+ * far less kick-band onset than the points halfway between them (the tracker followed off-beat
+ * chords or hats, as in a reggae one-drop), the beats move to those halfway points.
+ */
+function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] {
+  let on = 0,
+    off = 0;
+  for (let i = 0; i + 1 < hops.length; i++) {
+    on += peakNear(kickEnergy, hops[i]!);
+    off += peakNear(kickEnergy, Math.round((hops[i]! + hops[i + 1]!) / 2));
+  }
+  if (!(off > 1.5 * on)) return hops;
+  return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+}
+
+/**
+ * Step 3b, metrical level (which intervals between tracked beats hold a beat of their own): where the tracked beats carry the kicks and the points halfway between
+ * them carry snares (a backbeat: mid-band onsets at least a third of the beats', and body in the
+ * kick band, a tenth to 60 % of the beats'; hi-hats alone have neither),
+ * the drummer's beat is twice as fast: the tracker took every other beat (a fast song, or the
+ * faster side of a tempo step). The halfway points are added there, while the tempo stays within
+ * the range people tap (MAX_BPM). Judged over eight beats at a time; hi-hats between beats have
+ * no body in the kick band and do not count.
+ */
+function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: Float32Array }, hopSec: number): boolean[] {
+  const n = hops.length;
+  if (n < 9) return [];
+  const mids = hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+  const kb = hops.map((h) => peakNear(bands.kick, h));
+  const mb = hops.map((h) => peakNear(bands.mid, h));
+  const km = mids.map((h) => peakNear(bands.kick, h));
+  const mm = mids.map((h) => peakNear(bands.mid, h));
+  const sum = (xs: number[], a: number, b: number) => xs.slice(a, b).reduce((x, y) => x + y, 0);
+  const double = new Array<boolean>(n - 1).fill(false);
+  const W = 8;
+  for (let a = 0; a + W <= n - 1; a++) {
+    const b = a + W;
+    const bpm = (60 * W) / ((hops[b]! - hops[a]!) * hopSec);
+    const backbeat =
+      2 * bpm <= MAX_BPM &&
+      sum(mm, a, b) >= 0.35 * sum(mb, a, b) &&
+      sum(km, a, b) >= 0.1 * sum(kb, a, b) &&
+      sum(km, a, b) <= 0.6 * sum(kb, a, b);
+    // Each halfway point of such a stretch needs its own snare body (a stretch may reach across a
+    // tempo step into beats that are already the drummer's).
+    if (backbeat) for (let i = a; i < b; i++) double[i] ||= km[i]! >= 0.1 * (sum(kb, a, b) / W);
+  }
+  // Only runs of four intervals or more count (a single odd window is not a change of level).
+  for (let i = 0; i < n - 1; i++) {
+    if (!double[i]) continue;
+    let j = i;
+    while (j + 1 < n - 1 && double[j + 1]) j++;
+    if (j - i + 1 < 4) for (let k = i; k <= j; k++) double[k] = false;
+    i = j;
+  }
+  return double;
+}
+
+/**
+ * A beat the tracker skipped: an interval about twice as long as the intervals around it (within
+ * an eighth) gets the beat halfway, where the chain of beats lost one (at a tempo step, near an end).
+ */
+function fillSkippedBeats(hops: number[]): number[] {
+  const iv = hops.slice(1).map((h, i) => h - hops[i]!);
+  const out: number[] = [];
+  hops.forEach((h, i) => {
+    out.push(h);
+    if (i >= iv.length) return;
+    const around = [...iv.slice(Math.max(0, i - 3), i), ...iv.slice(i + 1, i + 4)].sort((a, b) => a - b);
+    if (around.length < 2) return;
+    const local = around[Math.floor(around.length / 2)]!;
+    if (Math.abs(iv[i]! / local - 2) <= 0.25) out.push(Math.round(h + iv[i]! / 2));
+  });
+  return out;
+}
+
 export interface TrackOptions {
   /** aubio's global tempo estimate (0 if none): a small bonus in the tempo search. */
   seedBpm?: number;
@@ -431,8 +600,27 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   const curve = tempoCurve({ values, hopSec: env.hopSec }, opts.seedBpm ?? 0);
   const halfBand = Math.round(BAND_SEC / env.hopSec);
   let hops = dpBeats(o, periodBand(curve, halfBand));
-  hops = dpBeats(o, periodBand(periodFromBeats(hops, n, curve), Math.round(halfBand / 2)));
+  // Where the first pass took every other beat of a backbeat, the period is halved there, so the
+  // second pass tracks the drummer's beat itself (also through a tempo step into that region).
+  let trackPeriod = curve;
+  const doubled = env.bands ? drummersLevel(hops, env.bands, env.hopSec) : [];
+  if (doubled.some(Boolean)) {
+    // Each doubled interval gets its halfway beat, and half its length as the local period.
+    trackPeriod = Float64Array.from(curve);
+    const withHalves: number[] = [];
+    hops.forEach((h, i) => {
+      withHalves.push(h);
+      const next = hops[i + 1];
+      if (!doubled[i] || next === undefined) return;
+      withHalves.push(Math.round((h + next) / 2));
+      for (let t = h; t < Math.min(n, next); t++) trackPeriod[t] = (next - h) / 2;
+    });
+    hops = withHalves;
+  }
+  hops = dpBeats(o, periodBand(periodFromBeats(hops, n, trackPeriod), Math.round(halfBand / 2)));
   if (hops.length < 2) return empty;
+  if (env.bands) hops = onBeatPhase(hops, env.bands.kickEnergy);
+  hops = fillSkippedBeats(hops);
 
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
@@ -458,9 +646,16 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   const confidence = onPeak / hops.length;
   evenOutUnsupported(beats, supported);
   // Extend at the local period to both ends (quiet intros, fade-outs).
-  const firstP = beats[1]! - beats[0]!;
+  // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
+  const edge = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const firstP = edge(beats.slice(1, 5).map((b, i) => b - beats[i]!));
   while (beats[0]! - firstP >= 0) beats.unshift(beats[0]! - firstP);
-  const lastP = beats.at(-1)! - beats.at(-2)!;
+  const lastP = edge(
+    beats
+      .slice(-5)
+      .slice(1)
+      .map((b, i) => b - beats.slice(-5)[i]!),
+  );
   while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
   const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
 

@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { isEngineError } from './errors.js';
 import type { MusicAnalysis } from './beat-fit.js';
+import type { ClipAnalysis } from './clip-analysis.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
 import { prepare, renderReel } from './render.js';
@@ -79,13 +80,37 @@ export function parseCli(argv: string[]): {
 }
 
 /**
- * What the plan does, for a person: the music's tempo, then one line per segment with its place
- * on the reel, the source moment, and (with Intelligence) its score and why it was chosen.
+ * What the plan does, for a person: the music's tempo, what the analysis saw in each clip (shot
+ * boundaries, shares of black, frozen and blurred samples, how it was decoded), then one line per
+ * segment with its place on the reel, the source moment, and (with Intelligence) its score and why
+ * it was chosen.
  */
-export function planSummary(plan: EditPlan, clips: MediaInfo[], music?: MediaInfo, musicAnalysis?: MusicAnalysis): string {
+export function planSummary(
+  plan: EditPlan,
+  clips: MediaInfo[],
+  music?: MediaInfo,
+  musicAnalysis?: MusicAnalysis,
+  clipAnalyses: Array<ClipAnalysis | undefined> = [],
+): string {
   const f = (x: number) => x.toFixed(2);
   const name = (p: string) => p.split('/').pop()!;
   const lines: string[] = [];
+  const nameWidth = Math.min(24, Math.max(4, ...clips.map((c) => name(c.path).length)));
+  clips.forEach((c, i) => {
+    const a = clipAnalyses[i];
+    if (!a) return;
+    if (!lines.length) lines.push('clips:');
+    const share = (flags: boolean[]) => `${Math.round((flags.filter(Boolean).length / Math.max(1, flags.length)) * 100)} %`;
+    const d = a.decoding;
+    const how = !d
+      ? ''
+      : d.mode === 'sparse'
+        ? `, sparse decode (${Math.round(d.decodedShare * 100)} % of frames)`
+        : `, dense decode (${d.reason})`;
+    lines.push(
+      `  ${name(c.path).slice(0, nameWidth).padEnd(nameWidth)}  ${f(c.durationSec).padStart(6)} s  ${a.scenes.length} shot boundaries, black ${share(a.black)}, frozen ${share(a.frozen)}, blurred ${share(a.blurred)}${how}`,
+    );
+  });
   if (music) {
     const m = musicAnalysis;
     if (m && m.beats.length > 1) {
@@ -101,7 +126,7 @@ export function planSummary(plan: EditPlan, clips: MediaInfo[], music?: MediaInf
   lines.push(
     `reel: ${f(plan.totalSec)} s, ${plan.segments.length} segments at ${plan.fps} fps, cuts ${plan.beatAligned ? 'on beats' : 'at fixed lengths'}`,
   );
-  const width = Math.min(24, Math.max(4, ...clips.map((c) => name(c.path).length)));
+  const width = nameWidth;
   lines.push(`  #  reel time       ${'clip'.padEnd(width)}  source          score  why`);
   plan.segments.forEach((s, i) => {
     const clip = name(clips[s.clip]?.path ?? String(s.clip))
@@ -134,7 +159,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       const p = await prepare({ clips: opts.clips, music: opts.music, settings: opts.settings });
       // The plan as JSON on stdout (for tools); the same plan for a person on stderr.
       process.stdout.write(`${JSON.stringify(p.plan, null, 2)}\n`);
-      process.stderr.write(planSummary(p.plan, p.clips, p.music, p.analyses.music));
+      process.stderr.write(planSummary(p.plan, p.clips, p.music, p.analyses.music, p.analyses.clips));
       return 0;
     }
     const tty = process.stderr.isTTY;
@@ -149,7 +174,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       },
     });
     if (tty) process.stderr.write('\n');
-    process.stdout.write(planSummary(r.plan, r.clips, r.music, r.analyses?.music));
+    process.stdout.write(planSummary(r.plan, r.clips, r.music, r.analyses?.music, r.analyses?.clips));
     process.stdout.write(
       `${r.output} (${r.durationSec.toFixed(2)} s, ${r.plan.segments.length} segments) rendered in ${((Date.now() - started) / 1000).toFixed(1)} s; thumbnail ${r.thumbnail}\n`,
     );

@@ -316,10 +316,9 @@ export function refineReason(table: Array<Slot | undefined>, a: number, b: numbe
   const L = left.stats;
   const R = right.stats;
   if (isBlackStats(L) !== isBlackStats(R)) return 'black on one side';
-  // Exposure scores are flat between 40 and 220: outside that, or for a big change (a fade),
-  // interpolated brightness would be wrong.
-  const dl = Math.abs(L.mean - R.mean);
-  if (dl > 40 || (dl > 12 && Math.min(L.mean, R.mean) < 40) || (dl > 12 && Math.max(L.mean, R.mean) > 220)) return 'brightness change';
+  // Brightness is interpolated across a gap (exposure scores follow it piecewise linearly); a big
+  // change is a fade or a flash, which may not be linear.
+  if (Math.abs(L.mean - R.mean) > 40) return 'brightness change';
   if (link.hist > 0.3) return 'possible cut';
   const leftStill = left.motionKnown ? L.motion < STILL_MOTION : undefined;
   const after = table[b + 1];

@@ -66,6 +66,16 @@ class Mix {
       0.3 * gain,
     );
   }
+  /** A short chord stab (a guitar or organ skank), decaying. */
+  stab(t: number, gain = 0.4): void {
+    this.add(
+      t,
+      0.15,
+      (x) =>
+        (Math.exp(-4 * x) * (Math.sin(2 * Math.PI * 261.6 * x) + Math.sin(2 * Math.PI * 329.6 * x) + Math.sin(2 * Math.PI * 392 * x))) / 3,
+      gain,
+    );
+  }
   /** A sustained chord (no attacks) over [t0, t1): music that is not percussion. */
   pad(t0: number, t1: number, gain = 0.12): void {
     this.add(
@@ -205,6 +215,37 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
     });
     m.pad(0, s);
     push('half/double time', '85 BPM hip-hop with sixteenth hats', m, beats);
+  }
+  if (want('one-drop')) {
+    const m = new Mix(s, sr);
+    const beats = beatsFrom(s, () => 75);
+    // Reggae one-drop: kick and snare together on 3 only, chord stabs on every off-beat, hats on
+    // beats and off-beats alike. The loudest regular onsets are off the beat.
+    beats.forEach((b, i) => {
+      const p = (beats[i + 1] ?? b + 0.8) - b;
+      if (i % 4 === 2) {
+        m.kick(b);
+        m.snare(b, 0.8);
+      }
+      m.stab(b + p / 2);
+      m.hat(b, 0.5);
+      m.hat(b + p / 2, 0.5);
+    });
+    push('one-drop', '75 BPM reggae one-drop: kick and snare on 3 only, chord stabs on every off-beat', m, beats);
+  }
+  if (want('step to 1.5x')) {
+    const m = new Mix(s, sr);
+    const beats = beatsFrom(s, (t) => (t < s / 2 ? 100 : 150));
+    rock(m, beats, { accent: true });
+    m.pad(0, s);
+    push('step to 1.5x', `100 BPM, then 150 BPM from ${s / 2} s (kick and snare alternate on the beat)`, m, beats);
+  }
+  if (want('fast')) {
+    const m = new Mix(s, sr);
+    const beats = beatsFrom(s, () => 172);
+    rock(m, beats, { accent: true });
+    m.pad(0, s);
+    push('fast', '172 BPM rock: kick and snare alternate on the beat, 86 BPM is the bait', m, beats);
   }
   if (want('quiet intro + fade')) {
     const m = new Mix(s, sr);

@@ -3,7 +3,8 @@
  *
  * The beat tracker on music whose true beats are known exactly. Generates drum tracks (steady,
  * tempo step, tempo ramp, a drifting live drummer with timing jitter, syncopated with loud
- * off-beat hats, a 16-beat break, swing, half/double-time bait, a quiet intro with a fade-out;
+ * off-beat hats, a 16-beat break, swing, half/double-time bait, a reggae one-drop with its chords
+ * off the beat, a step to 1.5x the tempo, a fast 172 BPM song, a quiet intro with a fade-out;
  * see beat-tracks.ts), encodes each to MP3 as a user would upload it, runs the engine's whole
  * music analysis on the file (decode, envelope, tempo curve, tracking) and prints per track:
  *  - the share of true beats with a tracked beat within 50 ms,

@@ -220,7 +220,7 @@ describe('Intelligence: which moments a segment shows', () => {
 });
 
 describe('the CLI summary of a plan', () => {
-  it('names the tempo range and, per segment, its place, its source moment and why it was chosen', () => {
+  it('names the tempo range, what the analysis saw in each clip and, per segment, its place, its source moment and why it was chosen', () => {
     const beats = [...Array.from({ length: 10 }, (_, i) => i * 0.6), ...Array.from({ length: 13 }, (_, i) => 6 + i * (60 / 132))];
     const m: MusicAnalysis = {
       version: 2,
@@ -233,8 +233,14 @@ describe('the CLI summary of a plan', () => {
     };
     const plan = planEdit(base({ clips: [{ durationSec: 20, analysis: clip(20) }], music: { durationSec: 12, analysis: m } }));
     const info = { path: '/m/holiday.mp4', durationSec: 20 } as MediaInfo;
-    const text = planSummary(plan, [info], { path: '/m/song.mp3', durationSec: 12 } as MediaInfo, m);
+    const analysis: ClipAnalysis = {
+      ...clip(20, { bad: [5, 10], scenes: [4.5, 12] }),
+      decoding: { mode: 'sparse', decodedShare: 0.2, measuredShare: 0.3 },
+    };
+    const text = planSummary(plan, [info], { path: '/m/song.mp3', durationSec: 12 } as MediaInfo, m, [analysis]);
     expect(text).toContain('song.mp3, 12.00 s, 116.0 BPM on average (100-132 locally)');
+    // What the analysis saw in the clip: 5 of 20 s black, two shot boundaries, how it was decoded.
+    expect(text).toContain('holiday.mp4   20.00 s  2 shot boundaries, black 25 %, frozen 0 %, blurred 0 %, sparse decode (20 % of frames)');
     const rows = text.split('\n').filter((l) => /^\s+\d+\s/.test(l));
     expect(rows.length).toBe(plan.segments.length);
     expect(rows[0]).toContain('holiday.mp4');
@@ -301,6 +307,19 @@ describe('beat fit', () => {
       expect([tr.name, off.map((s) => s.start)]).toEqual([tr.name, []]);
     }
   }, 90_000);
+
+  it("finds the drummer's beat where the loudest onsets mislead: chords off the beat, a step to 1.5x the tempo, a fast song", () => {
+    for (const tr of beatTracks({ seconds: 30, only: ['one-drop', 'step to 1.5x', 'fast'] })) {
+      const seconds = tr.samples.length / tr.sampleRate;
+      const m = trackBeats(onsetEnvelope(tr.samples, tr.sampleRate), seconds);
+      // Every true beat found, and no extra ones (the off-beats or the half-time bait).
+      expect([tr.name, beatAccuracy(m.beats, tr.beats, 0.05) >= 0.95, beatFMeasure(m.beats, tr.beats, 0.07) >= 0.95]).toEqual([
+        tr.name,
+        true,
+        true,
+      ]);
+    }
+  }, 60_000);
 
   it('returns no beats when there is no tempo at all', () => {
     const m = fitBeats(onsetEnvelope(new Float32Array(22050 * 5), 22050), 5, 0, []);
