@@ -40,6 +40,7 @@ export function wire(p: Platform<Config>): App {
     start: async () => {
       expiry.start();
       reelExpiry.start();
+      await service.requeueStale();
       await service.resumePending();
       consumers = await startConsumers(p.bus, library, p.log);
       const dir = p.config.LIBRARY_STARTER_DIR;
@@ -50,6 +51,12 @@ export function wire(p: Platform<Config>): App {
           .importMany(listLibraryFiles(dir), undefined, () => stopping)
           .then((s) => p.log.info(s, 'starter content imported'))
           .catch((e: unknown) => p.log.error({ err: e }, 'starter content import failed'));
+      } else {
+        // Library items an older engine analysed are analysed again, in the background.
+        starter = library
+          .refreshStale(() => stopping)
+          .then((s) => (s.refreshed || s.failed ? p.log.info(s, 'library analyses of an older engine redone') : undefined))
+          .catch((e: unknown) => p.log.error({ err: e }, 'library analyses could not be redone'));
       }
     },
     drain: async () => {

@@ -72,6 +72,9 @@ export interface LibraryRepository {
   stamp(): Promise<string>;
   count(): Promise<number>;
   removeItem(key: string): Promise<boolean>;
+  /** Items whose analysis an older engine made (its `version` below the current one for their kind). */
+  staleItems(versions: Record<MediaKind, number>): Promise<LibraryItem[]>;
+  setItemAnalysis(key: string, status: 'done' | 'failed', analysis: unknown, bpm: number): Promise<void>;
 }
 
 /** Local files in and out of storage, by key. */
@@ -288,6 +291,31 @@ export class LibraryService {
       for (const k of stored) await this.objects.delete(k).catch(() => undefined);
       throw e;
     }
+  }
+
+  /**
+   * Analyses again, one at a time, the items an older engine analysed (in the background at
+   * start; `stopped` ends it early). A failure leaves the item for the render to analyse itself.
+   */
+  async refreshStale(stopped: () => boolean = () => false): Promise<{ refreshed: number; failed: number }> {
+    const stale = await this.repo.staleItems(this.tools.analysisVersions);
+    let refreshed = 0;
+    let failed = 0;
+    for (const item of stale) {
+      if (stopped()) break;
+      try {
+        const analysis = await this.objects.withLocalFile(item.objectKey, (p) => this.tools.analyse(p, item.kind, item.durationSec));
+        const bpm = item.kind === 'audio' ? Number((analysis as { bpm?: number } | null)?.bpm ?? 0) : 0;
+        await this.repo.setItemAnalysis(item.key, 'done', analysis, Number.isFinite(bpm) ? Math.round(bpm * 10) / 10 : 0);
+        refreshed++;
+      } catch (e) {
+        this.log.warn({ err: e, key: item.key }, 'library analysis failed; a render will analyse the file itself');
+        await this.repo.setItemAnalysis(item.key, 'failed', null, item.bpm).catch(() => undefined);
+        failed++;
+      }
+    }
+    if (refreshed || failed) this.changed();
+    return { refreshed, failed };
   }
 
   /** Imports local files in this process. */

@@ -54,6 +54,11 @@ export interface MediaRepository {
   /** Claims one pending analysis by key, on the same terms; null when done or held by another replica. */
   claimAnalysis(key: string, replicaId: string, leaseMs: number): Promise<MediaRecord | null>;
   setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown): Promise<void>;
+  /**
+   * Analyses done by an older engine (their `version` below the current one for their kind) go
+   * back to pending, to be analysed again; returns how many.
+   */
+  requeueStaleAnalyses(versions: Record<MediaKind, number>): Promise<number>;
   addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }): Promise<ReelRecord>;
   listReels(ownerId: string, limit: number, offset: number): Promise<{ reels: ReelRecord[]; total: number }>;
   /** The owner's reel unless deleted; null otherwise (someone else's reel included). */
@@ -115,6 +120,8 @@ export interface MediaTools {
   /** A small JPEG (a timeline thumbnail) of a video at `atSec`. */
   frame(path: string, atSec: number): Promise<Buffer>;
   analyse(path: string, kind: MediaKind, durationSec: number): Promise<unknown>;
+  /** The version the analyses of each kind carry now (an analysis with an older one is redone). */
+  analysisVersions: Record<MediaKind, number>;
 }
 
 export interface Objects {
@@ -462,6 +469,16 @@ export class MediaService {
       this.log.warn({ err: e, object_key: m.objectKey }, 'analysis failed; the render will analyse itself');
       await this.repo.setAnalysis(m.objectKey, 'failed', null).catch(() => undefined);
     }
+  }
+
+  /**
+   * Sends uploads analysed by an older engine back to the queue (at start, before resuming it), so
+   * plans and renders use the current analysis; meanwhile a plan waits as for any pending analysis.
+   */
+  async requeueStale(): Promise<number> {
+    const n = await this.repo.requeueStaleAnalyses(this.tools.analysisVersions);
+    if (n) this.log.info({ uploads: n }, 'analyses of an older engine queued again');
+    return n;
   }
 
   /**

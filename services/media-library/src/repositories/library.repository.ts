@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { LibraryItem, LibraryRepository } from '../domain/library.service.js';
 import type { MediaKind } from '../domain/media.service.js';
+import { staleAnalysis } from './media.repository.js';
 import { libraryItems } from './schema.js';
 
 const toItem = (r: Partial<typeof libraryItems.$inferSelect>): LibraryItem => ({
@@ -96,6 +97,24 @@ export class DrizzleLibraryRepository implements LibraryRepository {
   async count() {
     const [row] = await this.orm.select({ n: sql<number>`count(*)::int` }).from(libraryItems);
     return Number(row?.n ?? 0);
+  }
+  async staleItems(versions: Record<MediaKind, number>) {
+    const out: LibraryItem[] = [];
+    for (const [kind, version] of Object.entries(versions)) {
+      const rows = await this.orm
+        .select(listColumns)
+        .from(libraryItems)
+        .where(and(eq(libraryItems.kind, kind), eq(libraryItems.analysisStatus, 'done'), staleAnalysis(libraryItems.analysis, version)))
+        .orderBy(asc(libraryItems.createdAt));
+      out.push(...rows.map(toItem));
+    }
+    return out;
+  }
+  async setItemAnalysis(key: string, status: 'done' | 'failed', analysis: unknown, bpm: number) {
+    await this.orm
+      .update(libraryItems)
+      .set({ analysisStatus: status, analysis: analysis as object | null, bpm })
+      .where(eq(libraryItems.key, key));
   }
   async removeItem(key: string) {
     const rows = await this.orm.delete(libraryItems).where(eq(libraryItems.key, key)).returning({ id: libraryItems.id });

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { analyseClip, analyseMusic, buildThumbnailArgs, decodeAudio, execMedia, isEngineError, probe } from '@reelsmith/engine';
+import {
+  CLIP_ANALYSIS_VERSION,
+  MUSIC_ANALYSIS_VERSION,
+  analyseClip,
+  analyseMusic,
+  buildThumbnailArgs,
+  decodeAudio,
+  execMedia,
+  isEngineError,
+  probe,
+} from '@reelsmith/engine';
 import type { ObjectStore } from '@reelsmith/kit';
 import type { LibraryObjects, LibraryTools } from '../domain/library.service.js';
 import type { MediaTools } from '../domain/media.service.js';
@@ -66,6 +76,7 @@ export const engineTools: MediaTools = {
   },
   thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
   frame: (file, atSec) => frameAt(file, atSec, SMALL_FRAME),
+  analysisVersions: { video: CLIP_ANALYSIS_VERSION, audio: MUSIC_ANALYSIS_VERSION },
   async analyse(file, kind, durationSec) {
     if (kind === 'video') return analyseClip(file, durationSec);
     const { rawBeats: _raw, ...music } = await analyseMusic(file, durationSec);

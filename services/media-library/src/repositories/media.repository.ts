@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
-import type { MediaRecord, MediaRepository, ReelRecord } from '../domain/media.service.js';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { MediaKind, MediaRecord, MediaRepository, ReelRecord } from '../domain/media.service.js';
 import { mediaObjects, reels } from './schema.js';
 
 const toMedia = (r: typeof mediaObjects.$inferSelect): MediaRecord => ({
@@ -38,6 +39,10 @@ export const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
   shareToShowcase: r.shareToShowcase,
   expiresAt: r.expiresAt ?? null,
 });
+
+/** An analysis whose numeric `version` is below `version` (or that has none). */
+export const staleAnalysis = (column: AnyPgColumn, version: number) =>
+  sql`(case when jsonb_typeof(${column}->'version') = 'number' then (${column}->>'version')::numeric else 0 end) < ${version}`;
 
 /** Never claimed, or claimed longer than a lease ago (by a replica that died). Database time on both sides. */
 const unclaimed = (leaseMs: number) =>
@@ -84,6 +89,18 @@ export class DrizzleMediaRepository implements MediaRepository {
       .where(and(eq(mediaObjects.objectKey, key), eq(mediaObjects.analysisStatus, 'pending'), unclaimed(leaseMs)))
       .returning();
     return row ? toMedia(row) : null;
+  }
+  async requeueStaleAnalyses(versions: Record<MediaKind, number>) {
+    let n = 0;
+    for (const [kind, version] of Object.entries(versions)) {
+      const rows = await this.orm
+        .update(mediaObjects)
+        .set({ analysisStatus: 'pending', analysisClaimedBy: null, analysisClaimedAt: null })
+        .where(and(eq(mediaObjects.analysisStatus, 'done'), eq(mediaObjects.kind, kind), staleAnalysis(mediaObjects.analysis, version)))
+        .returning({ id: mediaObjects.id });
+      n += rows.length;
+    }
+    return n;
   }
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     await this.orm

@@ -103,6 +103,31 @@ describe('media repository against real PostgreSQL', () => {
     expect(rb).toMatchObject({ analysisStatus: 'failed', analysis: null });
   });
 
+  it('sends analyses of an older engine back to the queue, and keeps current and failed ones', async () => {
+    const owner = uid();
+    const rows = {
+      oldMusic: media(owner, { kind: 'audio' }),
+      music: media(owner, { kind: 'audio' }),
+      clip: media(owner),
+      noVersion: media(owner),
+      failed: media(owner, { kind: 'audio' }),
+      pending: media(owner),
+    };
+    for (const m of Object.values(rows)) await repoA.insert(m);
+    await repoA.setAnalysis(rows.oldMusic.objectKey, 'done', { version: 2, beats: [] });
+    await repoA.setAnalysis(rows.music.objectKey, 'done', { version: 3, beats: [] });
+    await repoA.setAnalysis(rows.clip.objectKey, 'done', { version: 2, times: [] });
+    await repoA.setAnalysis(rows.noVersion.objectKey, 'done', { times: [] });
+    await repoA.setAnalysis(rows.failed.objectKey, 'failed', null);
+    // A claim by a replica that stopped: the requeued row is free to claim again.
+    await repoA.claimAnalysis(rows.pending.objectKey, 'gone', LEASE_MS);
+    expect(await repoB.requeueStaleAnalyses({ video: 2, audio: 3 })).toBe(2);
+    const status = async (m: MediaRecord) => (await repoB.byKeys([m.objectKey]))[0]!.analysisStatus;
+    expect(await Promise.all(Object.values(rows).map(status))).toEqual(['pending', 'done', 'done', 'pending', 'failed', 'pending']);
+    const claimed = await repoA.claimPendingAnalyses('new', 10, LEASE_MS);
+    expect(claimed.map((m) => m.objectKey).sort()).toEqual([rows.oldMusic.objectKey, rows.noVersion.objectKey].sort());
+  });
+
   it('the database refuses an unknown analysis status', async () => {
     const a = media(uid());
     await repoA.insert(a);
@@ -302,6 +327,7 @@ describe('media repository against real PostgreSQL', () => {
       deletePrefix: async () => 0,
     };
     const tools = (replica: string): MediaTools => ({
+      analysisVersions: { video: 2, audio: 3 },
       probe: async () => {
         throw new Error('not used');
       },

@@ -12,6 +12,7 @@ import {
   type LibraryItem,
   type LibraryObjects,
   type LibraryRepository,
+  type LibraryTools,
 } from '../../src/domain/library.service';
 import { listLibraryFiles } from '../../src/repositories/library-files';
 
@@ -108,6 +109,46 @@ describe('the library catalogue', () => {
     } finally {
       clock.mockRestore();
     }
+  });
+});
+
+describe('library analyses of an older engine', () => {
+  it('are redone one at a time at start, with the new tempo; a failure leaves the item for the render', async () => {
+    const items = [
+      { key: 'song', kind: 'audio', objectKey: 'library/audio/song.mp3', durationSec: 30, bpm: 86 },
+      { key: 'broken', kind: 'audio', objectKey: 'library/audio/broken.mp3', durationSec: 20, bpm: 120 },
+    ] as LibraryItem[];
+    const set: Array<[string, string, unknown, number]> = [];
+    const repo = {
+      staleItems: async (versions: Record<string, number>) => (versions.audio === 3 ? items : []),
+      setItemAnalysis: async (key: string, status: string, analysis: unknown, bpm: number) => void set.push([key, status, analysis, bpm]),
+      listed: async () => [],
+      stamp: async () => '0',
+    } as unknown as LibraryRepository;
+    const objects = { withLocalFile: (key: string, fn: (p: string) => Promise<unknown>) => fn(`/tmp/${key}`) } as unknown as LibraryObjects;
+    let running = 0;
+    let most = 0;
+    const tools = {
+      analysisVersions: { video: 2, audio: 3 },
+      analyse: async (p: string) => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (p.includes('broken')) throw new Error('decoder crashed');
+        return { version: 3, bpm: 172.04 };
+      },
+    } as unknown as LibraryTools;
+    const lib = new LibraryService(repo, objects, tools, quietLogger());
+    expect(await lib.refreshStale()).toEqual({ refreshed: 1, failed: 1 });
+    expect(set).toEqual([
+      ['song', 'done', { version: 3, bpm: 172.04 }, 172],
+      ['broken', 'failed', null, 120],
+    ]);
+    expect(most).toBe(1);
+    // Stopping (a shutdown) ends it between items.
+    set.length = 0;
+    expect(await lib.refreshStale(() => true)).toEqual({ refreshed: 0, failed: 0 });
+    expect(set).toEqual([]);
   });
 });
 

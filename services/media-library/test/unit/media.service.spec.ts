@@ -68,6 +68,17 @@ class MemoryMedia implements MediaRepository {
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     Object.assign(this.rows.get(key)!, { analysisStatus: status, analysis });
   }
+  async requeueStaleAnalyses(versions: Record<'video' | 'audio', number>) {
+    let n = 0;
+    for (const r of this.rows.values()) {
+      const v = (r.analysis as { version?: unknown } | null)?.version;
+      if (r.analysisStatus === 'done' && (typeof v === 'number' ? v : 0) < versions[r.kind]) {
+        Object.assign(r, { analysisStatus: 'pending', claimedBy: null, claimedAt: null });
+        n++;
+      }
+    }
+    return n;
+  }
   async addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }) {
     if (!this.reels.has(r.id)) this.reels.set(r.id, { ...r, expiresAt: r.expiresAt ?? null, createdAt: new Date(), deletedAt: null });
     return this.reels.get(r.id)!;
@@ -194,6 +205,7 @@ const THUMB = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
  * test says so, and a record of which files were analysed and how many ran at once.
  */
 class ScriptedTools implements MediaTools {
+  analysisVersions = { video: 2, audio: 3 };
   probes = new Map<string, Probed | Error>();
   analysed: string[] = [];
   running = 0;
@@ -632,6 +644,23 @@ describe('background analysis', () => {
     expect(t.tools.analysed).toEqual(['old-dead-claim', 'unclaimed-1', 'unclaimed-2']);
     expect(t.repo.rows.get('held-by-live-replica')).toMatchObject({ analysisStatus: 'pending', claimedBy: 'replica-b' });
     expect(t.repo.rows.get('unclaimed-2')).toMatchObject({ analysisStatus: 'done', claimedBy: 'replica-a' });
+  });
+
+  it('at start, analyses again what an older engine analysed, and leaves current analyses alone', async () => {
+    const t = setup();
+    await t.repo.insert({ ...record('old-music', 'audio') });
+    await t.repo.setAnalysis('old-music', 'done', { version: 2, beats: [1] });
+    await t.repo.insert({ ...record('current-clip', 'video') });
+    await t.repo.setAnalysis('current-clip', 'done', { version: 2, times: [] });
+    for (const k of t.repo.rows.keys()) t.objects.files.set(k, { size: 1 });
+
+    expect(await t.service.requeueStale()).toBe(1);
+    await t.service.resumePending();
+    await t.service.whenIdle();
+
+    expect(t.tools.analysed).toEqual(['old-music']);
+    expect(t.repo.rows.get('old-music')).toMatchObject({ analysisStatus: 'done', analysis: { kind: 'audio', key: 'old-music' } });
+    expect(t.repo.rows.get('current-clip')).toMatchObject({ analysisStatus: 'done', analysis: { version: 2, times: [] } });
   });
 
   it('two replicas starting together analyse each pending media exactly once', async () => {
