@@ -17,7 +17,8 @@
  * 4. Moments. With Intelligence, each segment shows a window of its clip chosen in this order
  *    (CHOICE_REASONS): fresh clean material (no black, frozen or blurred sample, no shot
  *    boundary inside, nothing of it on the reel yet), best quality first; then clean material
- *    shown again, the one whose last showing is longest ago on the reel; only then blurred, then
+ *    shown again, the one whose last showing is longest ago on the reel (and among equals the one
+ *    that repeats least of that latest showing); only then blurred, then
  *    black or frozen material; never the moment the segment just before showed while anything
  *    else exists, and across a shot boundary only as a last resort. Quality weighs sharpness
  *    over motion, so a sharp moment beats a blurred one of similar motion. Each segment records
@@ -298,10 +299,15 @@ export function forEachWindow(
     const tier = crosses ? 7 : backToBack ? 6 : black + frozen > 0 ? (fresh ? 4 : 5) : blurred > 0 ? (fresh ? 2 : 3) : fresh ? 0 : 1;
     const quality = mean(a.score, lo, hi, 0);
     // Fresh: quality (+ flush bonus). Again: the longest gap first (in half seconds), then the
-    // most material not yet shown, then quality.
+    // least of the latest showing repeated (a short clip's windows all touch it), then the most
+    // material not yet shown, then quality.
+    const latest = fresh ? [] : overlaps.filter((u) => u.reelEnd >= Math.max(...overlaps.map((o) => o.reelEnd)) - EPS);
     const rank = fresh
       ? quality + (flush(start) || flush(end) ? 0.01 : 0)
-      : Math.floor(Math.min(gap, 1e4) / 0.5) * 10 + 5 * (1 - overlapSec(overlaps, start, end) / len) + quality / 2;
+      : Math.floor(Math.min(gap, 1e4) / 0.5) * 10 +
+        3 * (1 - overlapSec(latest, start, end) / len) +
+        2 * (1 - overlapSec(overlaps, start, end) / len) +
+        quality / 2;
     const r3 = (x: number) => Math.round(x * 1000) / 1000;
     const c: Candidate = {
       start,

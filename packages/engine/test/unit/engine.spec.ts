@@ -185,6 +185,31 @@ describe('Intelligence: which moments a segment shows', () => {
     expect(segs.filter((s) => s.why!.repeatGapSec !== undefined).every((s) => s.why!.repeatGapSec! >= 2 - 1e-6)).toBe(true);
   });
 
+  it('when every window of a short clip touches its latest showing, repeats the least of it', () => {
+    // A 3 s clip in a reel of 1.8 s segments alongside a long clip: every window of the short clip
+    // overlaps its last showing, so the next one shows the other end of it.
+    const short = kinds('ggg');
+    const plan = planEdit(
+      base({
+        clips: [
+          { durationSec: 3, analysis: short },
+          { durationSec: 60, analysis: kinds('g'.repeat(60)) },
+        ],
+        music: { durationSec: 22, analysis: music(22, 133.3) },
+        pacing: 'standard',
+      }),
+    );
+    const mine = plan.segments.filter((s) => s.clip === 0);
+    expect(mine.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < mine.length; i++) {
+      const a = mine[i - 1]!;
+      const b = mine[i]!;
+      const shared = Math.max(0, Math.min(a.out, b.out) - Math.max(a.in, b.in));
+      // Never the same window again; at most what two windows of 1.8 s in 3 s must share.
+      expect([i, shared <= 2 * 1.8 - 3 + 1e-6]).toEqual([i, true]);
+    }
+  });
+
   it('shows blurred, black and frozen moments only when nothing better is left in the clip', () => {
     // Quarters: black, frozen, blurred, good (2 s each); a 4 s reel of 1 s segments.
     const a = kinds('kkffbbgg');
