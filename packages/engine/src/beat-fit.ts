@@ -35,11 +35,13 @@
  *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
  *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
  *     at least a third of the beats', with some body in the kick band, which hi-hats lack) were
- *     tracked at every other beat (a fast song at half time, the faster side of a tempo step):
- *     there the halfway beats are added and the period halved before the second pass, as long as
- *     the tempo stays within 70-180 BPM. After the second pass, if the points halfway between the
- *     beats carry 1.5 times the kick energy of the beats, the tracker followed off-beat chords or
- *     hats (a reggae one-drop) and the beats move there. An interval twice as long as those
+ *     tracked at every other beat (a fast song at half time, the faster side of a tempo step),
+ *     unless the tracked beats alternate kick and snare themselves (then eighth notes of a bass or
+ *     guitar are between them): there the halfway beats are added and the period halved before
+ *     the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
+ *     the beats carry next to no kick energy and the points halfway between them eight times as
+ *     much, the tracker followed off-beat chords or hats (a reggae one-drop) and the beats move
+ *     there. An interval twice as long as those
  *     around it gets its missing beat. (Bands divided by their local level, so a quiet intro is
  *     judged like the loud body.)
  *  4. Bars: the downbeat phase (which of every 4 tracked beats) is the one whose beats are most
@@ -489,9 +491,10 @@ function peakNear(v: Float32Array, h: number, r = 2): number {
 }
 
 /**
- * Step 3b, phase: the beat is where the kick drum and the bass land. If the tracked beats carry
- * far less kick-band onset than the points halfway between them (the tracker followed off-beat
- * chords or hats, as in a reggae one-drop), the beats move to those halfway points.
+ * Step 3b, phase: the beat is where the kick drum lands. If the tracked beats carry next to no
+ * kick-band onset while the points halfway between them carry eight times as much (the tracker
+ * followed off-beat chords or hats, as in a reggae one-drop), the beats move to those halfway
+ * points.
  */
 function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] {
   let on = 0,
@@ -500,14 +503,17 @@ function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] {
     on += peakNear(kickEnergy, hops[i]!);
     off += peakNear(kickEnergy, Math.round((hops[i]! + hops[i + 1]!) / 2));
   }
-  if (!(off > 1.5 * on)) return hops;
+  // Only when the tracked beats have next to no low onsets: where they carry kicks of their own
+  // (house, with its bass between the kicks), they are the beat however loud the bass is.
+  if (!(off > 8 * on)) return hops;
   return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
 }
 
 /**
  * Step 3b, metrical level (which intervals between tracked beats hold a beat of their own): where the tracked beats carry the kicks and the points halfway between
  * them carry snares (a backbeat: mid-band onsets at least a third of the beats', and body in the
- * kick band, a tenth to 60 % of the beats'; hi-hats alone have neither),
+ * kick band, a tenth to 60 % of the beats'; hi-hats alone have neither), while the tracked beats
+ * do not alternate between kick and snare themselves,
  * the drummer's beat is twice as fast: the tracker took every other beat (a fast song, or the
  * faster side of a tempo step). The halfway points are added there, while the tempo stays within
  * the range people tap (MAX_BPM). Judged over eight beats at a time; hi-hats between beats have
@@ -527,7 +533,17 @@ function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: Float32
   for (let a = 0; a + W <= n - 1; a++) {
     const b = a + W;
     const bpm = (60 * W) / ((hops[b]! - hops[a]!) * hopSec);
+    // Snares already on every other tracked beat (the mid band alternating) mean the tracked beats
+    // are the drummer's: eighth notes of a bass or a guitar between them are not a backbeat.
+    let even = 0,
+      odd = 0;
+    for (let i = a; i < b; i++) {
+      if (i % 2) odd += mb[i]!;
+      else even += mb[i]!;
+    }
+    const alternating = Math.max(even, odd) >= 2 * Math.min(even, odd);
     const backbeat =
+      !alternating &&
       2 * bpm <= MAX_BPM &&
       sum(mm, a, b) >= 0.35 * sum(mb, a, b) &&
       sum(km, a, b) >= 0.1 * sum(kb, a, b) &&
@@ -621,6 +637,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   if (hops.length < 2) return empty;
   if (env.bands) hops = onBeatPhase(hops, env.bands.kickEnergy);
   hops = fillSkippedBeats(hops);
+  if (hops.length < 2) return empty;
 
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];

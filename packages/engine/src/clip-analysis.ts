@@ -176,7 +176,8 @@ export interface AnalyseClipOptions {
   video?: { codec: string; width: number; height: number; fps: number };
   /**
    * 'auto' (default): sparse where it pays (clip-sampling.ts); 'dense': every sample decoded;
-   * 'sparse': sparse whenever the clip has keyframes (tests compare it with dense).
+   * 'sparse': sparse whenever the clip has closed GOPs, however light or eventful (tests compare
+   * it with dense).
    */
   decode?: 'auto' | 'dense' | 'sparse';
 }
@@ -215,11 +216,13 @@ export async function clipSamples(
   signal?: AbortSignal,
   opts: AnalyseClipOptions = {},
 ): Promise<ClipSamples> {
+  if (signal?.aborted) throw cancelled();
   const mode = opts.decode ?? 'auto';
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
+  // A dense decode (also the fallback after a sparse one failed) gets the whole time limit.
   const dense = async (reason: string): Promise<ClipSamples> => {
-    const stats = await denseSamples(file, left(), signal);
+    const stats = await denseSamples(file, timeoutMs, signal);
     return { stats, measured: stats.map(() => true), decoding: { mode: 'dense', reason, decodedShare: 1, measuredShare: 1 } };
   };
   if (mode === 'dense') return dense('asked for');
@@ -319,6 +322,20 @@ export function packetIndexArgs(file: string): string[] {
   ];
 }
 
+/**
+ * An abort controller of this module's own (to stop a process from inside its output handlers)
+ * that also follows the caller's signal, including one that was aborted before the start.
+ */
+function linkedAbort(signal?: AbortSignal): { stop: AbortController; unlink: () => void } {
+  const stop = new AbortController();
+  if (signal?.aborted) stop.abort();
+  const onOuterAbort = () => stop.abort();
+  signal?.addEventListener('abort', onOuterAbort);
+  return { stop, unlink: () => signal?.removeEventListener('abort', onOuterAbort) };
+}
+
+const cancelled = () => new EngineError('CANCELLED', 'render cancelled');
+
 /** The packet index's text is at most this long (about a million packets); a longer one is not read. */
 const MAX_INDEX_BYTES = 64 * 2 ** 20;
 
@@ -327,9 +344,7 @@ async function packetIndex(file: string, timeoutMs: number, signal?: AbortSignal
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLong = false;
-  const stop = new AbortController();
-  const onOuterAbort = () => stop.abort();
-  signal?.addEventListener('abort', onOuterAbort);
+  const { stop, unlink } = linkedAbort(signal);
   try {
     await execMedia('ffprobe', packetIndexArgs(file), {
       timeoutMs,
@@ -346,7 +361,7 @@ async function packetIndex(file: string, timeoutMs: number, signal?: AbortSignal
     if (tooLong) return undefined;
     throw e;
   } finally {
-    signal?.removeEventListener('abort', onOuterAbort);
+    unlink();
   }
   return parsePacketIndex(Buffer.concat(chunks).toString());
 }
@@ -372,6 +387,11 @@ export function sparsePassArgs(file: string, dropExpr: string, rotation: number)
       `file:${path.resolve(file)}`,
       '-map',
       '0:V:0',
+      // Only the pictures: no titles or chapters echoed into the decoder's log.
+      '-map_metadata',
+      '-1',
+      '-map_chapters',
+      '-1',
       '-c',
       'copy',
       // Commas separate bitstream filters, so the expression's own are escaped.
@@ -410,7 +430,11 @@ export function sparsePassArgs(file: string, dropExpr: string, rotation: number)
   };
 }
 
-const SHOWINFO = /\[Parsed_showinfo_\d+ @ [^\]]+\] n:\s*\d+ pts:\s*\S+ pts_time:(\S+)/;
+const SHOWINFO = /^\[Parsed_showinfo_\d+ @ [^\]]+\] n:\s*\d+ pts:\s*\S+ pts_time:(\S+)/;
+/** Frames (or times) waiting for their other half; more means the two outputs lost step. */
+const MAX_UNPAIRED = 256;
+/** A drop expression longer than this (a very long clip with many gaps) is not worth a pass: dense instead. */
+const MAX_EXPRESSION = 16 * 1024;
 
 /** Windows after every keyframe, then the gaps whose ends disagree, then the rest filled. */
 async function sparseSamples(
@@ -489,11 +513,13 @@ async function sparsePass(
   if (!kept.length) return 0;
   // The decoder's timeline starts at the first kept keyframe (the earliest picture it gets).
   const offset = kept[0]!.keyTime;
-  const args = sparsePassArgs(
-    file,
-    dropExpression({ windowPackets: plan.windowPackets, full: [...full], window: windowed === 'all' ? 'all' : [...windowed] }),
-    index.rotation,
-  );
+  const expression = dropExpression({
+    windowPackets: plan.windowPackets,
+    full: [...full],
+    window: windowed === 'all' ? 'all' : [...windowed],
+  });
+  if (expression.length > MAX_EXPRESSION) throw new EngineError('RENDER_FAILED', 'sparse decode: too many separate GOPs for one pass');
+  const args = sparsePassArgs(file, expression, index.rotation);
 
   // Every frame's time must be one of the kept packets', in increasing order; anything else means
   // the decoder lost its step (and the caller decodes densely instead).
@@ -501,9 +527,7 @@ async function sparsePass(
   let cursor = 0;
   // Stops the pass (both processes) from inside the output handlers; an outside cancel stops it too.
   let failure: EngineError | undefined;
-  const stop = new AbortController();
-  const onOuterAbort = () => stop.abort();
-  signal?.addEventListener('abort', onOuterAbort);
+  const { stop, unlink } = linkedAbort(signal);
   const times: number[] = [];
   const frames: Uint8Array[] = [];
   // Statistics are computed only for frames that some slot shows (a whole GOP decodes about four
@@ -571,7 +595,7 @@ async function sparsePass(
   } catch (e) {
     throw failure ?? e;
   } finally {
-    signal?.removeEventListener('abort', onOuterAbort);
+    unlink();
   }
   if (failure) throw failure;
   if (frames.length || times.length) throw new EngineError('RENDER_FAILED', 'sparse decode: frames and times differ in number');

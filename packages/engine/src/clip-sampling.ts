@@ -85,7 +85,7 @@ export function parsePacketIndex(text: string): PacketIndex {
   const stream = lines.find((l) => l.startsWith('stream|')) ?? '';
   // Side data `rotation=-90` (counter-clockwise) or the old `rotate=90` tag (clockwise).
   const side = Number(field(stream, 'rotation'));
-  const tag = Number(field(stream, 'TAG:rotate'));
+  const tag = Number(field(stream, 'tag:rotate'));
   const cw = Number.isFinite(side) ? -side : Number.isFinite(tag) ? tag : 0;
   const packets: Packet[] = [];
   for (const line of lines) {

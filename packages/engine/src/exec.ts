@@ -77,49 +77,73 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       const { code, signal } = exits[bad]!;
       finish(new EngineError('RENDER_FAILED', `${stages[bad]!.command} failed (${signal ?? `exit ${code}`}): ${lastLines(stderr[bad]!)}`));
     };
-    stages.forEach((stage, i) => {
+    // A callback that throws fails the run (and stops its processes) instead of the whole process.
+    const guard =
+      <A extends unknown[]>(fn: (...a: A) => void) =>
+      (...a: A) => {
+        try {
+          fn(...a);
+        } catch (e) {
+          finish(e instanceof Error ? e : new Error(String(e)));
+        }
+      };
+    for (const [i, stage] of stages.entries()) {
       const last = i === stages.length - 1;
       const stdin = i === 0 ? 'ignore' : children[i - 1]!.stdout!;
-      const child = spawn(stage.command, stage.args, { stdio: [stdin, 'pipe', 'pipe'], env });
+      let child: ChildProcess;
+      try {
+        child = spawn(stage.command, stage.args, { stdio: [stdin, 'pipe', 'pipe'], env });
+      } catch (e) {
+        // E2BIG, EMFILE...: nothing of this stage runs; the ones before are stopped.
+        exits.fill({ code: null, signal: null }, i);
+        finish(new EngineError('RENDER_FAILED', `${stage.command} could not start: ${(e as Error).message}`));
+        break;
+      }
       children.push(child);
       let pendingErr = '';
-      child.stderr!.on('data', (d: Buffer) => {
-        const text = d.toString();
-        stderr[i] = (stderr[i] + text).slice(-8000);
-        if (last && opts.onStderrLine) {
-          pendingErr += text;
-          const lines = pendingErr.split('\n');
-          pendingErr = lines.pop() ?? '';
-          for (const line of lines) opts.onStderrLine(line);
-        }
-      });
+      child.stderr!.on(
+        'data',
+        guard((d: Buffer) => {
+          const text = d.toString();
+          stderr[i] = (stderr[i] + text).slice(-8000);
+          if (last && opts.onStderrLine) {
+            pendingErr += text;
+            const lines = pendingErr.split('\n');
+            pendingErr = lines.pop() ?? '';
+            for (const line of lines) opts.onStderrLine(line);
+          }
+        }),
+      );
       child.on('error', (e) => finish(new EngineError('RENDER_FAILED', `${stage.command} could not start: ${e.message}`)));
       child.on('close', (code, signal) => {
-        if (last && pendingErr && opts.onStderrLine) opts.onStderrLine(pendingErr);
+        if (last && pendingErr && opts.onStderrLine) guard(opts.onStderrLine)(pendingErr);
         exits[i] = { code, signal };
         onExit();
       });
-      if (!last) return;
+      if (!last) continue;
       let pending = '';
       let fields: Record<string, string> = {};
-      child.stdout!.on('data', (chunk: Buffer) => {
-        if (opts.onStdout) return opts.onStdout(chunk);
-        if (!opts.onProgress) return;
-        pending += chunk.toString();
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const eq = line.indexOf('=');
-          if (eq < 0) continue;
-          const key = line.slice(0, eq).trim();
-          fields[key] = line.slice(eq + 1).trim();
-          if (key === 'progress') {
-            opts.onProgress(fields);
-            fields = {};
+      child.stdout!.on(
+        'data',
+        guard((chunk: Buffer) => {
+          if (opts.onStdout) return opts.onStdout(chunk);
+          if (!opts.onProgress) return;
+          pending += chunk.toString();
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            const eq = line.indexOf('=');
+            if (eq < 0) continue;
+            const key = line.slice(0, eq).trim();
+            fields[key] = line.slice(eq + 1).trim();
+            if (key === 'progress') {
+              opts.onProgress(fields);
+              fields = {};
+            }
           }
-        }
-      });
-    });
+        }),
+      );
+    }
     // The earlier stages' stdout now belongs to the next process; this one must not read it.
     children.slice(0, -1).forEach((c) => c.stdout!.destroy());
   });

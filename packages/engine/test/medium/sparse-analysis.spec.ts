@@ -90,6 +90,8 @@ describe('sparse clip analysis', () => {
       ]);
     hevc(':open-gop=0', p('events-hevc-closed.mp4'));
     hevc('', p('events-hevc-open.mp4'));
+    // The events clip as a phone stores a portrait video: the same stream, turned by a display matrix.
+    ff(['-i', p('events.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', p('events-rotated.mp4')]);
     // Real footage as a camera would store it (a keyframe every 2 s, none at the cuts).
     ff(['-i', path.join(MEDIA, 'testvideo.mp4'), ...X264_GOP2, p('testvideo-g60.mp4')]);
   }, 180_000);
@@ -134,6 +136,8 @@ describe('sparse clip analysis', () => {
         const y = dense.stats[i]!;
         compared++;
         expect([file, i, x.mean, x.sharp, Array.from(x.hist)]).toEqual([file, i, y.mean, y.sharp, Array.from(y.hist)]);
+        // Motion too, where the slot before was measured as well (a window's second slot).
+        if (sparse.measured[i - 1]) expect([file, i, x.motion]).toEqual([file, i, y.motion]);
       });
       expect(compared).toBeGreaterThan(10);
     }
@@ -148,6 +152,18 @@ describe('sparse clip analysis', () => {
     const info = await probe(p('steady.mp4'), 'clip');
     const auto = await analyseClip(info.path, info.durationSec, undefined, undefined, { video: info.video });
     expect(auto.decoding?.mode).toBe('sparse');
+  }, 60_000);
+
+  it('turns a rotated clip as the dense decode does, and finds the same events in it', async () => {
+    const { dense, sparse, d, s } = await both(p('events-rotated.mp4'));
+    expect(sparse.decoding.mode).toBe('sparse');
+    // Scaled before it is turned (the big picture is never rotated): the fast scaler samples fine
+    // patterns a little differently, within two grey levels.
+    sparse.stats.forEach((x, i) => {
+      if (sparse.measured[i]) expect([i, Math.abs(x.mean - dense.stats[i]!.mean) < 2]).toEqual([i, true]);
+    });
+    expect(flagDifferences(d, s)).toEqual([]);
+    expect(sameScenes(d.scenes, s.scenes)).toBe(true);
   }, 60_000);
 
   it('finds the scene changes and black of real footage stored with keyframes every 2 s', async () => {
@@ -179,6 +195,14 @@ describe('sparse clip analysis', () => {
   }, 60_000);
 
   it('stops at a cancel, and never leaves a process behind', async () => {
+    // Cancelled before it starts: nothing runs at all.
+    const before = new AbortController();
+    before.abort();
+    const started = Date.now();
+    await expect(clipSamples(p('steady.mp4'), 24, undefined, before.signal, { decode: 'sparse' })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+    expect(Date.now() - started).toBeLessThan(200);
     const ac = new AbortController();
     const run = clipSamples(p('steady.mp4'), 24, undefined, ac.signal, { decode: 'sparse' });
     setTimeout(() => ac.abort(), 30);
@@ -217,6 +241,22 @@ describe('pipelines of ffmpeg processes', () => {
     );
     expect(bytes).toBe(50 * 320 * 240 * 1.5);
     expect(lines.filter((l) => /Parsed_showinfo.* n:\s*\d+ pts:/.test(l))).toHaveLength(50);
+  });
+
+  it('fail, without taking the process down, when a handler throws or a command line is too long', async () => {
+    const run = execPipeline([{ command: 'ffmpeg', args: nut }], {
+      timeoutMs: 30_000,
+      onStdout: () => {
+        throw new Error('handler broke');
+      },
+    });
+    await expect(run).rejects.toThrow('handler broke');
+    expect(ffmpegChildren()).toEqual([]);
+    // One argument longer than the kernel takes (128 KiB): spawn itself fails.
+    const huge = execPipeline([{ command: 'ffmpeg', args: ['-v', 'error', '-metadata', `title=${'x'.repeat(200_000)}`, '-version'] }], {
+      timeoutMs: 30_000,
+    });
+    await expect(huge).rejects.toThrow(/could not start/);
   });
 
   it('name the stage that failed, and stop the others', async () => {

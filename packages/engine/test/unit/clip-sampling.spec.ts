@@ -78,7 +78,7 @@ describe('the packet index', () => {
     expect([index.codec, index.width, index.height, index.rotation]).toEqual(['h264', 1920, 1080, 90]);
     expect(index.fps).toBeCloseTo(29.97, 2);
     // The old rotate tag is clockwise already.
-    expect(parsePacketIndex('stream|codec_name=h264|TAG:rotate=270\nformat|start_time=0').rotation).toBe(270);
+    expect(parsePacketIndex('stream|codec_name=h264|tag:rotate=270\nformat|start_time=0').rotation).toBe(270);
   });
 
   it('splits packets into GOPs that end at the next keyframe, leaving out what comes before the first', () => {
