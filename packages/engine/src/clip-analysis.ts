@@ -552,6 +552,12 @@ async function sparsePass(
       last = { slot: s, pixels: f.pixels, hist: base.hist };
     }
   };
+  // Frames without times (or the reverse) pile up only when the two outputs lost step.
+  const unpaired = () => {
+    if (failure || Math.max(frames.length, times.length) <= MAX_UNPAIRED) return;
+    failure = new EngineError('RENDER_FAILED', 'sparse decode: frames and times out of step');
+    stop.abort();
+  };
   const drain = () => {
     while (frames.length && times.length) {
       if (failure) return;
@@ -583,12 +589,14 @@ async function sparsePass(
         onStdout: frameReader(ANALYSIS_W * ANALYSIS_H, (frame) => {
           frames.push(frame);
           drain();
+          unpaired();
         }),
         onStderrLine: (line) => {
           const m = SHOWINFO.exec(line);
           if (!m) return;
           times.push(Number(m[1]));
           drain();
+          unpaired();
         },
       },
     );
