@@ -26,6 +26,7 @@ export function wire(p: Platform<Config>): App {
   const expiry = new Interval(() => service.expireUnused(new Date()), p.config.UPLOAD_SWEEP_INTERVAL_MS, p.log);
   const reelExpiry = new Interval(() => service.expireReels(new Date()), p.config.REEL_SWEEP_INTERVAL_MS, p.log);
   let starter: Promise<unknown> = Promise.resolve();
+  let refresher: Promise<unknown> = Promise.resolve();
   let stopping = false;
   let consumers: RunningConsumer[] = [];
   return {
@@ -40,8 +41,11 @@ export function wire(p: Platform<Config>): App {
     start: async () => {
       expiry.start();
       reelExpiry.start();
-      await service.requeueStale();
       await service.resumePending();
+      // Uploads an older engine analysed are analysed again, in the background.
+      refresher = service
+        .refreshStale(() => stopping)
+        .catch((e: unknown) => p.log.error({ err: e }, 'upload analyses could not be redone'));
       consumers = await startConsumers(p.bus, library, p.log);
       const dir = p.config.LIBRARY_STARTER_DIR;
       if (dir !== 'none' && fs.existsSync(dir) && (await library.isEmpty())) {
@@ -66,6 +70,7 @@ export function wire(p: Platform<Config>): App {
       await reelExpiry.stop();
       await service.drain();
       await starter;
+      await refresher;
     },
   };
 }

@@ -247,7 +247,12 @@ export class LibraryService {
       let analysis: unknown = null;
       let analysisStatus: 'done' | 'failed' = 'done';
       try {
-        analysis = await this.tools.analyse(file, probed.kind, probed.durationSec);
+        analysis = await this.tools.analyse(
+          file,
+          probed.kind,
+          probed.durationSec,
+          probed.kind === 'video' ? { codec: probed.videoCodec, width: probed.width, height: probed.height } : undefined,
+        );
       } catch (e) {
         this.log.warn({ err: e, filename: name }, 'library analysis failed; a render will analyse the file itself');
         analysisStatus = 'failed';
@@ -295,7 +300,7 @@ export class LibraryService {
 
   /**
    * Analyses again, one at a time, the items an older engine analysed (in the background at
-   * start; `stopped` ends it early). A failure leaves the item for the render to analyse itself.
+   * start; `stopped` ends it early). A failure keeps the old analysis, to be tried at the next start.
    */
   async refreshStale(stopped: () => boolean = () => false): Promise<{ refreshed: number; failed: number }> {
     const stale = await this.repo.staleItems(this.tools.analysisVersions);
@@ -304,13 +309,14 @@ export class LibraryService {
     for (const item of stale) {
       if (stopped()) break;
       try {
-        const analysis = await this.objects.withLocalFile(item.objectKey, (p) => this.tools.analyse(p, item.kind, item.durationSec));
+        const video = item.kind === 'video' ? { codec: item.videoCodec, width: item.width, height: item.height } : undefined;
+        const analysis = await this.objects.withLocalFile(item.objectKey, (p) => this.tools.analyse(p, item.kind, item.durationSec, video));
         const bpm = item.kind === 'audio' ? Number((analysis as { bpm?: number } | null)?.bpm ?? 0) : 0;
         await this.repo.setItemAnalysis(item.key, 'done', analysis, Number.isFinite(bpm) ? Math.round(bpm * 10) / 10 : 0);
         refreshed++;
       } catch (e) {
-        this.log.warn({ err: e, key: item.key }, 'library analysis failed; a render will analyse the file itself');
-        await this.repo.setItemAnalysis(item.key, 'failed', null, item.bpm).catch(() => undefined);
+        // The old analysis stays (the render redoes an outdated one itself); the next start retries.
+        this.log.warn({ err: e, key: item.key }, 'library analysis of an older engine could not be redone; it stays in use');
         failed++;
       }
     }

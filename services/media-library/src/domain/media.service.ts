@@ -55,10 +55,10 @@ export interface MediaRepository {
   claimAnalysis(key: string, replicaId: string, leaseMs: number): Promise<MediaRecord | null>;
   setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown): Promise<void>;
   /**
-   * Analyses done by an older engine (their `version` below the current one for their kind) go
-   * back to pending, to be analysed again; returns how many.
+   * Claims one upload whose analysis an older engine made (its `version` below the current one for
+   * its kind), newest first, unless another replica holds it; it stays `done` meanwhile.
    */
-  requeueStaleAnalyses(versions: Record<MediaKind, number>): Promise<number>;
+  claimStaleAnalysis(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number): Promise<MediaRecord | null>;
   addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }): Promise<ReelRecord>;
   listReels(ownerId: string, limit: number, offset: number): Promise<{ reels: ReelRecord[]; total: number }>;
   /** The owner's reel unless deleted; null otherwise (someone else's reel included). */
@@ -112,6 +112,13 @@ export interface Probed {
   audioCodec: string;
 }
 
+/** What the probe said of a video stream (frame rate not kept: the engine assumes 30 fps). */
+export interface VideoShape {
+  codec: string;
+  width: number;
+  height: number;
+}
+
 /** The media tools: ffprobe, thumbnails and the engine's analyses, on local files. */
 export interface MediaTools {
   /** Throws a DomainError (INVALID_ARGUMENT) with a clear message for anything unusable. */
@@ -119,7 +126,8 @@ export interface MediaTools {
   thumbnail(path: string, durationSec: number): Promise<Buffer>;
   /** A small JPEG (a timeline thumbnail) of a video at `atSec`. */
   frame(path: string, atSec: number): Promise<Buffer>;
-  analyse(path: string, kind: MediaKind, durationSec: number): Promise<unknown>;
+  /** `video` (from the probe) lets a light clip or another codec skip the engine's packet index. */
+  analyse(path: string, kind: MediaKind, durationSec: number, video?: VideoShape): Promise<unknown>;
   /** The version the analyses of each kind carry now (an analysis with an older one is redone). */
   analysisVersions: Record<MediaKind, number>;
 }
@@ -141,6 +149,9 @@ const VIDEO_FORMATS = /^(mov,mp4,m4a,3gp,3g2,mj2|avi|matroska,webm)$/;
 const AUDIO_FORMATS = /^(mp3|wav|aac|mov,mp4,m4a,3gp,3g2,mj2)$/;
 
 export const MAX_DISPLAY_NAME = 200;
+
+const videoShape = (m: { kind: MediaKind; videoCodec: string; width: number; height: number }): VideoShape | undefined =>
+  m.kind === 'video' ? { codec: m.videoCodec, width: m.width, height: m.height } : undefined;
 
 /** The most frames one GetFrames call may ask for (a plan's segments). */
 export const FRAMES_PER_CALL = 5000;
@@ -463,7 +474,7 @@ export class MediaService {
 
   private async analyse(m: MediaRecord): Promise<void> {
     try {
-      const analysis = await this.objects.withLocalFile(m.objectKey, (p) => this.tools.analyse(p, m.kind, m.durationSec));
+      const analysis = await this.objects.withLocalFile(m.objectKey, (p) => this.tools.analyse(p, m.kind, m.durationSec, videoShape(m)));
       await this.repo.setAnalysis(m.objectKey, 'done', analysis);
     } catch (e) {
       this.log.warn({ err: e, object_key: m.objectKey }, 'analysis failed; the render will analyse itself');
@@ -472,13 +483,27 @@ export class MediaService {
   }
 
   /**
-   * Sends uploads analysed by an older engine back to the queue (at start, before resuming it), so
-   * plans and renders use the current analysis; meanwhile a plan waits as for any pending analysis.
+   * Analyses again, one at a time in the background, the uploads an older engine analysed, newest
+   * first (a claim keeps other replicas off each). Their old analysis stays in use meanwhile (the
+   * render redoes an outdated one itself), so nobody waits for this; a failure keeps it.
    */
-  async requeueStale(): Promise<number> {
-    const n = await this.repo.requeueStaleAnalyses(this.tools.analysisVersions);
-    if (n) this.log.info({ uploads: n }, 'analyses of an older engine queued again');
-    return n;
+  async refreshStale(stopped: () => boolean = () => false): Promise<{ refreshed: number; failed: number }> {
+    let refreshed = 0;
+    let failed = 0;
+    while (!stopped()) {
+      const m = await this.repo.claimStaleAnalysis(this.tools.analysisVersions, this.replicaId, this.leaseMs);
+      if (!m) break;
+      try {
+        const analysis = await this.objects.withLocalFile(m.objectKey, (p) => this.tools.analyse(p, m.kind, m.durationSec, videoShape(m)));
+        await this.repo.setAnalysis(m.objectKey, 'done', analysis);
+        refreshed++;
+      } catch (e) {
+        this.log.warn({ err: e, object_key: m.objectKey }, 'analysis of an older engine could not be redone; it stays in use');
+        failed++;
+      }
+    }
+    if (refreshed || failed) this.log.info({ refreshed, failed }, 'upload analyses of an older engine redone');
+    return { refreshed, failed };
   }
 
   /**

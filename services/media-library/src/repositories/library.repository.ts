@@ -102,7 +102,7 @@ export class DrizzleLibraryRepository implements LibraryRepository {
     const out: LibraryItem[] = [];
     for (const [kind, version] of Object.entries(versions)) {
       const rows = await this.orm
-        .select(listColumns)
+        .select({ ...listColumns, videoCodec: libraryItems.videoCodec })
         .from(libraryItems)
         .where(and(eq(libraryItems.kind, kind), eq(libraryItems.analysisStatus, 'done'), staleAnalysis(libraryItems.analysis, version)))
         .orderBy(asc(libraryItems.createdAt));

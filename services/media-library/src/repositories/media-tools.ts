@@ -77,8 +77,9 @@ export const engineTools: MediaTools = {
   thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
   frame: (file, atSec) => frameAt(file, atSec, SMALL_FRAME),
   analysisVersions: { video: CLIP_ANALYSIS_VERSION, audio: MUSIC_ANALYSIS_VERSION },
-  async analyse(file, kind, durationSec) {
-    if (kind === 'video') return analyseClip(file, durationSec);
+  async analyse(file, kind, durationSec, video) {
+    // The probe's codec and size let a light clip skip the packet index (frame rate assumed 30).
+    if (kind === 'video') return analyseClip(file, durationSec, undefined, undefined, { video: video && { ...video, fps: 30 } });
     const { rawBeats: _raw, ...music } = await analyseMusic(file, durationSec);
     // The waveform the timeline draws, kept with the analysis.
     return { ...music, peaks: await peaks(file, UPLOAD_WAVEFORM_PEAKS) };

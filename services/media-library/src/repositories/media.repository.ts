@@ -90,17 +90,23 @@ export class DrizzleMediaRepository implements MediaRepository {
       .returning();
     return row ? toMedia(row) : null;
   }
-  async requeueStaleAnalyses(versions: Record<MediaKind, number>) {
-    let n = 0;
-    for (const [kind, version] of Object.entries(versions)) {
-      const rows = await this.orm
-        .update(mediaObjects)
-        .set({ analysisStatus: 'pending', analysisClaimedBy: null, analysisClaimedAt: null })
-        .where(and(eq(mediaObjects.analysisStatus, 'done'), eq(mediaObjects.kind, kind), staleAnalysis(mediaObjects.analysis, version)))
-        .returning({ id: mediaObjects.id });
-      n += rows.length;
-    }
-    return n;
+  async claimStaleAnalysis(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number) {
+    const stale = or(
+      ...Object.entries(versions).map(([kind, version]) => and(eq(mediaObjects.kind, kind), staleAnalysis(mediaObjects.analysis, version))),
+    );
+    const claimable = this.orm
+      .select({ id: mediaObjects.id })
+      .from(mediaObjects)
+      .where(and(eq(mediaObjects.analysisStatus, 'done'), stale, unclaimed(leaseMs)))
+      .orderBy(desc(mediaObjects.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [row] = await this.orm
+      .update(mediaObjects)
+      .set({ analysisClaimedBy: replicaId, analysisClaimedAt: sql`now()` })
+      .where(inArray(mediaObjects.id, claimable))
+      .returning();
+    return row ? toMedia(row) : null;
   }
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     await this.orm

@@ -103,7 +103,7 @@ describe('media repository against real PostgreSQL', () => {
     expect(rb).toMatchObject({ analysisStatus: 'failed', analysis: null });
   });
 
-  it('sends analyses of an older engine back to the queue, and keeps current and failed ones', async () => {
+  it('claims the analyses of an older engine one at a time, newest first, each by one replica, leaving them done', async () => {
     const owner = uid();
     const rows = {
       oldMusic: media(owner, { kind: 'audio' }),
@@ -111,7 +111,6 @@ describe('media repository against real PostgreSQL', () => {
       clip: media(owner),
       noVersion: media(owner),
       failed: media(owner, { kind: 'audio' }),
-      pending: media(owner),
     };
     for (const m of Object.values(rows)) await repoA.insert(m);
     await repoA.setAnalysis(rows.oldMusic.objectKey, 'done', { version: 2, beats: [] });
@@ -119,13 +118,18 @@ describe('media repository against real PostgreSQL', () => {
     await repoA.setAnalysis(rows.clip.objectKey, 'done', { version: 2, times: [] });
     await repoA.setAnalysis(rows.noVersion.objectKey, 'done', { times: [] });
     await repoA.setAnalysis(rows.failed.objectKey, 'failed', null);
-    // A claim by a replica that stopped: the requeued row is free to claim again.
-    await repoA.claimAnalysis(rows.pending.objectKey, 'gone', LEASE_MS);
-    expect(await repoB.requeueStaleAnalyses({ video: 2, audio: 3 })).toBe(2);
-    const status = async (m: MediaRecord) => (await repoB.byKeys([m.objectKey]))[0]!.analysisStatus;
-    expect(await Promise.all(Object.values(rows).map(status))).toEqual(['pending', 'done', 'done', 'pending', 'failed', 'pending']);
-    const claimed = await repoA.claimPendingAnalyses('new', 10, LEASE_MS);
-    expect(claimed.map((m) => m.objectKey).sort()).toEqual([rows.oldMusic.objectKey, rows.noVersion.objectKey].sort());
+    const versions = { video: 2, audio: 3 };
+    // Two replicas claiming at once get different rows; the newest upload comes first.
+    const [a, b] = await Promise.all([
+      repoA.claimStaleAnalysis(versions, 'replica-a', LEASE_MS),
+      repoB.claimStaleAnalysis(versions, 'replica-b', LEASE_MS),
+    ]);
+    expect([a?.objectKey, b?.objectKey].sort()).toEqual([rows.oldMusic.objectKey, rows.noVersion.objectKey].sort());
+    expect(await repoA.claimStaleAnalysis(versions, 'replica-a', LEASE_MS)).toBeNull();
+    expect((await repoB.byKeys([rows.oldMusic.objectKey]))[0]).toMatchObject({ analysisStatus: 'done', analysis: { version: 2 } });
+    // Once redone, it is no longer claimable; an abandoned claim is, a lease later.
+    await repoA.setAnalysis(rows.oldMusic.objectKey, 'done', { version: 3, beats: [1] });
+    expect(await repoB.claimStaleAnalysis(versions, 'replica-b', 0)).toMatchObject({ objectKey: rows.noVersion.objectKey });
   });
 
   it('the database refuses an unknown analysis status', async () => {

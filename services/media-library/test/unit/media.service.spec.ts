@@ -68,16 +68,15 @@ class MemoryMedia implements MediaRepository {
   async setAnalysis(key: string, status: 'done' | 'failed', analysis: unknown) {
     Object.assign(this.rows.get(key)!, { analysisStatus: status, analysis });
   }
-  async requeueStaleAnalyses(versions: Record<'video' | 'audio', number>) {
-    let n = 0;
-    for (const r of this.rows.values()) {
-      const v = (r.analysis as { version?: unknown } | null)?.version;
-      if (r.analysisStatus === 'done' && (typeof v === 'number' ? v : 0) < versions[r.kind]) {
-        Object.assign(r, { analysisStatus: 'pending', claimedBy: null, claimedAt: null });
-        n++;
-      }
-    }
-    return n;
+  async claimStaleAnalysis(versions: Record<'video' | 'audio', number>, replicaId: string, leaseMs: number) {
+    const stale = [...this.rows.values()]
+      .filter((r) => {
+        const v = (r.analysis as { version?: unknown } | null)?.version;
+        const claimable = r.claimedAt === null || r.claimedAt < this.now() - leaseMs;
+        return r.analysisStatus === 'done' && claimable && (typeof v === 'number' ? v : 0) < versions[r.kind];
+      })
+      .sort((a, b) => b.createdAt - a.createdAt);
+    return stale.length ? this.claim(stale[0]!, replicaId) : null;
   }
   async addReel(r: Omit<ReelRecord, 'createdAt' | 'expiresAt'> & { expiresAt?: Date | null }) {
     if (!this.reels.has(r.id)) this.reels.set(r.id, { ...r, expiresAt: r.expiresAt ?? null, createdAt: new Date(), deletedAt: null });
@@ -646,20 +645,28 @@ describe('background analysis', () => {
     expect(t.repo.rows.get('unclaimed-2')).toMatchObject({ analysisStatus: 'done', claimedBy: 'replica-a' });
   });
 
-  it('at start, analyses again what an older engine analysed, and leaves current analyses alone', async () => {
+  it('at start, analyses again what an older engine analysed, newest first, keeping the old one in use meanwhile and on failure', async () => {
     const t = setup();
-    await t.repo.insert({ ...record('old-music', 'audio') });
-    await t.repo.setAnalysis('old-music', 'done', { version: 2, beats: [1] });
-    await t.repo.insert({ ...record('current-clip', 'video') });
-    await t.repo.setAnalysis('current-clip', 'done', { version: 2, times: [] });
-    for (const k of t.repo.rows.keys()) t.objects.files.set(k, { size: 1 });
-
-    expect(await t.service.requeueStale()).toBe(1);
-    await t.service.resumePending();
-    await t.service.whenIdle();
-
-    expect(t.tools.analysed).toEqual(['old-music']);
+    const done = async (key: string, kind: 'video' | 'audio', analysis: unknown) => {
+      await t.repo.insert(record(key, kind));
+      await t.repo.setAnalysis(key, 'done', analysis);
+      t.objects.files.set(key, { size: 1 });
+    };
+    await done('old-music', 'audio', { version: 2, beats: [1] });
+    await done('current-clip', 'video', { version: 2, times: [] });
+    await done('broken-music', 'audio', { version: 1, beats: [2] });
+    await done('newer-music', 'audio', { version: 2, beats: [3] });
+    t.tools.failing.add('broken-music');
+    t.tools.hold = true;
+    const refresh = t.service.refreshStale();
+    await new Promise((r) => setImmediate(r));
+    // While it runs, the old analysis is still there and still 'done': a plan need not wait.
+    expect(t.repo.rows.get('old-music')).toMatchObject({ analysisStatus: 'done', analysis: { version: 2, beats: [1] } });
+    t.tools.release();
+    expect(await refresh).toEqual({ refreshed: 2, failed: 1 });
+    expect(t.tools.analysed).toEqual(['newer-music', 'broken-music', 'old-music']);
     expect(t.repo.rows.get('old-music')).toMatchObject({ analysisStatus: 'done', analysis: { kind: 'audio', key: 'old-music' } });
+    expect(t.repo.rows.get('broken-music')).toMatchObject({ analysisStatus: 'done', analysis: { version: 1, beats: [2] } });
     expect(t.repo.rows.get('current-clip')).toMatchObject({ analysisStatus: 'done', analysis: { version: 2, times: [] } });
   });
 
