@@ -172,11 +172,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
   };
 }
 
-/**
- * The envelope minus its moving average over +-`half` hops, clipped at 0: sharp onsets stay,
- * slow swells (a pad's beating, vibrato, a crescendo) go.
- */
-function highPass(v: Float32Array, half: number): Float32Array {
+/** The mean of `v` over +-`half` hops around each hop (fewer at the ends). */
+function movingMean(v: Float32Array, half: number): Float32Array {
   const out = new Float32Array(v.length);
   let sum = 0;
   let lo = 0,
@@ -186,9 +183,18 @@ function highPass(v: Float32Array, half: number): Float32Array {
     const b = Math.min(v.length - 1, i + half);
     while (hi < b) sum += v[++hi]!;
     while (lo < a) sum -= v[lo++]!;
-    out[i] = Math.max(0, v[i]! - sum / (b - a + 1));
+    out[i] = sum / (b - a + 1);
   }
   return out;
+}
+
+/**
+ * The envelope minus its moving average over +-`half` hops, clipped at 0: sharp onsets stay,
+ * slow swells (a pad's beating, vibrato, a crescendo) go.
+ */
+function highPass(v: Float32Array, half: number): Float32Array {
+  const mean = movingMean(v, half);
+  return v.map((x, i) => Math.max(0, x - mean[i]!));
 }
 
 /**
@@ -211,21 +217,11 @@ function logOnsets(e: Float64Array): Float32Array {
 
 /** Each value divided by the mean over +-`half` hops (plus a floor of a hundredth of the overall mean). */
 function localLevel(v: Float32Array, half: number): Float32Array {
-  const out = new Float32Array(v.length);
   let total = 0;
   for (let i = 0; i < v.length; i++) total += v[i]!;
   const floor = (total / Math.max(1, v.length)) * 0.01 + 1e-9;
-  let sum = 0;
-  let lo = 0,
-    hi = -1;
-  for (let i = 0; i < v.length; i++) {
-    const a = Math.max(0, i - half);
-    const b = Math.min(v.length - 1, i + half);
-    while (hi < b) sum += v[++hi]!;
-    while (lo < a) sum -= v[lo++]!;
-    out[i] = v[i]! / (sum / (b - a + 1) + floor);
-  }
-  return out;
+  const mean = movingMean(v, half);
+  return v.map((x, i) => x / (mean[i]! + floor));
 }
 
 /** Brings a tempo into 70..180 BPM by octaves. */
