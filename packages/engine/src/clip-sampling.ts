@@ -10,28 +10,33 @@
  *     so the GOPs (a keyframe and the frames that depend on it) are known before decoding.
  *  2. Pass 1 decodes a short window after every keyframe: the keyframe and the packets (in decode
  *     order) up to the second slot after it, so each window measures two consecutive slots (a
- *     picture and its motion). Whole GOPs are decoded where the packet sizes show a P-frame as big
- *     as a third of a keyframe, eight times its GOP's median (a cut the encoder did not mark with a
- *     keyframe), and the last GOP, whose end has no next window to compare with (fade-outs).
+ *     picture and its motion). Whole GOPs are decoded where the packet sizes after the window say
+ *     something may happen there (`packetReason`, against the window's own packets): a quarter
+ *     second of packets under a third or over three times the window's level (black, a freeze, a
+ *     blur, a fade or another scene compress differently), or a packet as big as a third of the
+ *     keyframe and four times that level (a cut the encoder did not mark with a keyframe). This is
+ *     also all there is for the end of the clip, which has no next window to compare with.
  *  3. Each gap between two windows is then judged from its two ends (`refineReason`): it is
  *     decoded whole in pass 2 when the ends differ in a way a scene cut, a black or frozen stretch,
- *     a fade or a change of focus would leave: black on one side only, a brightness change, a
+ *     a fade or a change of focus would leave: black on one side only, a big brightness change, a
  *     histogram change (a possible cut), stillness on either side that does not span the gap, blur
- *     on one side only, or a gap longer than 3.2 s.
+ *     on one side only, or a gap longer than 3.2 s (a tail longer than that is decoded too).
  *  4. The gaps left are filled from their ends (`fillGaps`): brightness and detail interpolated,
  *     the histogram of the nearer end (so no cut appears inside), the windows' motion (or none when
- *     both ends are still and alike).
+ *     both ends are still and alike); the tail after the last window carries its picture and motion.
  * The scores are then computed over the full grid of slots exactly as for a dense decode.
  *
  * How a pass decodes only its packets: `ffmpeg -c copy` with the noise bitstream filter's drop
  * expression (counting keyframes and packets since the last one) removes the other packets, and a
  * second ffmpeg decodes what is left from a pipe. Clips with open GOPs (pictures shown before
  * their keyframe, predicted from the GOP before) are decoded densely: window by window their
- * references would be gone. Decoded frames carry their times (the showinfo filter); frame -> slot follows the fps filter of
- * the dense path: slot s shows the last frame whose time rounds to s or earlier.
+ * references would be gone. Decoded frames carry their times (the showinfo filter), each checked
+ * against the packet index; frame -> slot follows the fps filter of the dense path: slot s shows
+ * the last frame whose time rounds to s or earlier.
  *
- * What it cannot see: an event that starts and ends inside one gap and leaves both ends alike
- * (for example a second of blur in a steady shot). Gaps are at most a GOP minus two slots long.
+ * What it cannot see: an event that starts and ends inside one gap and leaves both ends and the
+ * packet sizes alike (for example a slight blur for a second in a steady shot). Gaps are at most
+ * a GOP minus two slots long.
  * Pure functions; the ffmpeg runs are in clip-analysis.ts.
  */
 import { isBlackStats, STILL_MOTION, type FrameStats } from './frame-stats.js';
