@@ -156,7 +156,23 @@ describe('libraries and My Reels in Chromium', () => {
       .waitFor();
     await page.screenshot({ path: shot('libraries-2-home'), fullPage: true });
 
-    await page.getByRole('button', { name: 'Generate Reel' }).click();
+    // The instant preview plays the library track under the edit (its clock drives the playhead).
+    await page.getByRole('button', { name: 'Preview edit' }).click();
+    const studio = page.getByTestId('studio');
+    await studio.waitFor({ timeout: 60_000 });
+    await studio.getByTestId('preview-play').click();
+    const played = await page.waitForFunction(
+      () => {
+        const a = document.querySelector<HTMLAudioElement>('.instant-preview audio');
+        return a && !a.paused && a.currentTime > 0.5 ? a.src : false;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await played.jsonValue()).toMatch(/\/api\/v1\/music-library\/preview\/[^/]+$/);
+    await studio.getByRole('button', { name: 'Pause' }).click();
+
+    await page.getByRole('button', { name: 'Generate This Edit' }).click();
     const card = page.getByTestId('job-card');
     await card.getByRole('link', { name: 'Download' }).waitFor({ timeout: 240_000 });
 

@@ -81,6 +81,8 @@ const libraryTrack = (m: ChosenMusic): TrayItem => ({
   objectKey: m.object_key,
   durationSec: m.duration,
   bpm: m.bpm,
+  // The library's stream (Range, public): the instant preview plays it under the edit.
+  playableUrl: `/api/v1/music-library/preview/${encodeURIComponent(m.key)}`,
 });
 
 /**
