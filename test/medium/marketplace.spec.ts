@@ -384,7 +384,14 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
       headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(whole.status).toBe(200);
+    expect(whole.headers.get('cache-control')).toBe('private, no-store');
     expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    const past = await fetch(`${base}/admin/footage-marketplace/${clip.id}/stream`, {
+      headers: { authorization: `Bearer ${adminToken}`, range: `bytes=${bytes.length}-` },
+    });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+    expect(await past.json()).toMatchObject({ code: 'range_not_satisfiable' });
 
     const offered = await call('POST', `/admin/footage-marketplace/${clip.id}/offer`, { type: 'credits' }, adminToken);
     expect(offered.status).toBe(200);

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { migrate, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, type TestDatabase } from '@reelsmith/kit/testing';
-import { byteRange } from '../../src/domain/byte-range';
 import { DEMO_CACHE_MS, DemosService, type DemoVideo, type ShowcaseSource } from '../../src/domain/demos.service';
 import { DbDemoCache } from '../../src/repositories/demo-cache.repository';
 import { YouTubeDataApi, isoSeconds } from '../../src/repositories/youtube';
@@ -190,16 +189,9 @@ describe('demo gallery: YouTube mode against a local stand-in, cached in the gat
     expect(calls).toEqual(['|20|recent', 'Demo|20|recent', '|15|views']);
   });
 
-  it('reads YouTube durations and byte ranges', () => {
+  it('reads YouTube durations', () => {
     expect(isoSeconds('PT1H2M3S')).toBe(3723);
     expect(isoSeconds('P1DT1S')).toBe(86401);
     expect(isoSeconds('bogus')).toBe(0);
-    expect(byteRange('bytes=0-', 100)).toEqual({ start: 0, end: 99 });
-    expect(byteRange('bytes=10-19', 100)).toEqual({ start: 10, end: 19 });
-    expect(byteRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
-    expect(byteRange('bytes=90-500', 100)).toEqual({ start: 90, end: 99 });
-    expect(byteRange('bytes=100-', 100)).toBe('unsatisfiable');
-    expect(byteRange('bytes=0-1,5-6', 100)).toBeNull();
-    expect(byteRange(undefined, 100)).toBeNull();
   });
 });

@@ -136,6 +136,7 @@ describe('public showcase routes', () => {
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['accept-ranges']).toBe('bytes');
     expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['cache-control']).toBe('public, max-age=300');
     expect(whole.rawPayload.equals(video)).toBe(true);
 
     const part = await call({ url: `/api/v1/showcase/${REEL}/video`, headers: { range: 'bytes=100-199' } });
@@ -144,6 +145,8 @@ describe('public showcase routes', () => {
     expect(part.rawPayload.equals(video.subarray(100, 200))).toBe(true);
     const bad = await call({ url: `/api/v1/showcase/${REEL}/video`, headers: { range: 'bytes=5000-' } });
     expect(bad.statusCode).toBe(416);
+    expect(bad.headers['content-range']).toBe('bytes */1000');
+    expect(bad.json()).toMatchObject({ code: 'range_not_satisfiable' });
 
     expect((await call(`/api/v1/showcase/${OTHER}/video`)).statusCode).toBe(404);
     expect((await call(`/api/v1/showcase/${REEL}/frames/2`)).body).toBe('jpeg');

@@ -2,12 +2,12 @@ import type { ObjectStore } from '@reelsmith/kit';
 import type { marketplace } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { byteRange } from '../../domain/byte-range.js';
 import { LINK_SECONDS } from '../../domain/job-status.js';
 import type { Peers } from '../../repositories/clients.js';
 import { RATE_LIMITS } from './security.js';
 import { callerOf } from './auth.js';
 import { errors, message, uuidParams } from './schemas.js';
+import { sendStoredObject } from './send-object.js';
 
 type Clip = marketplace.Clip;
 
@@ -152,24 +152,14 @@ export const marketplaceRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Obj
     },
     async (req, reply) => {
       const c = await peers.marketplace.getClip({ clipId: req.params.id }, { requestId: req.id });
-      const info = c.objectKey ? await store.stat(c.objectKey) : null;
-      if (!info) return reply.status(404).send({ detail: 'Clip not found.', code: 'clip_not_found' });
       const type = /\.mov$/i.test(c.objectKey) ? 'video/quicktime' : /\.webm$/i.test(c.objectKey) ? 'video/webm' : 'video/mp4';
-      void reply.header('accept-ranges', 'bytes').header('cache-control', 'private, no-store').type(type);
-      const range = byteRange(req.headers.range, info.size);
-      if (range === 'unsatisfiable') {
-        void reply.header('content-range', `bytes */${info.size}`);
-        return reply.status(416).send({ detail: 'Requested range not satisfiable', code: 'range_not_satisfiable' });
-      }
-      if (!range) {
-        void reply.header('content-length', info.size);
-        return reply.send(await store.get(c.objectKey));
-      }
-      void reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
-        .header('content-length', range.end - range.start + 1);
-      return reply.send(await store.get(c.objectKey, range));
+      return sendStoredObject(store, reply, {
+        key: c.objectKey,
+        type,
+        range: req.headers.range,
+        cacheControl: 'private, no-store',
+        notFound: { detail: 'Clip not found.', code: 'clip_not_found' },
+      });
     },
   );
 

@@ -1,16 +1,16 @@
 import { RATE_LIMITS } from './security.js';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { LocalObjectStore, type ObjectStore } from '@reelsmith/kit';
+import type { ObjectStore } from '@reelsmith/kit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { byteRange } from '../../domain/byte-range.js';
 import type { DemosService } from '../../domain/demos.service.js';
+import { LINK_SECONDS } from '../../domain/job-status.js';
 import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
 import { errors, uuidParams } from './schemas.js';
+import { sendStoredObject } from './send-object.js';
 
 export const demoVideo = z
   .object({
@@ -81,8 +81,6 @@ export const contactMessage = z
   .object({ id: z.string(), name: z.string(), email: z.string(), topic: z.string(), message: z.string(), created_at: z.string() })
   .meta({ id: 'ContactMessage' });
 
-const LINK_SECONDS = 3600;
-
 /**
  * Who is playing a reel, for counting views once per viewer (media-library keeps a viewer for an
  * hour per reel): the account when signed in, else a SHA-256 of the client's address (as Fastify
@@ -137,27 +135,9 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
-  const sendObject = async (reply: FastifyReply, key: string, range: string | undefined, type: string) => {
-    if (!(store instanceof LocalObjectStore)) {
-      // S3 serves Range requests itself.
-      return reply.redirect(await store.signedUrl(key, { expiresInSeconds: LINK_SECONDS }), 302);
-    }
-    const info = await store.stat(key);
-    if (!info) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-    const r = byteRange(range, info.size);
-    if (r === 'unsatisfiable')
-      return reply
-        .status(416)
-        .header('content-range', `bytes */${info.size}`)
-        .send({ detail: 'Range not satisfiable', code: 'range_not_satisfiable' });
-    void reply.header('accept-ranges', 'bytes').type(type);
-    if (!r) return reply.header('content-length', info.size).send(fs.createReadStream(store.pathOf(key)));
-    return reply
-      .status(206)
-      .header('content-range', `bytes ${r.start}-${r.end}/${info.size}`)
-      .header('content-length', r.end - r.start + 1)
-      .send(fs.createReadStream(store.pathOf(key), { start: r.start, end: r.end }));
-  };
+  // Showcase media is public and may be popular: from S3 it is a redirect to a signed link.
+  const sendObject = (reply: FastifyReply, key: string, range: string | undefined, type: string, cacheControl: string) =>
+    sendStoredObject(store, reply, { key, type, range, cacheControl, s3RedirectSeconds: LINK_SECONDS });
 
   app.get(
     '/showcase/:id/video',
@@ -170,8 +150,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
     async (req, reply) => {
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
-      void reply.header('cache-control', 'public, max-age=300');
-      return sendObject(reply, e.reel!.objectKey, req.headers.range, 'video/mp4');
+      return sendObject(reply, e.reel!.objectKey, req.headers.range, 'video/mp4', 'public, max-age=300');
     },
   );
 
@@ -184,8 +163,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
       const key = e.reel!.thumbnailKey || e.previewKeys[0];
       if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-      void reply.header('cache-control', 'public, max-age=3600');
-      return sendObject(reply, key, undefined, 'image/jpeg');
+      return sendObject(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
     },
   );
 
@@ -202,8 +180,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
       const key = e.previewKeys[req.params.n - 1];
       if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-      void reply.header('cache-control', 'public, max-age=3600');
-      return sendObject(reply, key, undefined, 'image/jpeg');
+      return sendObject(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
     },
   );
 
