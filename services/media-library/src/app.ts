@@ -18,11 +18,12 @@ import { showcaseHandlers } from './transport/showcase.grpc.js';
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
   const store = createObjectStore(p.config);
+  const replicaId = `${os.hostname()}/${process.pid}`;
   const service = new MediaService(new DrizzleMediaRepository(p.db.orm), store, engineTools, p.log, {
     concurrency: p.config.ANALYSIS_CONCURRENCY,
-    replicaId: `${os.hostname()}/${process.pid}`,
+    replicaId,
   });
-  const library = new LibraryService(new DrizzleLibraryRepository(p.db.orm), libraryObjects(store), libraryTools, p.log);
+  const library = new LibraryService(new DrizzleLibraryRepository(p.db.orm), libraryObjects(store), libraryTools, p.log, { replicaId });
   const expiry = new Interval(() => service.expireUnused(new Date()), p.config.UPLOAD_SWEEP_INTERVAL_MS, p.log);
   const reelExpiry = new Interval(() => service.expireReels(new Date()), p.config.REEL_SWEEP_INTERVAL_MS, p.log);
   let starter: Promise<unknown> = Promise.resolve();

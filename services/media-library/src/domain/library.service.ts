@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import type { MediaKind, MediaTools } from './media.service.js';
+import { ANALYSIS_LEASE_MS, redoStaleAnalyses, videoShape, type MediaKind, type MediaTools } from './media.service.js';
 
 /** An item of the stock video or music library. */
 export interface LibraryItem {
@@ -58,6 +59,12 @@ export interface LibraryQuery {
   offset: number;
 }
 
+/** A music track's tempo from its analysis, to a tenth of a BPM (0 for clips or without one). */
+const tempoOf = (kind: MediaKind, analysis: unknown): number => {
+  const bpm = kind === 'audio' ? Number((analysis as { bpm?: number } | null)?.bpm ?? 0) : 0;
+  return Number.isFinite(bpm) ? Math.round(bpm * 10) / 10 : 0;
+};
+
 export interface LibraryRepository {
   /** False when an item with this content hash exists (a concurrent import won). */
   insertItem(item: LibraryItem): Promise<boolean>;
@@ -68,12 +75,17 @@ export interface LibraryRepository {
   musicByFilename(filename: string): Promise<LibraryItem | null>;
   /** Every item, without analysis or peaks (what lists show). */
   listed(): Promise<LibraryItem[]>;
-  /** Changes whenever an item is added or removed (by any process). */
+  /** Changes whenever an item is added, removed or analysed again (by any process). */
   stamp(): Promise<string>;
   count(): Promise<number>;
   removeItem(key: string): Promise<boolean>;
-  /** Items whose analysis an older engine made (its `version` below the current one for their kind). */
-  staleItems(versions: Record<MediaKind, number>): Promise<LibraryItem[]>;
+  /**
+   * Claims for `replicaId` one item whose analysis an older engine made (its `version` below the
+   * current one for its kind), oldest first, skipping those another replica claimed less than
+   * `leaseMs` ago. Concurrent callers never get the same item.
+   */
+  claimStaleItem(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number): Promise<LibraryItem | null>;
+  /** Records an analysis (and releases the item's claim). */
   setItemAnalysis(key: string, status: 'done' | 'failed', analysis: unknown, bpm: number): Promise<void>;
 }
 
@@ -194,12 +206,19 @@ export class LibraryService {
   private checking?: Promise<void>;
   private generation = 0;
 
+  private readonly replicaId: string;
+  private readonly leaseMs: number;
+
   constructor(
     private readonly repo: LibraryRepository,
     private readonly objects: LibraryObjects,
     private readonly tools: LibraryTools,
     private readonly log: Logger,
-  ) {}
+    opts: { replicaId?: string; leaseMs?: number } = {},
+  ) {
+    this.replicaId = opts.replicaId ?? crypto.randomUUID();
+    this.leaseMs = opts.leaseMs ?? ANALYSIS_LEASE_MS;
+  }
 
   /**
    * Imports a local file into the library its probe says it belongs to. The same content twice
@@ -247,19 +266,13 @@ export class LibraryService {
       let analysis: unknown = null;
       let analysisStatus: 'done' | 'failed' = 'done';
       try {
-        analysis = await this.tools.analyse(
-          file,
-          probed.kind,
-          probed.durationSec,
-          probed.kind === 'video' ? { codec: probed.videoCodec, width: probed.width, height: probed.height } : undefined,
-        );
+        analysis = await this.tools.analyse(file, probed.kind, probed.durationSec, videoShape(probed));
       } catch (e) {
         this.log.warn({ err: e, filename: name }, 'library analysis failed; a render will analyse the file itself');
         analysisStatus = 'failed';
       }
       await this.objects.putFile(objectKey, file, contentType(probed.kind, ext));
       stored.push(objectKey);
-      const bpm = probed.kind === 'audio' ? Number((analysis as { bpm?: number } | null)?.bpm ?? 0) : 0;
       const item: LibraryItem = {
         id: crypto.randomUUID(),
         key,
@@ -276,7 +289,7 @@ export class LibraryService {
         audioCodec: probed.audioCodec,
         thumbnailKey,
         previewFrameKeys,
-        bpm: Number.isFinite(bpm) ? Math.round(bpm * 10) / 10 : 0,
+        bpm: tempoOf(probed.kind, analysis),
         peaks,
         analysisStatus,
         analysis,
@@ -300,28 +313,26 @@ export class LibraryService {
 
   /**
    * Analyses again, one at a time, the items an older engine analysed (in the background at
-   * start; `stopped` ends it early). A failure keeps the old analysis, to be tried at the next start.
+   * start; `stopped` ends it early). A claim keeps other replicas off each item; the new tempo
+   * reaches every replica's catalogue through the stamp. A failure keeps the old analysis, to be
+   * tried again at a start after the claim's lease.
    */
   async refreshStale(stopped: () => boolean = () => false): Promise<{ refreshed: number; failed: number }> {
-    const stale = await this.repo.staleItems(this.tools.analysisVersions);
-    let refreshed = 0;
-    let failed = 0;
-    for (const item of stale) {
-      if (stopped()) break;
-      try {
-        const video = item.kind === 'video' ? { codec: item.videoCodec, width: item.width, height: item.height } : undefined;
-        const analysis = await this.objects.withLocalFile(item.objectKey, (p) => this.tools.analyse(p, item.kind, item.durationSec, video));
-        const bpm = item.kind === 'audio' ? Number((analysis as { bpm?: number } | null)?.bpm ?? 0) : 0;
-        await this.repo.setItemAnalysis(item.key, 'done', analysis, Number.isFinite(bpm) ? Math.round(bpm * 10) / 10 : 0);
-        refreshed++;
-      } catch (e) {
-        // The old analysis stays (the render redoes an outdated one itself); the next start retries.
-        this.log.warn({ err: e, key: item.key }, 'library analysis of an older engine could not be redone; it stays in use');
-        failed++;
-      }
-    }
-    if (refreshed || failed) this.changed();
-    return { refreshed, failed };
+    const counts = await redoStaleAnalyses(
+      () => this.repo.claimStaleItem(this.tools.analysisVersions, this.replicaId, this.leaseMs),
+      async (item) => {
+        const analysis = await this.objects.withLocalFile(item.objectKey, (p) =>
+          this.tools.analyse(p, item.kind, item.durationSec, videoShape(item)),
+        );
+        await this.repo.setItemAnalysis(item.key, 'done', analysis, tempoOf(item.kind, analysis));
+      },
+      // The old analysis stays (the render redoes an outdated one itself). The claim stays too,
+      // so no replica tries this item again before its lease is over (a start after that does).
+      (item, e) => this.log.warn({ err: e, key: item.key }, 'library analysis of an older engine could not be redone; it stays in use'),
+      stopped,
+    );
+    if (counts.refreshed || counts.failed) this.changed();
+    return counts;
   }
 
   /** Imports local files in this process. */

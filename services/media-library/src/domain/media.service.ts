@@ -150,8 +150,35 @@ const AUDIO_FORMATS = /^(mp3|wav|aac|mov,mp4,m4a,3gp,3g2,mj2)$/;
 
 export const MAX_DISPLAY_NAME = 200;
 
-const videoShape = (m: { kind: MediaKind; videoCodec: string; width: number; height: number }): VideoShape | undefined =>
+/** What the engine needs to know of a stored video before analysing it (nothing for music). */
+export const videoShape = (m: { kind: MediaKind; videoCodec: string; width: number; height: number }): VideoShape | undefined =>
   m.kind === 'video' ? { codec: m.videoCodec, width: m.width, height: m.height } : undefined;
+
+/**
+ * Redoes, one at a time, the analyses an older engine made: claims one (`claim`, null when none is
+ * left), redoes it (`redo`), until none is left or `stopped`. A failure is logged (`failed`) and
+ * keeps the old analysis; its claim stays, so the loop moves on to the next.
+ */
+export async function redoStaleAnalyses<T>(
+  claim: () => Promise<T | null>,
+  redo: (item: T) => Promise<void>,
+  failed: (item: T, err: unknown) => void,
+  stopped: () => boolean,
+): Promise<{ refreshed: number; failed: number }> {
+  const counts = { refreshed: 0, failed: 0 };
+  while (!stopped()) {
+    const item = await claim();
+    if (!item) break;
+    try {
+      await redo(item);
+      counts.refreshed++;
+    } catch (e) {
+      failed(item, e);
+      counts.failed++;
+    }
+  }
+  return counts;
+}
 
 /** The most frames one GetFrames call may ask for (a plan's segments). */
 export const FRAMES_PER_CALL = 5000;
@@ -488,22 +515,17 @@ export class MediaService {
    * render redoes an outdated one itself), so nobody waits for this; a failure keeps it.
    */
   async refreshStale(stopped: () => boolean = () => false): Promise<{ refreshed: number; failed: number }> {
-    let refreshed = 0;
-    let failed = 0;
-    while (!stopped()) {
-      const m = await this.repo.claimStaleAnalysis(this.tools.analysisVersions, this.replicaId, this.leaseMs);
-      if (!m) break;
-      try {
+    const counts = await redoStaleAnalyses(
+      () => this.repo.claimStaleAnalysis(this.tools.analysisVersions, this.replicaId, this.leaseMs),
+      async (m) => {
         const analysis = await this.objects.withLocalFile(m.objectKey, (p) => this.tools.analyse(p, m.kind, m.durationSec, videoShape(m)));
         await this.repo.setAnalysis(m.objectKey, 'done', analysis);
-        refreshed++;
-      } catch (e) {
-        this.log.warn({ err: e, object_key: m.objectKey }, 'analysis of an older engine could not be redone; it stays in use');
-        failed++;
-      }
-    }
-    if (refreshed || failed) this.log.info({ refreshed, failed }, 'upload analyses of an older engine redone');
-    return { refreshed, failed };
+      },
+      (m, e) => this.log.warn({ err: e, object_key: m.objectKey }, 'analysis of an older engine could not be redone; it stays in use'),
+      stopped,
+    );
+    if (counts.refreshed || counts.failed) this.log.info(counts, 'upload analyses of an older engine redone');
+    return counts;
   }
 
   /**

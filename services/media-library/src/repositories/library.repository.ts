@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { LibraryItem, LibraryRepository } from '../domain/library.service.js';
 import type { MediaKind } from '../domain/media.service.js';
-import { staleAnalysis } from './media.repository.js';
+import { staleForKind, unclaimedSince } from './media.repository.js';
 import { libraryItems } from './schema.js';
 
 const toItem = (r: Partial<typeof libraryItems.$inferSelect>): LibraryItem => ({
@@ -89,31 +89,47 @@ export class DrizzleLibraryRepository implements LibraryRepository {
     return (await this.orm.select(listColumns).from(libraryItems)).map(toItem);
   }
   async stamp() {
+    // Every row's time counts, not only the newest: an update stamped earlier than one already
+    // seen (two replicas' statements committing in the other order) still moves the sum.
     const [row] = await this.orm
-      .select({ n: sql<number>`count(*)::int`, last: sql<string>`coalesce(max(${libraryItems.createdAt})::text, '')` })
+      .select({
+        n: sql<number>`count(*)::int`,
+        sum: sql<string>`coalesce(sum(extract(epoch from ${libraryItems.updatedAt})), 0)::text`,
+      })
       .from(libraryItems);
-    return `${row?.n ?? 0}/${row?.last ?? ''}`;
+    return `${row?.n ?? 0}/${row?.sum ?? ''}`;
   }
   async count() {
     const [row] = await this.orm.select({ n: sql<number>`count(*)::int` }).from(libraryItems);
     return Number(row?.n ?? 0);
   }
-  async staleItems(versions: Record<MediaKind, number>) {
-    const out: LibraryItem[] = [];
-    for (const [kind, version] of Object.entries(versions)) {
-      const rows = await this.orm
-        .select({ ...listColumns, videoCodec: libraryItems.videoCodec })
-        .from(libraryItems)
-        .where(and(eq(libraryItems.kind, kind), eq(libraryItems.analysisStatus, 'done'), staleAnalysis(libraryItems.analysis, version)))
-        .orderBy(asc(libraryItems.createdAt));
-      out.push(...rows.map(toItem));
-    }
-    return out;
+  async claimStaleItem(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number) {
+    const stale = staleForKind(libraryItems.kind, libraryItems.analysis, versions);
+    const claimable = this.orm
+      .select({ id: libraryItems.id })
+      .from(libraryItems)
+      .where(and(eq(libraryItems.analysisStatus, 'done'), stale, unclaimedSince(libraryItems.analysisClaimedAt, leaseMs)))
+      .orderBy(asc(libraryItems.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [row] = await this.orm
+      .update(libraryItems)
+      .set({ analysisClaimedBy: replicaId, analysisClaimedAt: sql`now()` })
+      .where(inArray(libraryItems.id, claimable))
+      .returning({ ...listColumns, videoCodec: libraryItems.videoCodec });
+    return row ? toItem(row) : null;
   }
   async setItemAnalysis(key: string, status: 'done' | 'failed', analysis: unknown, bpm: number) {
     await this.orm
       .update(libraryItems)
-      .set({ analysisStatus: status, analysis: analysis as object | null, bpm })
+      .set({
+        analysisStatus: status,
+        analysis: analysis as object | null,
+        bpm,
+        updatedAt: sql`now()`,
+        analysisClaimedBy: null,
+        analysisClaimedAt: null,
+      })
       .where(eq(libraryItems.key, key));
   }
   async removeItem(key: string) {

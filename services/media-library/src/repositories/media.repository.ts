@@ -41,12 +41,17 @@ export const toReel = (r: typeof reels.$inferSelect): ReelRecord => ({
 });
 
 /** An analysis whose numeric `version` is below `version` (or that has none). */
-export const staleAnalysis = (column: AnyPgColumn, version: number) =>
+const staleAnalysis = (column: AnyPgColumn, version: number) =>
   sql`(case when jsonb_typeof(${column}->'version') = 'number' then (${column}->>'version')::numeric else 0 end) < ${version}`;
 
+/** Rows whose analysis an older engine made: `staleAnalysis` with each kind's current version. */
+export const staleForKind = (kind: AnyPgColumn, analysis: AnyPgColumn, versions: Record<MediaKind, number>) =>
+  or(...Object.entries(versions).map(([k, version]) => and(eq(kind, k), staleAnalysis(analysis, version))));
+
 /** Never claimed, or claimed longer than a lease ago (by a replica that died). Database time on both sides. */
-const unclaimed = (leaseMs: number) =>
-  or(isNull(mediaObjects.analysisClaimedAt), lt(mediaObjects.analysisClaimedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`));
+export const unclaimedSince = (claimedAt: AnyPgColumn, leaseMs: number) =>
+  or(isNull(claimedAt), lt(claimedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`));
+const unclaimed = (leaseMs: number) => unclaimedSince(mediaObjects.analysisClaimedAt, leaseMs);
 
 export class DrizzleMediaRepository implements MediaRepository {
   constructor(private readonly orm: Orm) {}
@@ -91,9 +96,7 @@ export class DrizzleMediaRepository implements MediaRepository {
     return row ? toMedia(row) : null;
   }
   async claimStaleAnalysis(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number) {
-    const stale = or(
-      ...Object.entries(versions).map(([kind, version]) => and(eq(mediaObjects.kind, kind), staleAnalysis(mediaObjects.analysis, version))),
-    );
+    const stale = staleForKind(mediaObjects.kind, mediaObjects.analysis, versions);
     const claimable = this.orm
       .select({ id: mediaObjects.id })
       .from(mediaObjects)

@@ -64,6 +64,10 @@ export const libraryItems = pgTable('library_items', {
   attributionUserId: text('attribution_user_id'),
   sourceClipId: text('source_clip_id').unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Insert, or the analysis redone (a new tempo): the catalogue's stamp reads it. */
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  analysisClaimedBy: text('analysis_claimed_by'),
+  analysisClaimedAt: timestamp('analysis_claimed_at', { withTimezone: true }),
 });
 
 export * from './showcase.schema.js';

@@ -47,18 +47,34 @@ describe('library repository against real PostgreSQL', () => {
     await pg?.drop();
   });
 
-  it('finds the items an older engine analysed, and records a new analysis with its tempo', async () => {
+  it('hands each item an older engine analysed to one replica, records its new analysis and tempo, and the stamp moves', async () => {
     const old = item('audio', { version: 2, bpm: 86 });
     const current = item('audio', { version: 3, bpm: 90 });
     const clip = item('video', { version: 2 });
     const oldClip = item('video', { version: 1 });
     const failed = item('audio', null, 'failed');
     for (const i of [old, current, clip, oldClip, failed]) expect(await repo.insertItem(i)).toBe(true);
-    const stale = await repo.staleItems({ video: 2, audio: 3 });
-    expect(stale.map((i) => i.key).sort()).toEqual([old.key, oldClip.key].sort());
+    const versions = { video: 2, audio: 3 };
+    // Two replicas claiming at once get different items, then nothing.
+    const claims = await Promise.all([repo.claimStaleItem(versions, 'a', 60_000), repo.claimStaleItem(versions, 'b', 60_000)]);
+    expect(claims.map((c) => c?.key).sort()).toEqual([old.key, oldClip.key].sort());
+    expect(await repo.claimStaleItem(versions, 'c', 60_000)).toBeNull();
+
+    const before = await repo.stamp();
     await repo.setItemAnalysis(old.key, 'done', { version: 3, bpm: 172 }, 172);
     const [after] = await repo.itemsByKeys('audio', [old.key]);
     expect([after!.bpm, after!.analysis]).toEqual([172, { version: 3, bpm: 172 }]);
-    expect((await repo.staleItems({ video: 2, audio: 3 })).map((i) => i.key)).toEqual([oldClip.key]);
+    // Another replica's catalogue sees the new tempo: the stamp it polls has moved.
+    expect(await repo.stamp()).not.toBe(before);
+    // Also for an update whose time is older than one already seen (two replicas' statements
+    // committing in the other order than they started).
+    const seen = await repo.stamp();
+    await db.query(`update library_items set updated_at = now() - interval '1 minute', bpm = 91 where key = $1`, [current.key]);
+    expect(await repo.stamp()).not.toBe(seen);
+    // The clip's claim is held by a replica that died: after the lease, another takes it over.
+    expect(await repo.claimStaleItem(versions, 'c', 60_000)).toBeNull();
+    expect((await repo.claimStaleItem(versions, 'c', 0))?.key).toBe(oldClip.key);
+    await repo.setItemAnalysis(oldClip.key, 'done', { version: 2 }, 0);
+    expect(await repo.claimStaleItem(versions, 'c', 0)).toBeNull();
   });
 });

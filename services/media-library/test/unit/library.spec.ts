@@ -120,7 +120,8 @@ describe('library analyses of an older engine', () => {
     ] as LibraryItem[];
     const set: Array<[string, string, unknown, number]> = [];
     const repo = {
-      staleItems: async (versions: Record<string, number>) => (versions.audio === 3 ? items : []),
+      // Each claim hands out the next unclaimed item (a failed one stays claimed).
+      claimStaleItem: async (versions: Record<string, number>) => (versions.audio === 3 ? (items.shift() ?? null) : null),
       setItemAnalysis: async (key: string, status: string, analysis: unknown, bpm: number) => void set.push([key, status, analysis, bpm]),
       listed: async () => [],
       stamp: async () => '0',
@@ -142,10 +143,11 @@ describe('library analyses of an older engine', () => {
     expect(await lib.refreshStale()).toEqual({ refreshed: 1, failed: 1 });
     expect(set).toEqual([['song', 'done', { version: 3, bpm: 172.04 }, 172]]);
     expect(most).toBe(1);
-    // Stopping (a shutdown) ends it between items.
+    // Stopping (a shutdown) ends it between items: nothing more is claimed.
     set.length = 0;
+    items.push({ key: 'later', kind: 'audio', objectKey: 'library/audio/later.mp3', durationSec: 30, bpm: 86 } as LibraryItem);
     expect(await lib.refreshStale(() => true)).toEqual({ refreshed: 0, failed: 0 });
-    expect(set).toEqual([]);
+    expect([set, items.length]).toEqual([[], 1]);
   });
 });
 
