@@ -113,11 +113,18 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     expect(await page.getByTestId('estimate').textContent()).toContain('free video of the day');
     await page.screenshot({ path: shot('home-1-media'), fullPage: true });
 
-    // Step 2: settings, validated in the form with the server's limits.
-    await page.getByLabel('Title text').fill('Signing Session');
-    await page.getByLabel('Position').selectOption('top');
-    await page.getByLabel('Pacing').selectOption('high-energy');
-    const size = page.getByLabel('Font size');
+    // Step 2: settings in named groups, validated in the form with the server's limits.
+    const title = page.getByRole('group', { name: 'Title' });
+    await title.getByLabel('Title text').fill('Signing Session');
+    await title.getByLabel('Position').selectOption('top');
+    await page.getByRole('group', { name: 'Editing' }).getByLabel('Pacing').selectOption('high-energy');
+    expect(await page.getByRole('group', { name: 'Fades and frame' }).getByRole('checkbox').count()).toBe(2);
+    // Turning the title off hides its fields; on again, they are as they were.
+    await title.getByLabel('Show a title').uncheck();
+    expect(await title.getByLabel('Title text').count()).toBe(0);
+    await title.getByLabel('Show a title').check();
+    expect(await title.getByLabel('Title text').inputValue()).toBe('Signing Session');
+    const size = title.getByLabel('Font size');
     await size.fill(''); // clearing the field does not snap back
     expect(await size.inputValue()).toBe('');
     await page.getByText('Font size is required').waitFor();

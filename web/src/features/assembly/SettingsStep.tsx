@@ -21,108 +21,131 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
       </h2>
       <AspectPicker value={s.aspect} letterbox={s.enable_letterbox} onChange={(aspect) => update({ aspect })} />
       <div className="settings form">
-        <label>
-          Pacing
-          <select value={s.pacing_preset} onChange={(e) => update({ pacing_preset: e.target.value as Pacing })}>
-            <option value="relaxed">Relaxed</option>
-            <option value="standard">Standard</option>
-            <option value="high-energy">High energy</option>
-          </select>
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.enable_beat_mapping} onChange={(e) => update({ enable_beat_mapping: e.target.checked })} /> Beat
-          mapping {!hasMusic && <span className="muted">(needs music)</span>}
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.enable_intelligence} onChange={(e) => update({ enable_intelligence: e.target.checked })} />{' '}
-          Intelligence (best moments)
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={t.enabled} onChange={(e) => updateTitle({ enabled: e.target.checked })} /> Title
-        </label>
-        {t.enabled && (
-          <>
-            <label>
-              Title text
-              <input
-                value={t.text}
-                onChange={(e) => {
-                  updateTitle({ text: e.target.value });
-                  setSettingsProblem(
-                    'title',
-                    e.target.value.length > L.title_config.text.max
-                      ? `The title must be at most ${L.title_config.text.max} characters`
-                      : '',
-                  );
-                }}
-                aria-invalid={titleTooLong ? true : undefined}
+        <fieldset className="settings-group">
+          <legend>Editing</legend>
+          <label>
+            Pacing
+            <select value={s.pacing_preset} onChange={(e) => update({ pacing_preset: e.target.value as Pacing })}>
+              <option value="relaxed">Relaxed</option>
+              <option value="standard">Standard</option>
+              <option value="high-energy">High energy</option>
+            </select>
+          </label>
+          <div className="checks">
+            <label className="check">
+              <input type="checkbox" checked={s.enable_beat_mapping} onChange={(e) => update({ enable_beat_mapping: e.target.checked })} />{' '}
+              <span>Beat mapping {!hasMusic && <span className="muted">(needs music)</span>}</span>
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.enable_intelligence} onChange={(e) => update({ enable_intelligence: e.target.checked })} />{' '}
+              Intelligence (best moments)
+            </label>
+          </div>
+        </fieldset>
+        <fieldset className="settings-group">
+          <legend>Title</legend>
+          <div className="checks">
+            <label className="check">
+              <input type="checkbox" checked={t.enabled} onChange={(e) => updateTitle({ enabled: e.target.checked })} /> Show a title
+            </label>
+          </div>
+          {t.enabled && (
+            <>
+              <label>
+                Title text
+                <input
+                  value={t.text}
+                  onChange={(e) => {
+                    updateTitle({ text: e.target.value });
+                    setSettingsProblem(
+                      'title',
+                      e.target.value.length > L.title_config.text.max
+                        ? `The title must be at most ${L.title_config.text.max} characters`
+                        : '',
+                    );
+                  }}
+                  aria-invalid={titleTooLong ? true : undefined}
+                />
+                <span className={titleTooLong ? 'field-error' : 'muted small'}>
+                  {titleTooLong || `${t.text.length}/${L.title_config.text.max}`}
+                </span>
+              </label>
+              <label>
+                Font
+                <select value={t.font} onChange={(e) => updateTitle({ font: e.target.value as TitleFont })}>
+                  <option value="Roboto-Bold.ttf">Roboto Bold</option>
+                  <option value="Arial-Bold.ttf">Arial Bold</option>
+                  <option value="Helvetica-Bold.ttf">Helvetica Bold</option>
+                </select>
+              </label>
+              <NumberField
+                label="Font size"
+                integer
+                value={t.font_size}
+                limits={L.title_config.font_size}
+                onValue={(font_size) => updateTitle({ font_size })}
+                onProblem={problemOf('font_size')}
               />
-              <span className={titleTooLong ? 'field-error' : 'muted small'}>
-                {titleTooLong || `${t.text.length}/${L.title_config.text.max}`}
+              <label>
+                Position
+                <select value={t.position} onChange={(e) => updateTitle({ position: e.target.value as TitlePosition })}>
+                  <option value="top">Top</option>
+                  <option value="center">Center</option>
+                  <option value="bottom">Bottom</option>
+                </select>
+              </label>
+            </>
+          )}
+        </fieldset>
+        <fieldset className="settings-group">
+          <legend>Fades and frame</legend>
+          <div className="checks">
+            <label className="check">
+              <input type="checkbox" checked={s.enable_fades} onChange={(e) => update({ enable_fades: e.target.checked })} /> Fades
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.enable_letterbox} onChange={(e) => update({ enable_letterbox: e.target.checked })} />{' '}
+              Letterbox
+            </label>
+          </div>
+          {s.enable_fades && (
+            <>
+              <NumberField
+                label="Fade-in (seconds)"
+                value={s.fade_in_duration_sec}
+                limits={L.fade_in_duration_sec}
+                onValue={(fade_in_duration_sec) => update({ fade_in_duration_sec })}
+                onProblem={problemOf('fade_in')}
+              />
+              <NumberField
+                label="Fade-out (seconds)"
+                value={s.fade_out_duration_sec}
+                limits={L.fade_out_duration_sec}
+                onValue={(fade_out_duration_sec) => update({ fade_out_duration_sec })}
+                onProblem={problemOf('fade_out')}
+              />
+            </>
+          )}
+        </fieldset>
+        <fieldset className="settings-group">
+          <legend>Output</legend>
+          <label>
+            Output filename
+            <input
+              value={s.output_filename}
+              maxLength={L.output_filename.max}
+              onChange={(e) => update({ output_filename: e.target.value })}
+            />
+          </label>
+          <div className="checks">
+            <label className="check">
+              <input type="checkbox" checked={s.get_footage_offers} onChange={(e) => update({ get_footage_offers: e.target.checked })} />{' '}
+              <span>
+                Get footage offers <span className="muted">(we may offer to buy the clips you upload for this reel)</span>
               </span>
             </label>
-            <label>
-              Font
-              <select value={t.font} onChange={(e) => updateTitle({ font: e.target.value as TitleFont })}>
-                <option value="Roboto-Bold.ttf">Roboto Bold</option>
-                <option value="Arial-Bold.ttf">Arial Bold</option>
-                <option value="Helvetica-Bold.ttf">Helvetica Bold</option>
-              </select>
-            </label>
-            <NumberField
-              label="Font size"
-              integer
-              value={t.font_size}
-              limits={L.title_config.font_size}
-              onValue={(font_size) => updateTitle({ font_size })}
-              onProblem={problemOf('font_size')}
-            />
-            <label>
-              Position
-              <select value={t.position} onChange={(e) => updateTitle({ position: e.target.value as TitlePosition })}>
-                <option value="top">Top</option>
-                <option value="center">Center</option>
-                <option value="bottom">Bottom</option>
-              </select>
-            </label>
-          </>
-        )}
-        <label className="check">
-          <input type="checkbox" checked={s.enable_fades} onChange={(e) => update({ enable_fades: e.target.checked })} /> Fades
-        </label>
-        {s.enable_fades && (
-          <>
-            <NumberField
-              label="Fade-in (seconds)"
-              value={s.fade_in_duration_sec}
-              limits={L.fade_in_duration_sec}
-              onValue={(fade_in_duration_sec) => update({ fade_in_duration_sec })}
-              onProblem={problemOf('fade_in')}
-            />
-            <NumberField
-              label="Fade-out (seconds)"
-              value={s.fade_out_duration_sec}
-              limits={L.fade_out_duration_sec}
-              onValue={(fade_out_duration_sec) => update({ fade_out_duration_sec })}
-              onProblem={problemOf('fade_out')}
-            />
-          </>
-        )}
-        <label className="check">
-          <input type="checkbox" checked={s.enable_letterbox} onChange={(e) => update({ enable_letterbox: e.target.checked })} /> Letterbox
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.get_footage_offers} onChange={(e) => update({ get_footage_offers: e.target.checked })} /> Get
-          footage offers <span className="muted">(we may offer to buy the clips you upload for this reel)</span>
-        </label>
-        <label>
-          Output filename
-          <input
-            value={s.output_filename}
-            maxLength={L.output_filename.max}
-            onChange={(e) => update({ output_filename: e.target.value })}
-          />
-        </label>
+          </div>
+        </fieldset>
       </div>
     </section>
   );
