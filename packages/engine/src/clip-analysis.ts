@@ -32,7 +32,7 @@ import {
   type Slot,
   type SparsePlan,
 } from './clip-sampling.js';
-import { EngineError } from './errors.js';
+import { EngineError, cancelledError } from './errors.js';
 import { execMedia, execPipeline } from './exec.js';
 import {
   ANALYSIS_H,
@@ -216,7 +216,7 @@ export async function clipSamples(
   signal?: AbortSignal,
   opts: AnalyseClipOptions = {},
 ): Promise<ClipSamples> {
-  if (signal?.aborted) throw cancelled();
+  if (signal?.aborted) throw cancelledError();
   const mode = opts.decode ?? 'auto';
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
@@ -333,8 +333,6 @@ function linkedAbort(signal?: AbortSignal): { stop: AbortController; unlink: () 
   signal?.addEventListener('abort', onOuterAbort);
   return { stop, unlink: () => signal?.removeEventListener('abort', onOuterAbort) };
 }
-
-const cancelled = () => new EngineError('CANCELLED', 'render cancelled');
 
 /** The packet index's text is at most this long (about a million packets); a longer one is not read. */
 const MAX_INDEX_BYTES = 64 * 2 ** 20;

@@ -25,4 +25,7 @@ export class EngineError extends Error {
   }
 }
 
+/** The error of work stopped by its caller's signal (a cancel, a worker shutting down). */
+export const cancelledError = () => new EngineError('CANCELLED', 'render cancelled');
+
 export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;

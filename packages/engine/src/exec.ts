@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EngineError } from './errors.js';
+import { EngineError, cancelledError } from './errors.js';
 
 export interface ExecOptions {
   /** Killed (SIGKILL) after this long; the promise rejects with TIMEOUT. */
@@ -37,7 +37,7 @@ export function execMedia(command: MediaCommand, args: string[], opts: ExecOptio
 export function execPipeline(stages: Array<{ command: MediaCommand; args: string[] }>, opts: ExecOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     // An abort that came before the start counts too (a listener alone would never fire).
-    if (opts.signal?.aborted) return reject(new EngineError('CANCELLED', 'render cancelled'));
+    if (opts.signal?.aborted) return reject(cancelledError());
     // The child inherits this process' environment plus any extra variables; nothing is read here.
     // eslint-disable-next-line no-restricted-properties
     const env = opts.env ? { ...process.env, ...opts.env } : undefined;
@@ -63,7 +63,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       () => finish(new EngineError('TIMEOUT', `${stages.at(-1)!.command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
       opts.timeoutMs,
     );
-    const onAbort = () => finish(new EngineError('CANCELLED', 'render cancelled'));
+    const onAbort = () => finish(cancelledError());
     opts.signal?.addEventListener('abort', onAbort);
 
     const onExit = () => {
