@@ -136,7 +136,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
   );
 
   // Showcase media is public and may be popular: from S3 it is a redirect to a signed link.
-  const sendObject = (reply: FastifyReply, key: string, range: string | undefined, type: string, cacheControl: string) =>
+  const sendShowcaseMedia = (reply: FastifyReply, key: string, range: string | undefined, type: string, cacheControl: string) =>
     sendStoredObject(store, reply, { key, type, range, cacheControl, s3RedirectSeconds: LINK_SECONDS });
 
   app.get(
@@ -150,7 +150,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
     async (req, reply) => {
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
-      return sendObject(reply, e.reel!.objectKey, req.headers.range, 'video/mp4', 'public, max-age=300');
+      return sendShowcaseMedia(reply, e.reel!.objectKey, req.headers.range, 'video/mp4', 'public, max-age=300');
     },
   );
 
@@ -163,7 +163,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
       const key = e.reel!.thumbnailKey || e.previewKeys[0];
       if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-      return sendObject(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
+      return sendShowcaseMedia(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
     },
   );
 
@@ -180,7 +180,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
       const key = e.previewKeys[req.params.n - 1];
       if (!key) return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-      return sendObject(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
+      return sendShowcaseMedia(reply, key, undefined, 'image/jpeg', 'public, max-age=3600');
     },
   );
 
