@@ -1,5 +1,5 @@
-import { Interval, OutboxRelay, type App, type Platform } from '@reelsmith/kit';
-import { mailDir, type Config } from './config.js';
+import { Interval, OutboxRelay, mailTransportFor, type App, type Platform } from '@reelsmith/kit';
+import type { Config } from './config.js';
 import { BillingService } from './domain/billing.service.js';
 import { PaymentsService } from './domain/payments.service.js';
 import { DrizzleBillingRepository } from './repositories/billing.repository.js';
@@ -18,7 +18,7 @@ export function wire(p: Platform<Config>): App {
   const payments = new PaymentsService(
     new DrizzlePaymentsRepository(p.db.orm),
     createProviders(c, p.log, clock),
-    createReceipts({ smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, mailDir: mailDir(c), publicUrl: c.PUBLIC_URL, log: p.log }),
+    createReceipts(mailTransportFor(c, p.log), c.PUBLIC_URL),
     clock,
     kick,
     p.log,

@@ -1,7 +1,7 @@
-import path from 'node:path';
-import { baseSchema, env, loadConfig, z } from '@reelsmith/kit';
+import { baseSchema, env, loadConfig, mailSchema, z } from '@reelsmith/kit';
 
-export const configSchema = baseSchema.extend({
+/** Mail (SMTP_URL, MAIL_FROM): receipts. */
+export const configSchema = baseSchema.extend(mailSchema.shape).extend({
   /** Set: cards go through Stripe (PaymentIntents and Billing); unset: the embedded sandbox. */
   STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'expected a Stripe secret key (sk_...)').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'expected a Stripe publishable key (pk_...)').optional(),
@@ -19,17 +19,9 @@ export const configSchema = baseSchema.extend({
   PAYPAL_API_URL: z.url().optional(),
   /** How often the sandbox renewal scheduler looks for due subscriptions. */
   RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
-  /** Receipts: smtp://user:pass@host:port; unset writes them to DATA_DIR/mail as .eml files. */
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'expected smtp:// or smtps://')
-    .optional(),
-  MAIL_FROM: z.string().default('Reelsmith <no-reply@reelsmith.local>'),
   PUBLIC_URL: env.url.default('http://localhost:8080'),
 });
 export type Config = z.infer<typeof configSchema>;
-
-export const mailDir = (c: Config) => path.join(c.DATA_DIR, 'mail');
 
 /** The only place this service reads the environment. */
 export const loadServiceConfig = () => {

@@ -1,5 +1,5 @@
-import { OutboxRelay, type App, type Platform } from '@reelsmith/kit';
-import { mailDir, type Config } from './config.js';
+import { OutboxRelay, mailTransportFor, type App, type Platform } from '@reelsmith/kit';
+import type { Config } from './config.js';
 import { IdentityService } from './domain/identity.service.js';
 import { argon2Hasher, secrets } from './repositories/crypto.js';
 import { DrizzleIdentityRepository } from './repositories/identity.repository.js';
@@ -14,12 +14,13 @@ import { contactHandlers } from './transport/contact.grpc.js';
 export function wire(p: Platform<Config>): App {
   const { config } = p;
   const relay = new OutboxRelay(p.db.orm, p.bus, p.log);
+  const mail = mailTransportFor(config, p.log);
   const repo = new DrizzleIdentityRepository(p.db.orm, () => void relay.flush());
   const service = new IdentityService(
     repo,
     argon2Hasher,
     secrets(config.TOKEN_SECRET),
-    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: mailDir(config), log: p.log }),
+    createMailer(mail),
     new DbRateLimiter(p.db.orm),
     {
       privilegedEmails: config.PRIVILEGED_EMAILS,
@@ -42,13 +43,7 @@ export function wire(p: Platform<Config>): App {
         contactHandlers(
           new ContactService(
             new DrizzleContactRepository(p.db.orm),
-            contactMailer({
-              smtpUrl: config.SMTP_URL,
-              from: config.MAIL_FROM,
-              inbox: config.CONTACT_INBOX,
-              mailDir: mailDir(config),
-              log: p.log,
-            }),
+            contactMailer(mail, config.CONTACT_INBOX),
             new DbRateLimiter(p.db.orm),
             p.log,
           ),

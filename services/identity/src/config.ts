@@ -1,7 +1,7 @@
-import path from 'node:path';
-import { baseSchema, env, loadConfig, z } from '@reelsmith/kit';
+import { baseSchema, env, loadConfig, mailSchema, z } from '@reelsmith/kit';
 
-export const configSchema = baseSchema.extend({
+/** Mail (SMTP_URL, MAIL_FROM): verification, password and account mail, and the contact form. */
+export const configSchema = baseSchema.extend(mailSchema.shape).extend({
   /** Comma-separated e-mails that get admin rights (the spec's privileged account). */
   PRIVILEGED_EMAILS: z
     .string()
@@ -15,12 +15,6 @@ export const configSchema = baseSchema.extend({
             .filter(Boolean),
         ),
     ),
-  /** smtp://user:pass@host:port; unset writes messages to DATA_DIR/mail as .eml files. */
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'expected smtp:// or smtps://')
-    .optional(),
-  MAIL_FROM: z.string().default('Reelsmith <no-reply@reelsmith.local>'),
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   /** Key of the HMAC under which session, link and code hashes are stored. */
   TOKEN_SECRET: env.secret,
@@ -30,8 +24,6 @@ export const configSchema = baseSchema.extend({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(720),
 });
 export type Config = z.infer<typeof configSchema>;
-
-export const mailDir = (c: Config) => path.join(c.DATA_DIR, 'mail');
 
 /** The only place this service reads the environment. */
 export const loadServiceConfig = () => loadConfig(configSchema, process.env);

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './grpc.js';
 export * from './health.js';
 export * from './logger.js';
+export * from './mail.js';
 export * from './metrics.js';
 export * from './redact.js';
 export * from './service.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { Interval, OutboxRelay, createObjectStore, type App, type Platform, type RunningConsumer } from '@reelsmith/kit';
-import { mailDir, type Config } from './config.js';
+import { Interval, OutboxRelay, createObjectStore, mailTransportFor, type App, type Platform, type RunningConsumer } from '@reelsmith/kit';
+import type { Config } from './config.js';
 import { MarketplaceService } from './domain/marketplace.service.js';
 import { createMailer } from './repositories/mailer.js';
 import { DrizzleMarketplaceRepository } from './repositories/marketplace.repository.js';
@@ -19,7 +19,7 @@ export function wire(p: Platform<Config>): App {
     objectClipStore(store),
     peers,
     peers,
-    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: mailDir(config), publicUrl: config.PUBLIC_URL, log }),
+    createMailer(mailTransportFor(config, log), config.PUBLIC_URL),
     { clip: () => crypto.randomUUID(), payout: () => crypto.randomUUID() },
     log,
     () => new Date(),

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
+import { createMailTransport, migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
 import { BillingService } from '../../src/domain/billing.service';
 import { PaymentsService, type ConfirmDetails, type Providers } from '../../src/domain/payments.service';
@@ -31,12 +31,10 @@ describe('payments against real PostgreSQL (sandbox provider)', () => {
     payments: new PaymentsService(
       new DrizzlePaymentsRepository(db.orm),
       sandboxProviders(),
-      createReceipts({
-        from: 'Reelsmith <no-reply@reelsmith.local>',
-        mailDir: mail.dir,
-        publicUrl: 'http://localhost:8080',
-        log: quietLogger(),
-      }),
+      createReceipts(
+        createMailTransport({ from: 'Reelsmith <no-reply@reelsmith.local>', dir: mail.dir, log: quietLogger() }),
+        'http://localhost:8080',
+      ),
       clock,
     ),
   });

@@ -1,16 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import nodemailer from 'nodemailer';
-import type { Logger } from '@reelsmith/kit';
+import type { MailMessage, MailTransport } from '@reelsmith/kit';
 import type { Mailer } from '../domain/identity.service.js';
 
-interface Message {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
+type Message = MailMessage & { html: string };
 
 const verificationMessage = (to: string, link: string, code: string): Message => ({
   to,
@@ -47,26 +38,9 @@ const deletedMessage = (to: string): Message => ({
   html: '<p>Your Reelsmith account was deleted, with your uploads and reels. Purchase records are kept without your name, as the law requires.</p><p>Thank you for using Reelsmith.</p>',
 });
 
-/**
- * SMTP when SMTP_URL is set. Otherwise every message is written as an .eml file under
- * DATA_DIR/mail and the file is logged (its path, never the token inside).
- */
-export function createMailer(opts: { smtpUrl?: string; from: string; mailDir: string; log: Logger }): Mailer {
-  const transport = opts.smtpUrl
-    ? nodemailer.createTransport(opts.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const send = async (m: Message) => {
-    const info = (await transport.sendMail({ from: opts.from, ...m })) as { message?: Buffer; messageId?: string };
-    if (!opts.smtpUrl && info.message) {
-      fs.mkdirSync(opts.mailDir, { recursive: true });
-      const file = path.join(
-        opts.mailDir,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`,
-      );
-      fs.writeFileSync(file, info.message, { mode: 0o600 });
-      opts.log.info({ to: m.to, subject: m.subject, mail_file: file }, 'mail written');
-    } else opts.log.info({ to: m.to, subject: m.subject }, 'mail sent');
-  };
+/** Identity's messages, sent through the kit's transport (SMTP, or .eml files in DATA_DIR/mail). */
+export function createMailer(mail: MailTransport): Mailer {
+  const send = (m: Message) => mail.send(m);
   return {
     sendVerification: (to, link, code) => send(verificationMessage(to, link, code)),
     sendAlreadyRegistered: (to, url) => send(alreadyMessage(to, url)),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
+import { createMailTransport, migrate, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, quietLogger, type TestDatabase } from '@reelsmith/kit/testing';
 import { ContactService } from '../../src/domain/contact.service';
 import { DrizzleContactRepository, contactMailer } from '../../src/repositories/contact.repository';
@@ -21,7 +21,7 @@ describe('contact messages', () => {
     mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contact-mail-'));
     svc = new ContactService(
       new DrizzleContactRepository(db.orm),
-      contactMailer({ from: 'Reelsmith <no-reply@reelsmith.local>', inbox: 'inbox@example.com', mailDir, log: quietLogger() }),
+      contactMailer(createMailTransport({ from: 'Reelsmith <no-reply@reelsmith.local>', dir: mailDir, log: quietLogger() }), 'inbox@example.com'),
       new DbRateLimiter(db.orm),
       quietLogger(),
     );
