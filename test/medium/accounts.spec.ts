@@ -2,9 +2,17 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { Bus, createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
+import {
+  TEST_NATS_URL,
+  createTestDatabase,
+  natsPrefix,
+  startSmtpStandIn,
+  tempDir,
+  waitFor,
+  type SmtpStandIn,
+  type TestDatabase,
+} from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
 import { wire as wireBilling } from '../../services/billing/src/app';
@@ -33,27 +41,15 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
   const data = tempDir('accounts');
   const logs: string[] = [];
   const mails: Mail[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpStandIn;
   let app: FastifyInstance;
   let peers: Peers;
   let gatewayBus: Bus | undefined;
   let base: string;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo[0]?.address ?? '', raw: decode(raw) });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decode(m.raw) }));
+    const smtpPort = smtp.port;
 
     const capture = new Writable({
       write(chunk: Buffer, _e, cb) {
@@ -123,7 +119,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     peers?.close();
     await gatewayBus?.close();
     for (const s of services) await s.stop();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     for (const d of dbs) await d.drop();
     data.remove();
   });

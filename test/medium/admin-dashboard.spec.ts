@@ -5,9 +5,18 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { Bus, LocalObjectStore, createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
+import {
+  TEST_NATS_URL,
+  createTestDatabase,
+  natsPrefix,
+  quietLogger,
+  startSmtpStandIn,
+  tempDir,
+  waitFor,
+  type SmtpStandIn,
+  type TestDatabase,
+} from '@reelsmith/kit/testing';
 import { streams } from '@reelsmith/proto';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
@@ -35,7 +44,7 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
   const mails: { to: string; raw: string }[] = [];
   const log = quietLogger();
   const prefix = natsPrefix();
-  let smtp: SMTPServer;
+  let smtp: SmtpStandIn;
   let app: FastifyInstance;
   let peers: Peers;
   let bus: Bus;
@@ -63,20 +72,8 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo[0]?.address ?? '', raw: raw.replace(/=\r?\n/g, '') });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: m.raw.replace(/=\r?\n/g, '') }));
+    const smtpPort = smtp.port;
     const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix };
     for (const name of ['identity', 'billing', 'telemetry']) dbs[name] = await createTestDatabase(name);
     for (const [name, schema, wire, extra] of [
@@ -153,7 +150,7 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
       await bus.deleteStream(streams.RENDER);
       await bus.close();
     }
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     for (const d of Object.values(dbs)) await d.drop();
     data.remove();
   });

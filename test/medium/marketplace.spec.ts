@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import {
   Bus,
   ack,
@@ -23,7 +22,17 @@ import {
   type Database,
   type RunningService,
 } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
+import {
+  TEST_NATS_URL,
+  createTestDatabase,
+  natsPrefix,
+  quietLogger,
+  startSmtpStandIn,
+  tempDir,
+  waitFor,
+  type SmtpStandIn,
+  type TestDatabase,
+} from '@reelsmith/kit/testing';
 import { media, parseJobRequest, streams } from '@reelsmith/proto';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
@@ -86,7 +95,7 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
   const mails: Mail[] = [];
   const prefix = natsPrefix();
   let smtpPort = 0;
-  let smtp: SMTPServer;
+  let smtp: SmtpStandIn;
   let app: FastifyInstance;
   let peers: Peers;
   let base: string;
@@ -149,20 +158,8 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo[0]?.address ?? '', raw: decode(raw) });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decode(m.raw) }));
+    smtpPort = smtp.port;
 
     const identityDb = await createTestDatabase('identity');
     billingDb = await createTestDatabase('billing');
@@ -258,7 +255,7 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
     await jobsDb?.close();
     library?.close();
     await mediaOrm?.close();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     for (const d of dbs) await d.drop();
     data.remove();
   }, 60_000);

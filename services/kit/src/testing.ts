@@ -6,7 +6,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { createLogger, type Logger } from './logger.js';
 
 // Test helpers are the one place outside config.ts that reads the environment: they pick the
@@ -63,4 +65,48 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** One message as a real SMTP server received it. */
+export interface ReceivedMail {
+  /** The envelope's sender and first recipient. */
+  from: string;
+  to: string;
+  /** The message as sent over the wire (headers and encoded body, CRLF line ends). */
+  raw: string;
+}
+
+export interface SmtpStandIn {
+  /** smtp://127.0.0.1:<port>, for SMTP_URL. */
+  url: string;
+  port: number;
+  /** Every message received, in order. */
+  mails: ReceivedMail[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server (smtp-server) on a free loopback port that accepts every message, without
+ * authentication or TLS, and keeps it; `onMail` also sees each one as it arrives.
+ */
+export async function startSmtpStandIn(onMail?: (mail: ReceivedMail) => void): Promise<SmtpStandIn> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, cb) {
+      let raw = '';
+      stream.on('data', (d: Buffer) => (raw += d.toString()));
+      stream.on('end', () => {
+        const from = session.envelope.mailFrom;
+        const mail = { from: from ? from.address : '', to: session.envelope.rcptTo[0]?.address ?? '', raw };
+        mails.push(mail);
+        onMail?.(mail);
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

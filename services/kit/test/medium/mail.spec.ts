@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { createLogger, createMailTransport, mailSchema, mailTransportFor, parseConfig, z, type Logger } from '../../src';
-import { tempDir } from '../../src/testing';
+import { startSmtpStandIn, tempDir, type SmtpStandIn } from '../../src/testing';
 
 /** Quoted-printable soft breaks and escapes, and RFC 2047 Q-encoded words, decoded to text. */
 const decodeQp = (s: string) =>
@@ -28,7 +28,15 @@ function capturedLogger(): { log: Logger; lines: () => Array<Record<string, unkn
     },
   });
   const log = createLogger({ service: 'mail-test', destination });
-  return { log, lines: () => out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    log,
+    lines: () =>
+      out
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 const FROM = 'Reelsmith <no-reply@reelsmith.local>';
@@ -67,7 +75,8 @@ describe('mail transport: the embedded outbox (.eml files)', () => {
     expect(header(first, 'MIME-Version')).toBe('1.0');
     expect(first).toMatch(/^Content-Type: multipart\/alternative;/m);
     // The text part is UTF-8 in quoted-printable, lines at most 76 characters, and decodes back.
-    const textPart = /Content-Type: text\/plain; charset=utf-8\r?\nContent-Transfer-Encoding: quoted-printable\r?\n\r?\n([\s\S]*?)\r?\n----/.exec(first);
+    const textPart =
+      /Content-Type: text\/plain; charset=utf-8\r?\nContent-Transfer-Encoding: quoted-printable\r?\n\r?\n([\s\S]*?)\r?\n----/.exec(first);
     expect(textPart).not.toBeNull();
     const body = textPart![1]!.replace(/\r\n/g, '\n');
     expect(body.split('\n').every((l) => l.length <= 76)).toBe(true);
@@ -94,39 +103,22 @@ describe('mail transport: the embedded outbox (.eml files)', () => {
 });
 
 describe('mail transport: SMTP', () => {
-  const received: Array<{ from: string; to: string[]; raw: string }> = [];
-  let smtp: SMTPServer;
-  let port = 0;
-
+  let smtp: SmtpStandIn;
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          const from = session.envelope.mailFrom;
-          received.push({ from: from ? from.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpStandIn();
   });
-  afterAll(() => new Promise<void>((r) => smtp.close(() => r())));
+  afterAll(() => smtp.close());
 
   it('delivers over SMTP with the envelope and headers of the message, and writes no file', async () => {
     const data = tempDir('mail-smtp');
     try {
       const { log, lines } = capturedLogger();
-      const mail = createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, dir: data.dir, log });
+      const mail = createMailTransport({ smtpUrl: smtp.url, from: FROM, dir: data.dir, log });
       await mail.send(message);
-      expect(received).toHaveLength(1);
-      const [m] = received;
+      expect(smtp.mails).toHaveLength(1);
+      const [m] = smtp.mails;
       expect(m!.from).toBe('no-reply@reelsmith.local');
-      expect(m!.to).toEqual(['zoe@example.com']);
+      expect(m!.to).toBe('zoe@example.com');
       expect(header(m!.raw, 'From')?.trim()).toBe(FROM);
       expect(decodeWords(header(m!.raw, 'Subject')!.trim())).toBe(message.subject);
       expect(decodeQp(m!.raw.replace(/\r\n/g, '\n'))).toContain(message.text);
