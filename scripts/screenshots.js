@@ -6,11 +6,13 @@
 // Chromium at /usr/bin/chromium (or CHROMIUM_PATH). About two minutes; on a shared machine run it
 // under the heavy-run lock: flock /tmp/rs-heavy.lock node scripts/screenshots.js
 'use strict';
+/* global fetch, document, localStorage -- Node's fetch; the page functions run in Chromium */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -29,7 +31,6 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function startProduct(dataDir) {
   const port = await freePort();

@@ -3,16 +3,8 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Bus, createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import {
-  TEST_NATS_URL,
-  createTestDatabase,
-  natsPrefix,
-  startSmtpStandIn,
-  tempDir,
-  waitFor,
-  type SmtpStandIn,
-  type TestDatabase,
-} from '@reelsmith/kit/testing';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
+import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
 import { wire as wireBilling } from '../../services/billing/src/app';

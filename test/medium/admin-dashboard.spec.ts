@@ -6,17 +6,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Bus, LocalObjectStore, createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import {
-  TEST_NATS_URL,
-  createTestDatabase,
-  natsPrefix,
-  quietLogger,
-  startSmtpStandIn,
-  tempDir,
-  waitFor,
-  type SmtpStandIn,
-  type TestDatabase,
-} from '@reelsmith/kit/testing';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
+import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { streams } from '@reelsmith/proto';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';

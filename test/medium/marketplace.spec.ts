@@ -22,17 +22,8 @@ import {
   type Database,
   type RunningService,
 } from '@reelsmith/kit';
-import {
-  TEST_NATS_URL,
-  createTestDatabase,
-  natsPrefix,
-  quietLogger,
-  startSmtpStandIn,
-  tempDir,
-  waitFor,
-  type SmtpStandIn,
-  type TestDatabase,
-} from '@reelsmith/kit/testing';
+import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
+import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { media, parseJobRequest, streams } from '@reelsmith/proto';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';

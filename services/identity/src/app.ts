@@ -16,26 +16,19 @@ export function wire(p: Platform<Config>): App {
   const relay = new OutboxRelay(p.db.orm, p.bus, p.log);
   const mail = mailTransportFor(config, p.log);
   const repo = new DrizzleIdentityRepository(p.db.orm, () => void relay.flush());
-  const service = new IdentityService(
-    repo,
-    argon2Hasher,
-    secrets(config.TOKEN_SECRET),
-    createMailer(mail),
-    new DbRateLimiter(p.db.orm),
-    {
-      privilegedEmails: config.PRIVILEGED_EMAILS,
-      publicUrl: config.PUBLIC_URL,
-      guestEmail: config.GUEST_EMAIL,
-      sessionTtlMs: config.SESSION_TTL_HOURS * 3600_000,
-      onSessionsEnded: (r) =>
-        p.bus.publishSessionsRevoked({
-          tokenHashes: r.tokenHashes,
-          userId: r.userId ?? '',
-          sessionsRemain: r.sessionsRemain ?? false,
-          atUnixMs: BigInt(Date.now()),
-        }),
-    },
-  );
+  const service = new IdentityService(repo, argon2Hasher, secrets(config.TOKEN_SECRET), createMailer(mail), new DbRateLimiter(p.db.orm), {
+    privilegedEmails: config.PRIVILEGED_EMAILS,
+    publicUrl: config.PUBLIC_URL,
+    guestEmail: config.GUEST_EMAIL,
+    sessionTtlMs: config.SESSION_TTL_HOURS * 3600_000,
+    onSessionsEnded: (r) =>
+      p.bus.publishSessionsRevoked({
+        tokenHashes: r.tokenHashes,
+        userId: r.userId ?? '',
+        sessionsRemain: r.sessionsRemain ?? false,
+        atUnixMs: BigInt(Date.now()),
+      }),
+  });
   return {
     grpc: [
       grpcBinding(

@@ -21,7 +21,10 @@ describe('contact messages', () => {
     mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contact-mail-'));
     svc = new ContactService(
       new DrizzleContactRepository(db.orm),
-      contactMailer(createMailTransport({ from: 'Reelsmith <no-reply@reelsmith.local>', dir: mailDir, log: quietLogger() }), 'inbox@example.com'),
+      contactMailer(
+        createMailTransport({ from: 'Reelsmith <no-reply@reelsmith.local>', dir: mailDir, log: quietLogger() }),
+        'inbox@example.com',
+      ),
       new DbRateLimiter(db.orm),
       quietLogger(),
     );
