@@ -6,7 +6,7 @@
 // Chromium at /usr/bin/chromium (or CHROMIUM_PATH). About two minutes; on a shared machine run it
 // under the heavy-run lock: flock /tmp/rs-heavy.lock node scripts/screenshots.js
 'use strict';
-/* global fetch, document, localStorage -- Node's fetch; the page functions run in Chromium */
+/* global fetch, document, localStorage, window -- Node's fetch; the page functions run in Chromium */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -78,6 +78,19 @@ async function signUp(base, dataDir) {
   return (await v.json()).session_token;
 }
 
+/** The starter library is imported (and analysed) in the background at the first start: wait for it. */
+async function starterLibraryReady(base, token) {
+  const has = async (route, names) => {
+    const r = await fetch(`${base}/api/v1${route}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = r.ok ? await r.text() : '';
+    return names.every((n) => text.includes(n));
+  };
+  for (const end = Date.now() + 600_000; Date.now() < end; await sleep(2000)) {
+    if ((await has('/music-library', [TRACK])) && (await has('/video-library?limit=50', CLIPS))) return;
+  }
+  throw new Error('the starter library was not imported within 10 minutes');
+}
+
 async function pickFromLibraries(page) {
   await page.getByRole('button', { name: 'Browse Music Library' }).click();
   const music = page.getByRole('dialog', { name: 'Music Library' });
@@ -112,7 +125,8 @@ async function main() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
     const token = await signUp(product.base, dataDir);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await starterLibraryReady(product.base, token);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.goto(`${product.base}/`);
     await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), token);
     await page.goto(`${product.base}/`);
@@ -121,13 +135,13 @@ async function main() {
     await pickFromLibraries(page);
     await page.getByLabel('Title text').fill('Weekend Highlights');
     fs.mkdirSync(OUT, { recursive: true });
-    await page.getByRole('region', { name: 'Media tray' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(OUT, 'home.jpg'), type: 'jpeg', quality: 70 });
 
     await page.getByRole('button', { name: 'Generate Reel' }).click();
     const card = page.getByTestId('job-card');
     await card.getByRole('link', { name: 'Download' }).waitFor({ timeout: 300_000 });
-    // A frame from the middle of the reel, not the fade-in.
+    // A frame with the title, after the fade-in.
     await page.waitForFunction(() => (document.querySelector('[data-testid=reel-player]')?.readyState ?? 0) >= 2, undefined, {
       timeout: 30_000,
     });
@@ -135,7 +149,7 @@ async function main() {
       (v) =>
         new Promise((resolve) => {
           v.addEventListener('seeked', () => resolve(), { once: true });
-          v.currentTime = Math.min(4, v.duration / 2);
+          v.currentTime = Math.min(2, v.duration / 2);
         }),
     );
     await card.scrollIntoViewIfNeeded();
