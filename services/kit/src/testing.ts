@@ -12,7 +12,7 @@ import { SMTPServer } from 'smtp-server';
 import { createLogger, type Logger } from './logger.js';
 
 // Test helpers are the one place outside config.ts that reads the environment: they pick the
-// machine's services, which the README names.
+// machine's services, which docs/testing.md names.
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 

@@ -122,7 +122,7 @@ export interface SubscriptionState {
 }
 
 /**
- * Subscribing or changing plan (our proration rule, documented in the README): the change takes
+ * Subscribing or changing plan (our proration rule, documented in docs/payments.md): the change takes
  * effect at once, a new cycle starts now at the full price of the new plan and cycle and grants
  * that cycle's credits. Credits already granted stay the user's; the unused part of the old
  * cycle is not paid back. Subscribing to the plan and cycle already active is refused.
