@@ -5,7 +5,7 @@ import { useAppDispatch } from '../../app/store';
 import type { User } from '../../api/types';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { cart } from '../payments/cart';
-import { PaymentDialog } from '../payments/PaymentDialog';
+import { LazyPaymentDialog } from '../payments/LazyPaymentDialog';
 import '../payments/payments.css';
 import { usePageMeta } from '../public/usePageMeta';
 import {
@@ -259,7 +259,7 @@ export function PricingPage() {
           </details>
         ))}
       </section>
-      {paying && <PaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
+      {paying && <LazyPaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
     </div>
   );
 }
