@@ -122,6 +122,8 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
   const [errors, setErrors] = useState<string[]>([]);
   const [updated, setUpdated] = useState<Date>();
   const [busy, setBusy] = useState(false);
+  // The guest pass panel sits above the figures: the dashboard shows once it has loaded, so its form does not push them down.
+  const guestPassLoading = useGuestPassQuery().isLoading;
   const running = useRef<Promise<void>>(undefined);
 
   const refresh = useCallback(() => {
@@ -157,7 +159,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
     };
   }, [refresh, refreshMs]);
 
-  if (!updated) return <p className="muted">Loading system dashboard...</p>;
+  if (!updated || guestPassLoading) return <p className="muted">Loading system dashboard...</p>;
   const errorRate = metrics?.metrics_summary.error_rate ?? 0;
   const sys = health?.checks.system;
   const hourly = metrics?.hourly ?? [];
