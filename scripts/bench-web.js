@@ -21,7 +21,7 @@ const { ROOT, startProduct, stopProduct } = require('./product.js');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DIST = path.join(ROOT, 'web', 'dist');
 const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
-const HEADING = '## Web first load (`npm run bench:web`)';
+const HEADING = "## The web app's first load: `bench:web`";
 const PAGES = [
   ['Home', '/'],
   ['Pricing', '/pricing'],
