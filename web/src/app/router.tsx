@@ -6,7 +6,11 @@ import { PAGES, type PageName } from './routes';
 
 /** A page loaded only when it is first shown (its own chunk, CSS included). */
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazy(async () => ({ default: pick(await load()) }));
-const publicPages = () => import('../features/public');
+/** A public page with public.css (which the features/public index imports for its other users). */
+const publicPage =
+  <M,>(load: () => Promise<M>) =>
+  async () =>
+    (await Promise.all([load(), import('../features/public/public.css')]))[0];
 
 /** Every page of the spec's table (section 2), each in its own chunk. */
 const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
@@ -14,8 +18,14 @@ const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
     () => import('../features/assembly/HomePage'),
     (m) => m.HomePage,
   ),
-  demos: page(publicPages, (m) => m.DemosPage),
-  guide: page(publicPages, (m) => m.GuidePage),
+  demos: page(
+    publicPage(() => import('../features/public/DemosPage')),
+    (m) => m.DemosPage,
+  ),
+  guide: page(
+    publicPage(() => import('../features/public/GuidePage')),
+    (m) => m.GuidePage,
+  ),
   pricing: page(
     () => import('../features/pricing/PricingPage'),
     (m) => m.PricingPage,
@@ -28,9 +38,18 @@ const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
     () => import('../features/library/LibraryPage'),
     (m) => m.LibraryPage,
   ),
-  about: page(publicPages, (m) => m.AboutPage),
-  hallOfFame: page(publicPages, (m) => m.HallOfFamePage),
-  contact: page(publicPages, (m) => m.ContactPage),
+  about: page(
+    publicPage(() => import('../features/public/AboutPage')),
+    (m) => m.AboutPage,
+  ),
+  hallOfFame: page(
+    publicPage(() => import('../features/public/HallOfFamePage')),
+    (m) => m.HallOfFamePage,
+  ),
+  contact: page(
+    publicPage(() => import('../features/public/ContactPage')),
+    (m) => m.ContactPage,
+  ),
   admin: page(
     () => import('../features/admin/AdminPage'),
     (m) => m.AdminPage,
@@ -48,7 +67,10 @@ const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
     (m) => m.ResetPasswordPage,
   ),
 };
-const NotFoundPage = page(publicPages, (m) => m.NotFoundPage);
+const NotFoundPage = page(
+  publicPage(() => import('../features/public/NotFoundPage')),
+  (m) => m.NotFoundPage,
+);
 
 const element = (Page: ComponentType) => (
   <Suspense fallback={<PageLoading />}>

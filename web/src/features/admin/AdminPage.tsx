@@ -3,7 +3,9 @@ import { useLocation } from 'react-router-dom';
 import { errorDetail } from '../../app/api';
 import { Page } from '../../pages/Page';
 import { useCurrentUser } from '../auth/useCurrentUser';
-import { InboxSection, ShowcaseAdminSection } from '../public';
+import { InboxSection } from '../public/InboxSection';
+import '../public/public.css';
+import { ShowcaseAdminSection } from '../public/ShowcaseAdminSection';
 import {
   useGuestPassQuery,
   useLazyActivityFeedQuery,
