@@ -111,14 +111,16 @@ function verdicts(results, entryGz) {
   return misses;
 }
 
-function writeDoc(text) {
+async function writeDoc(text) {
   const current = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : '# Benchmarks\n';
   const start = current.indexOf(HEADING);
   let next = start < 0 ? -1 : current.indexOf('\n## ', start + HEADING.length);
   if (next >= 0) next += 1;
   const updated =
     start < 0 ? `${current.trimEnd()}\n\n${text}\n` : `${current.slice(0, start)}${text}\n${next >= 0 ? `\n${current.slice(next)}` : ''}`;
-  fs.writeFileSync(DOC, updated);
+  // Formatted as the repository's lint wants it (aligned tables).
+  const prettier = require('prettier');
+  fs.writeFileSync(DOC, await prettier.format(updated, { ...(await prettier.resolveConfig(DOC)), filepath: DOC }));
 }
 
 async function main() {
@@ -204,7 +206,7 @@ async function main() {
   ].join('\n');
   console.log(`\n${text}\n`);
   if (!only && forms.length === 2) {
-    writeDoc(text);
+    await writeDoc(text);
     log(`written to ${path.relative(ROOT, DOC)}`);
   }
 }
