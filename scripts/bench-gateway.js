@@ -27,6 +27,7 @@ const { connect: natsConnect } = require('nats');
 const { create, toBinary } = require('@bufbuild/protobuf');
 const { coreSubjects } = require('@reelsmith/proto');
 const { freePort } = require('@reelsmith/kit');
+const { startProduct: startEmbedded, waitFor } = require('./product.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const USERS = Number(process.env.BENCH_USERS || 400);
@@ -48,43 +49,15 @@ const pct = (values, p) => {
 };
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
 
-async function waitFor(fn, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // The embedded product.
 
-async function startProduct(dataDir, port) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      TRUST_PROXY: 'true',
-      // As `npm start` runs it: production mode, info logs.
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      NATS_URL: '',
-      DEMO_REELS: 'false',
-      // BENCH_CPU_PROF=<file.js>: a module every service preloads (e.g. one that writes a CPU profile).
-      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${process.env.BENCH_CPU_PROF}` } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startProduct = (dataDir, port) =>
+  startEmbedded(dataDir, port, {
+    TRUST_PROXY: 'true',
+    // BENCH_CPU_PROF=<file.js>: a module every service preloads (e.g. one that writes a CPU profile).
+    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${process.env.BENCH_CPU_PROF}` } : {}),
   });
-  const out = fs.createWriteStream(path.join(dataDir, 'product.log'));
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200, 240_000, 'the product to start');
-  return child;
-}
 
 const state = (dataDir) => JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'supervisor.json'), 'utf8'));
 

@@ -24,7 +24,7 @@ function buildIfNeeded() {
   const web = path.join(root, 'web');
   const index = path.join(web, 'dist', 'index.html');
   const sources = Math.max(
-    newest(path.join(web, 'src')),
+    ...['src', 'build', 'public'].map((d) => newest(path.join(web, d))),
     ...['index.html', 'vite.config.ts', 'package.json'].map((f) => fs.statSync(path.join(web, f)).mtimeMs),
   );
   if (!fs.existsSync(index) || fs.statSync(index).mtimeMs < sources) {

@@ -11,11 +11,14 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
   let sys: RunningSystem;
   let browser: Browser;
   let page: Page;
+  /** Every URL the main page requested, scripts included. */
+  const requested: string[] = [];
 
   beforeAll(async () => {
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
+    page.on('request', (r) => requested.push(r.url()));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -139,5 +142,11 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
     await phone.keyboard.press('Enter');
     await phone.getByRole('dialog', { name: 'Cart' }).waitFor();
     await phone.close();
+  });
+
+  it("with the sandbox provider, no page and no payment dialog loads a provider's script (Stripe.js, PayPal)", () => {
+    // The specs above opened Pricing, the payment dialog (twice), the cart's checkout and My Reels.
+    expect(requested.filter((u) => u.includes('/assets/PaymentDialog-')).length).toBeGreaterThan(0);
+    expect(requested.filter((u) => !u.startsWith(sys.baseUrl))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
-import { router } from './app/router';
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes } from './app/router';
 import { store } from './app/store';
 import { ErrorBoundary } from './components/CrashScreen';
 import { AuthModal } from './features/auth/AuthModal';
@@ -12,7 +12,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
       <Provider store={store}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
         <AuthModal />
       </Provider>
     </ErrorBoundary>

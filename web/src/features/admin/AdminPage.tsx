@@ -3,7 +3,9 @@ import { useLocation } from 'react-router-dom';
 import { errorDetail } from '../../app/api';
 import { Page } from '../../pages/Page';
 import { useCurrentUser } from '../auth/useCurrentUser';
-import { InboxSection, ShowcaseAdminSection } from '../public';
+import { InboxSection } from '../public/InboxSection';
+import '../public/public.css';
+import { ShowcaseAdminSection } from '../public/ShowcaseAdminSection';
 import {
   useGuestPassQuery,
   useLazyActivityFeedQuery,
@@ -122,6 +124,8 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
   const [errors, setErrors] = useState<string[]>([]);
   const [updated, setUpdated] = useState<Date>();
   const [busy, setBusy] = useState(false);
+  // The guest pass panel sits above the figures: the dashboard shows once it has loaded, so its form does not push them down.
+  const guestPassLoading = useGuestPassQuery().isLoading;
   const running = useRef<Promise<void>>(undefined);
 
   const refresh = useCallback(() => {
@@ -157,7 +161,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
     };
   }, [refresh, refreshMs]);
 
-  if (!updated) return <p className="muted">Loading system dashboard...</p>;
+  if (!updated || guestPassLoading) return <p className="muted">Loading system dashboard...</p>;
   const errorRate = metrics?.metrics_summary.error_rate ?? 0;
   const sys = health?.checks.system;
   const hourly = metrics?.hourly ?? [];

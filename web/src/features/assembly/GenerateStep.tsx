@@ -1,7 +1,10 @@
+import { lazy, Suspense } from 'react';
 import type { User } from '../../api/types';
-import { PayToContinue } from '../payments/PayToContinue';
 import { JobCard } from './JobCard';
 import type { JobForm } from './useJobForm';
+
+/** Shown only when the reel costs more than the user can pay: its plan and pack cards load then. */
+const PayToContinue = lazy(() => import('../payments/PayToContinue').then((m) => ({ default: m.PayToContinue })));
 
 /** Step 4: the estimate, Generate (the previewed plan, if any), then the job progress card. */
 export function GenerateStep({ form, user }: { form: JobForm; user: User | null }) {
@@ -32,7 +35,11 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
           {error}
         </p>
       )}
-      {phase.kind === 'idle' && cannotPay && user && credits !== undefined && <PayToContinue user={user} credits={credits} />}
+      {phase.kind === 'idle' && cannotPay && user && credits !== undefined && (
+        <Suspense fallback={null}>
+          <PayToContinue user={user} credits={credits} />
+        </Suspense>
+      )}
       {phase.kind === 'idle' && form.uploading && <p className="notice">Uploading your files… Generate is ready when they are.</p>}
       {phase.kind === 'idle' && (
         <button

@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_SPREAD, handshakeFailure, reconnectDelay } from './reconnect';
@@ -64,6 +64,8 @@ const assemblyApi = api.injectEndpoints({
         let busyRetries = 0;
         try {
           await cacheDataLoaded;
+          // socket.io's client loads with the first job watched, not with the page.
+          const { io } = await import('socket.io-client');
           socket = io({
             path: '/ws',
             auth: { token },

@@ -3,7 +3,7 @@ import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { cart, cartTotal, useCart } from './cart';
-import { PaymentDialog } from './PaymentDialog';
+import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { money, type PaymentItem } from './payments.api';
 import './payments.css';
 
@@ -85,7 +85,7 @@ export function CartDrawer() {
           </button>
         </div>
       )}
-      {paying && <PaymentDialog items={paying} fromCart onClose={() => setPaying(null)} />}
+      {paying && <LazyPaymentDialog items={paying} fromCart onClose={() => setPaying(null)} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { User } from '../../api/types';
 import { Modal } from '../../components/Modal';
 import { PackCards, PlanCards, type Cycle } from '../pricing/PricingPage';
-import { PaymentDialog } from './PaymentDialog';
+import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
 import './payments.css';
 
@@ -55,7 +55,7 @@ export function PayToContinue({ user, credits }: { user: User; credits: number }
           </div>
         </Modal>
       )}
-      {paying && <PaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
+      {paying && <LazyPaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
     </div>
   );
 }

@@ -1,7 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import './payments.css';
-import { loadStripe, type Stripe, type StripeCardElement } from '@stripe/stripe-js';
-import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { errorCode, errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { cart } from './cart';
@@ -20,7 +18,7 @@ import {
 export const CONFIRM_WAIT_MS = 2000;
 export const CLOSE_DELAY_MS = 2000;
 const TEST_MODE = 'Test mode: no real money moves';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Phase =
   | { kind: 'form' }
@@ -28,8 +26,13 @@ type Phase =
   | { kind: 'paypal'; intents: PaymentIntent[] }
   | { kind: 'success'; line: string };
 
-let stripePromise: Promise<Stripe | null> | undefined;
-const stripeFor = (key: string) => (stripePromise ??= loadStripe(key).catch(() => null));
+/** Stripe's card form and Stripe.js itself load only when the card provider is Stripe. */
+const StripeCard = lazy(() => import('./StripeCard'));
+const loadingCardForm = (
+  <p className="notice">
+    <span className="spinner" aria-hidden="true" /> Loading card form…
+  </p>
+);
 
 /**
  * The payment dialog (spec: Payment modal): card or PayPal; form -> processing -> success, then it
@@ -205,22 +208,24 @@ export function PaymentDialog({
             <SandboxCardForm total={total} onPay={paySandboxCard} />
           )}
           {method === 'card' && config.data.card_provider === 'stripe' && phase.kind !== 'paypal' && (
-            <StripeCard
-              publishableKey={config.data.stripe_publishable_key}
-              total={total}
-              busy={busy}
-              onError={(m) => {
-                setError(m);
-                setPhase({ kind: 'form' });
-              }}
-              onStart={() => {
-                setError('');
-                setPhase({ kind: 'processing', line: 'Creating payment…' });
-              }}
-              createAll={() => createAll('card')}
-              confirmAll={(intents) => confirmAll(intents, {})}
-              onPaid={succeed}
-            />
+            <Suspense fallback={loadingCardForm}>
+              <StripeCard
+                publishableKey={config.data.stripe_publishable_key}
+                total={total}
+                busy={busy}
+                onError={(m) => {
+                  setError(m);
+                  setPhase({ kind: 'form' });
+                }}
+                onStart={() => {
+                  setError('');
+                  setPhase({ kind: 'processing', line: 'Creating payment…' });
+                }}
+                createAll={() => createAll('card')}
+                confirmAll={(intents) => confirmAll(intents, {})}
+                onPaid={succeed}
+              />
+            </Suspense>
           )}
           {method === 'paypal' && phase.kind === 'form' && (
             <div className="form">
@@ -328,76 +333,6 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
         </p>
       )}
       <button className="btn primary wide" type="submit">
-        Pay {money(total)}
-      </button>
-    </form>
-  );
-}
-
-interface StripeCardProps {
-  publishableKey: string;
-  total: number;
-  busy: boolean;
-  onStart: () => void;
-  onError: (m: string) => void;
-  createAll: () => Promise<PaymentIntent[] | null>;
-  confirmAll: (intents: PaymentIntent[]) => Promise<boolean>;
-  onPaid: () => void;
-}
-
-/** Card by Stripe Elements: Stripe confirms the card in the browser, then the server checks it with Stripe. */
-function StripeCard(props: StripeCardProps) {
-  const promise = useMemo(() => stripeFor(props.publishableKey), [props.publishableKey]);
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
-  useEffect(() => {
-    let live = true;
-    void promise.then((s) => live && setState(s ? 'ready' : 'failed'));
-    return () => {
-      live = false;
-    };
-  }, [promise]);
-  if (state === 'failed')
-    return (
-      <p className="error" role="alert">
-        Stripe failed to load
-      </p>
-    );
-  if (state === 'loading')
-    return (
-      <p className="notice">
-        <span className="spinner" aria-hidden="true" /> Loading card form…
-      </p>
-    );
-  return (
-    <Elements stripe={promise}>
-      <StripeCardForm {...props} />
-    </Elements>
-  );
-}
-
-function StripeCardForm({ total, busy, onStart, onError, createAll, confirmAll, onPaid }: StripeCardProps) {
-  const stripe = useStripe();
-  const elements = useElements();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const card = elements?.getElement(CardElement) as StripeCardElement | null;
-    if (!stripe || !card) return onError('Stripe failed to load');
-    onStart();
-    const intents = await createAll();
-    if (!intents) return;
-    await sleep(CONFIRM_WAIT_MS);
-    for (const intent of intents) {
-      const r = await stripe.confirmCardPayment(intent.client_secret, { payment_method: { card } });
-      if (r.error) return onError(r.error.message ?? 'Payment confirmation failed');
-    }
-    if (await confirmAll(intents)) onPaid();
-  };
-  return (
-    <form className="form" onSubmit={(e) => void submit(e)} aria-label="Card">
-      <div className="stripe-card">
-        <CardElement options={{ hidePostalCode: true }} />
-      </div>
-      <button className="btn primary wide" type="submit" disabled={busy || !stripe}>
         Pay {money(total)}
       </button>
     </form>

@@ -5,7 +5,7 @@ import { useAppDispatch } from '../../app/store';
 import type { User } from '../../api/types';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { cart } from '../payments/cart';
-import { PaymentDialog } from '../payments/PaymentDialog';
+import { LazyPaymentDialog } from '../payments/LazyPaymentDialog';
 import '../payments/payments.css';
 import { usePageMeta } from '../public/usePageMeta';
 import {
@@ -232,6 +232,8 @@ export function PricingPage() {
   const [cycle, setCycle] = useState<Cycle>('monthly');
   const [paying, setPaying] = useState<PaymentItem | null>(null);
   const choose = (item: PaymentItem) => (user ? setPaying(item) : dispatch(authOpened({ mode: 'signin' })));
+  // What follows the plans shows with them: it would be pushed down the screen when they arrive.
+  const loading = useCatalogueQuery().isLoading;
   return (
     <div className="pricing">
       <h1>Pricing</h1>
@@ -247,19 +249,23 @@ export function PricingPage() {
       </div>
       <h2>Plans</h2>
       <PlanCards cycle={cycle} user={user} onChoose={choose} />
-      <h2>Credit packs</h2>
-      <PackCards onChoose={choose} />
-      {user && <BillingSection user={user} />}
-      <section className="faq" aria-labelledby="faq-h">
-        <h2 id="faq-h">Frequently asked questions</h2>
-        {FAQ.map((f) => (
-          <details key={f.q}>
-            <summary>{f.q}</summary>
-            <p>{f.a}</p>
-          </details>
-        ))}
-      </section>
-      {paying && <PaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
+      {!loading && (
+        <>
+          <h2>Credit packs</h2>
+          <PackCards onChoose={choose} />
+          {user && <BillingSection user={user} />}
+          <section className="faq" aria-labelledby="faq-h">
+            <h2 id="faq-h">Frequently asked questions</h2>
+            {FAQ.map((f) => (
+              <details key={f.q}>
+                <summary>{f.q}</summary>
+                <p>{f.a}</p>
+              </details>
+            ))}
+          </section>
+        </>
+      )}
+      {paying && <LazyPaymentDialog items={[paying]} onClose={() => setPaying(null)} />}
     </div>
   );
 }

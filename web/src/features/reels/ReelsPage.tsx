@@ -6,7 +6,8 @@ import { useAppDispatch } from '../../app/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../pages/Page';
 import { useCurrentUser } from '../auth/useCurrentUser';
-import { ShareToggle } from '../public';
+import '../public/public.css';
+import { ShareToggle } from '../public/ShareToggle';
 import '../library/library.css';
 import { useDeleteReelMutation, useReelAccessMutation, useReelsQuery } from './reels.api';
 

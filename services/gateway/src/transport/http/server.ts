@@ -1,7 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -45,6 +42,7 @@ import type { DemosService } from '../../domain/demos.service.js';
 import { showcaseOnly } from '../../repositories/demos.wiring.js';
 import { mediaLibraryRoutes } from './media-library.routes.js';
 import { paymentsRoutes } from './payments.routes.js';
+import { serveWebApp } from './web-app.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -248,26 +246,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
 
-  const hasWeb = fs.existsSync(path.join(deps.webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: false, cacheControl: false });
-    // Hashed assets can be cached for a year; index.html never is.
-    app.addHook('onSend', (req, reply, payload, done) => {
-      if (req.url.startsWith('/assets/')) void reply.header('cache-control', 'public, max-age=31536000, immutable');
-      done(null, payload);
-    });
-  } else deps.log.warn({ web_dist: deps.webDist }, 'web app not built; only the API is served');
+  // The web app: assets, robots.txt, the favicon and its pages (unknown pages: its page with 404).
+  if (!(await serveWebApp(app, deps.webDist))) deps.log.warn({ web_dist: deps.webDist }, 'web app not built; only the API is served');
 
-  app.setNotFoundHandler((req, reply) => {
-    const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ws');
-    if (wantsPage && hasWeb) {
-      const file = req.url.split('?')[0]!;
-      // Real files (assets, favicon) are served as they are; any other path is a client route.
-      if (file !== '/' && fs.existsSync(path.join(deps.webDist, path.normalize(file).replace(/^(\.\.[/\\])+/, ''))))
-        return reply.sendFile(file.slice(1));
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
-  });
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send({ detail: 'Not found', code: 'not_found' }));
   return app;
 }
