@@ -8,13 +8,15 @@ import { LocalObjectStore, createMetrics } from '@reelsmith/kit';
 import { quietLogger, tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { CREDIT_PACKS, PLANS } from '../../services/billing/src/domain/catalogue';
 import { launchBrowser, shot } from '../support/browser';
 import { ROOT } from '../support/system';
 
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Three featured reels with real frames and a real MP4, served by the gateway's public routes over a stand-in media-library. */
-function showcasePeers(): Peers {
+/** `billing.down` makes billing's catalogue fail, as when billing is down. */
+function showcasePeers(billing = { down: false }): Peers {
   const reels = [
     ['11111111-2222-4333-8444-000000000001', 'Relaxed cut', 'Cinematic', 12, 40],
     ['11111111-2222-4333-8444-000000000002', 'High-energy cut', 'Action', 8, 95],
@@ -39,6 +41,20 @@ function showcasePeers(): Peers {
   return {
     identity: { authenticate: async () => Promise.reject(new Error('no sessions here')), submitContact: async () => ({}) },
     billing: {
+      // The catalogue as billing answers it (the pricing page shows its plans and packs).
+      getCatalogue: async () => {
+        if (billing.down) throw new Error('billing is down');
+        return {
+          plans: PLANS.map((p) => ({
+            ...p,
+            monthlyPriceCents: BigInt(p.monthlyPriceCents),
+            yearlyPriceCents: BigInt(p.yearlyPriceCents),
+            monthlyCredits: BigInt(p.monthlyCredits),
+            yearlyCredits: BigInt(p.yearlyCredits),
+          })),
+          packs: CREDIT_PACKS.map((p) => ({ ...p, credits: BigInt(p.credits), priceCents: BigInt(p.priceCents) })),
+        };
+      },
       estimate: async (r: { pacingPreset: string; hasMusic: boolean; totalSourceBytes: bigint }) => ({
         credits: BigInt(
           Math.max(
@@ -161,6 +177,7 @@ describe('public pages: accessibility and layout in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       await page.waitForLoadState('networkidle');
       if (route === '/demos' || route === '/hall-of-fame') await page.getByRole('button', { name: 'Play Relaxed cut' }).waitFor();
+      if (route === '/pricing') await page.getByRole('article', { name: 'Standard plan' }).waitFor();
 
       expect(await page.title()).toBe(`${heading} · Reelsmith`);
       const description = await page.locator('meta[name="description"]').getAttribute('content');
@@ -172,6 +189,39 @@ describe('public pages: accessibility and layout in Chromium', () => {
       await page.close();
       expect(errors).toEqual([]);
     });
+  });
+
+  it('pricing with billing down says so once and asks again only when told to', async () => {
+    // Its own gateway: the shared one caches the catalogue for a minute.
+    const billing = { down: true };
+    const down = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway'),
+      webDist: path.join(ROOT, 'web', 'dist'),
+      health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'browser-test' }) },
+      peers: showcasePeers(billing),
+    });
+    await down.listen({ port: 0, host: '127.0.0.1' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 844 } });
+    try {
+      let asked = 0;
+      page.on('request', (r) => void (r.url().endsWith('/api/v1/billing/catalogue') && asked++));
+      await page.goto(`http://127.0.0.1:${(down.server.address() as AddressInfo).port}/pricing`);
+      await page.getByRole('alert').filter({ hasText: 'Plans could not be loaded.' }).waitFor();
+      await page.waitForTimeout(1500);
+      // The page asked once per failed load, not in a loop.
+      expect(asked).toBeLessThanOrEqual(2);
+      const before = asked;
+      billing.down = false;
+      await page.getByRole('button', { name: 'Try again' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('article', { name: 'Standard plan' }).waitFor();
+      expect(asked).toBeGreaterThan(before);
+      await page.getByRole('heading', { name: 'Credit packs' }).waitFor();
+    } finally {
+      await page.close();
+      await down.close();
+    }
   });
 
   it('plays a showcase reel in the modal, cycles the hover preview, and filters by category', async () => {

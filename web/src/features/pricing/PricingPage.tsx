@@ -233,7 +233,12 @@ export function PricingPage() {
   const [paying, setPaying] = useState<PaymentItem | null>(null);
   const choose = (item: PaymentItem) => (user ? setPaying(item) : dispatch(authOpened({ mode: 'signin' })));
   // What follows the plans shows with them: it would be pushed down the screen when they arrive.
-  const loading = useCatalogueQuery().isLoading;
+  // Once the catalogue has answered (or failed) it stays shown: a retry after a failure is
+  // 'loading' again, and unmounting the packs on it would start the next retry (a request loop).
+  const catalogue = useCatalogueQuery();
+  const [settled, setSettled] = useState(false);
+  if (!settled && (catalogue.isSuccess || catalogue.isError)) setSettled(true);
+  const loading = !settled;
   return (
     <div className="pricing">
       <h1>Pricing</h1>

@@ -45,8 +45,10 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
         if (catalogueCache?.body === pending) catalogueCache = undefined;
       });
     }
+    const body = await catalogueCache.body;
+    // Only a catalogue is cached by browsers: a failure must not be (a 500 kept for 5 minutes).
     void reply.header('cache-control', 'public, max-age=300');
-    return catalogueCache.body;
+    return body;
   });
 
   app.get(
