@@ -30,7 +30,7 @@
  */
 import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
-import { periodAt, type MusicAnalysis } from './beat-fit.js';
+import { periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
 
 export const PLAN_VERSION = 2;

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beatAccuracy, beatFMeasure } from '../beat-fit.js';
+import { beatAccuracy, beatFMeasure } from '../beat-measures.js';
 import { analyseMusic } from '../music-analysis.js';
 import { planEdit } from '../plan.js';
 import { STEADY_10MIN_SOURCE, beatTracks } from './beat-tracks.js';

@@ -1,0 +1,100 @@
+/** Beat tracking, step 3b: phase and metrical level from the kick and mid bands (the design is in beat-tracker.ts). */
+import { MAX_BPM } from './beat-tempo.js';
+
+/** The strongest value of `v` within `r` hops of `h`. */
+export function peakNear(v: Float32Array, h: number, r = 2): number {
+  let m = 0;
+  for (let i = Math.max(0, h - r); i <= Math.min(v.length - 1, h + r); i++) if (v[i]! > m) m = v[i]!;
+  return m;
+}
+
+/**
+ * Step 3b, phase: the beat is where the kick drum lands. If the tracked beats carry next to no
+ * kick-band onset while the points halfway between them carry eight times as much (the tracker
+ * followed off-beat chords or hats, as in a reggae one-drop), the beats move to those halfway
+ * points.
+ */
+export function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] {
+  let on = 0,
+    off = 0;
+  for (let i = 0; i + 1 < hops.length; i++) {
+    on += peakNear(kickEnergy, hops[i]!);
+    off += peakNear(kickEnergy, Math.round((hops[i]! + hops[i + 1]!) / 2));
+  }
+  // Only when the tracked beats have next to no low onsets: where they carry kicks of their own
+  // (house, with its bass between the kicks), they are the beat however loud the bass is.
+  if (!(off > 8 * on)) return hops;
+  return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+}
+
+/**
+ * Step 3b, metrical level (which intervals between tracked beats hold a beat of their own): where the tracked beats carry the kicks and the points halfway between
+ * them carry snares (a backbeat: mid-band onsets at least a third of the beats', and body in the
+ * kick band, a tenth to 60 % of the beats'; hi-hats alone have neither), while the tracked beats
+ * do not alternate between kick and snare themselves,
+ * the drummer's beat is twice as fast: the tracker took every other beat (a fast song, or the
+ * faster side of a tempo step). The halfway points are added there, while the tempo stays within
+ * the range people tap (MAX_BPM). Judged over eight beats at a time; hi-hats between beats have
+ * no body in the kick band and do not count.
+ */
+export function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: Float32Array }, hopSec: number): boolean[] {
+  const n = hops.length;
+  if (n < 9) return [];
+  const mids = hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+  const kb = hops.map((h) => peakNear(bands.kick, h));
+  const mb = hops.map((h) => peakNear(bands.mid, h));
+  const km = mids.map((h) => peakNear(bands.kick, h));
+  const mm = mids.map((h) => peakNear(bands.mid, h));
+  const sum = (xs: number[], a: number, b: number) => xs.slice(a, b).reduce((x, y) => x + y, 0);
+  const double = new Array<boolean>(n - 1).fill(false);
+  const W = 8;
+  for (let a = 0; a + W <= n - 1; a++) {
+    const b = a + W;
+    const bpm = (60 * W) / ((hops[b]! - hops[a]!) * hopSec);
+    // Snares already on every other tracked beat (the mid band alternating) mean the tracked beats
+    // are the drummer's: eighth notes of a bass or a guitar between them are not a backbeat.
+    let even = 0,
+      odd = 0;
+    for (let i = a; i < b; i++) {
+      if (i % 2) odd += mb[i]!;
+      else even += mb[i]!;
+    }
+    const alternating = Math.max(even, odd) >= 2 * Math.min(even, odd);
+    const backbeat =
+      !alternating &&
+      2 * bpm <= MAX_BPM &&
+      sum(mm, a, b) >= 0.35 * sum(mb, a, b) &&
+      sum(km, a, b) >= 0.1 * sum(kb, a, b) &&
+      sum(km, a, b) <= 0.6 * sum(kb, a, b);
+    // Each halfway point of such a stretch needs its own snare body (a stretch may reach across a
+    // tempo step into beats that are already the drummer's).
+    if (backbeat) for (let i = a; i < b; i++) double[i] ||= km[i]! >= 0.1 * (sum(kb, a, b) / W);
+  }
+  // Only runs of four intervals or more count (a single odd window is not a change of level).
+  for (let i = 0; i < n - 1; i++) {
+    if (!double[i]) continue;
+    let j = i;
+    while (j + 1 < n - 1 && double[j + 1]) j++;
+    if (j - i + 1 < 4) for (let k = i; k <= j; k++) double[k] = false;
+    i = j;
+  }
+  return double;
+}
+
+/**
+ * A beat the tracker skipped: an interval about twice as long as the intervals around it (within
+ * an eighth) gets the beat halfway, where the chain of beats lost one (at a tempo step, near an end).
+ */
+export function fillSkippedBeats(hops: number[]): number[] {
+  const iv = hops.slice(1).map((h, i) => h - hops[i]!);
+  const out: number[] = [];
+  hops.forEach((h, i) => {
+    out.push(h);
+    if (i >= iv.length) return;
+    const around = [...iv.slice(Math.max(0, i - 3), i), ...iv.slice(i + 1, i + 4)].sort((a, b) => a - b);
+    if (around.length < 2) return;
+    const local = around[Math.floor(around.length / 2)]!;
+    if (Math.abs(iv[i]! / local - 2) <= 0.25) out.push(Math.round(h + iv[i]! / 2));
+  });
+  return out;
+}

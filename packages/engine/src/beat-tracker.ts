@@ -1,0 +1,241 @@
+/**
+ * Beat tracking, second half: beats that follow a local tempo.
+ *
+ * aubio's tracker (music-analysis.ts) gives a global tempo, but its beat phase wanders and one
+ * global grid is wrong as soon as the music's tempo moves (a tempo change, a ramp, a live drummer).
+ * So the beats here come from our own tracker over an onset envelope, in three steps:
+ *
+ *  1. Onset envelope (`onsetEnvelope`): the signal is split into three bands with cascaded
+ *     one-pole filters (below ~200 Hz, 200 Hz-2 kHz, above 2 kHz); per hop of 128 samples
+ *     (5.8 ms at 22.05 kHz) each band's log energy is differenced and half-wave rectified, and
+ *     the bands are summed with weights 1 / 1 / 0.4. Kicks and snares mark the beat in most
+ *     music; hi-hats play between beats, so the high band counts less. That keeps the tracker
+ *     off the off-beat when the hats are loud. Log energy makes a quiet intro or a fade-out give
+ *     onsets of similar size to the loud body.
+ *  2. Tempo curve (`tempoCurve`): autocorrelation of the (mean-removed) envelope in 6 s windows
+ *     every second, for beat periods of 70-180 BPM; each lag's salience adds half of the
+ *     autocorrelation at twice the lag (a beat repeats at two beats too, an eighth note does not
+ *     carry the bar) and is weighted by a broad prior around 110 BPM (the tempo people tap; half
+ *     and double time lose to it when the evidence is equal) with a small bonus at aubio's global
+ *     tempo estimate. A Viterbi pass over (window, period) then picks one period per window,
+ *     paying for every change in proportion to its log ratio: a ramp's small steps are cheap,
+ *     a tempo step is paid once, and a single odd window (a break, a fill) does not flip the
+ *     tempo. The period is interpolated between window centres, per hop.
+ *  3. Beats (`trackBeats`): dynamic programming over the envelope (Ellis 2007, "Beat tracking by
+ *     dynamic programming"): score(t) = onset(t) + max over p in [t - 2T, t - T/2] of
+ *     score(p) - alpha * ln((t - p) / T(t))^2, with T(t) the local period from step 2. The best
+ *     chain of beats is traced back from the end. Where there are no onsets (a break, a silent
+ *     stretch) the cheapest chain keeps the local period, so the beat carries through and resumes
+ *     in phase; jitter and drift are followed because each beat sits on its own onset. A second
+ *     pass re-estimates the period from the tracked beats themselves (median of nearby
+ *     intervals) and tracks again, which sharpens the tempo right at a step. Each beat is then
+ *     moved to the onset peak within two hops, to sub-hop precision, and the chain is extended
+ *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat).
+ *  3b. Phase and metrical level, from two more bands of the same envelope: the kick band (below
+ *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
+ *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
+ *     at least a third of the beats', with some body in the kick band, which hi-hats lack) were
+ *     tracked at every other beat (a fast song at half time, the faster side of a tempo step),
+ *     unless the tracked beats alternate kick and snare themselves (then eighth notes of a bass or
+ *     guitar are between them): there the halfway beats are added and the period halved before
+ *     the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
+ *     the beats carry next to no kick energy and the points halfway between them eight times as
+ *     much, the tracker followed off-beat chords or hats (a reggae one-drop) and the beats move
+ *     there. An interval twice as long as those
+ *     around it gets its missing beat. (Bands divided by their local level, so a quiet intro is
+ *     judged like the loud body.)
+ *  4. Bars: the downbeat phase (which of every 4 tracked beats) is the one whose beats are most
+ *     accented (loudness just after the beat), so bars follow the tracked beats across tempo
+ *     changes.
+ * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
+ * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b), and
+ * this file puts them together (3b-4); the measures used to score it are in beat-measures.ts.
+ */
+
+import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
+import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
+import { drummersLevel, fillSkippedBeats, onBeatPhase } from './beat-hypotheses.js';
+import { BAND_SEC, normaliseBpm, periodBand, tempoCurve } from './beat-tempo.js';
+
+export { onsetEnvelope, type Envelope };
+export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
+
+/** 3: phase and metrical level from the kick and mid bands (step 3b); older analyses are redone. */
+export const MUSIC_ANALYSIS_VERSION = 3;
+
+export interface MusicAnalysis {
+  version: number;
+  durationSec: number;
+  /** Mean tempo over the track (beats per minute). */
+  bpm: number;
+  /** Mean beat period over the track, seconds; the local period is the spacing of `beats`. */
+  beatPeriodSec: number;
+  /** Beat times in seconds, ascending, following the local tempo. Empty when there is no pulse. */
+  beats: number[];
+  /** Downbeats (every fourth tracked beat). */
+  bars: number[];
+  /** 0..1: how many beats sit on an onset peak. */
+  confidence: number;
+}
+
+export interface TrackOptions {
+  /** aubio's global tempo estimate (0 if none): a small bonus in the tempo search. */
+  seedBpm?: number;
+  /** Loudness just after time t; picks the downbeats. Defaults to the onset peak there. */
+  accentAt?: (t: number) => number;
+}
+
+/** Steps 2-4 over an envelope. */
+export function trackBeats(env: Envelope, durationSec: number, opts: TrackOptions = {}): MusicAnalysis {
+  const empty: MusicAnalysis = {
+    version: MUSIC_ANALYSIS_VERSION,
+    durationSec,
+    bpm: 0,
+    beatPeriodSec: 0,
+    beats: [],
+    bars: [],
+    confidence: 0,
+  };
+  const n = Math.min(env.values.length, Math.floor(durationSec / env.hopSec));
+  if (durationSec < 2 || n < 16) return empty;
+  const values = env.values.subarray(0, n);
+  // Normalise by the standard deviation (Ellis) so the tightness means the same on every track.
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += values[i]!;
+  mean /= n;
+  let sd = 0;
+  for (let i = 0; i < n; i++) sd += (values[i]! - mean) ** 2;
+  sd = Math.sqrt(sd / n);
+  // No pulse at all (silence, a steady tone): no beats.
+  if (!(sd > 1e-3)) return empty;
+  const o = new Float64Array(n);
+  for (let i = 0; i < n; i++) o[i] = values[i]! / sd;
+  const curve = tempoCurve({ values, hopSec: env.hopSec }, opts.seedBpm ?? 0);
+  const halfBand = Math.round(BAND_SEC / env.hopSec);
+  let hops = dpBeats(o, periodBand(curve, halfBand));
+  // Where the first pass took every other beat of a backbeat, the period is halved there, so the
+  // second pass tracks the drummer's beat itself (also through a tempo step into that region).
+  let trackPeriod = curve;
+  const doubled = env.bands ? drummersLevel(hops, env.bands, env.hopSec) : [];
+  if (doubled.some(Boolean)) {
+    // Each doubled interval gets its halfway beat, and half its length as the local period.
+    trackPeriod = Float64Array.from(curve);
+    const withHalves: number[] = [];
+    hops.forEach((h, i) => {
+      withHalves.push(h);
+      const next = hops[i + 1];
+      if (!doubled[i] || next === undefined) return;
+      withHalves.push(Math.round((h + next) / 2));
+      for (let t = h; t < Math.min(n, next); t++) trackPeriod[t] = (next - h) / 2;
+    });
+    hops = withHalves;
+  }
+  hops = dpBeats(o, periodBand(periodFromBeats(hops, n, trackPeriod), Math.round(halfBand / 2)));
+  if (hops.length < 2) return empty;
+  if (env.bands) hops = onBeatPhase(hops, env.bands.kickEnergy);
+  hops = fillSkippedBeats(hops);
+  if (hops.length < 2) return empty;
+
+  // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
+  const beats: number[] = [];
+  const strength: number[] = [];
+  for (const h of hops) {
+    let bi = h;
+    for (let i = Math.max(1, h - 2); i <= Math.min(n - 2, h + 2); i++) if (o[i]! > o[bi]!) bi = i;
+    let off = 0;
+    if (bi > 0 && bi < n - 1) {
+      const a = o[bi - 1]!,
+        b = o[bi]!,
+        c = o[bi + 1]!;
+      const den = a - 2 * b + c;
+      if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
+    }
+    strength.push(o[bi]!);
+    beats.push((bi + off) * env.hopSec);
+  }
+  // A beat is supported by an onset of at least a third of a typical beat's.
+  const typical = [...strength].sort((a, b) => a - b)[Math.floor(strength.length / 2)]!;
+  const supported = strength.map((v) => v > Math.max(1, typical / 3));
+  const onPeak = supported.filter(Boolean).length;
+  const confidence = onPeak / hops.length;
+  evenOutUnsupported(beats, supported);
+  // Extend at the local period to both ends (quiet intros, fade-outs).
+  // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
+  const edge = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const firstP = edge(beats.slice(1, 5).map((b, i) => b - beats[i]!));
+  while (beats[0]! - firstP >= 0) beats.unshift(beats[0]! - firstP);
+  const lastP = edge(
+    beats
+      .slice(-5)
+      .slice(1)
+      .map((b, i) => b - beats.slice(-5)[i]!),
+  );
+  while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
+  const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
+
+  // Step 4: downbeats.
+  const accentAt = opts.accentAt ?? ((t: number) => o[Math.round(t / env.hopSec)] ?? 0);
+  const accent = [0, 0, 0, 0];
+  rounded.forEach((b, i) => (accent[i % 4] = accent[i % 4]! + accentAt(b)));
+  const down = accent.indexOf(Math.max(...accent));
+  const bars = rounded.filter((_, i) => i % 4 === down);
+
+  // Mean period by least squares over the beat index, so a steady track's tempo is exact.
+  const k = rounded.length;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
+  rounded.forEach((t, i) => {
+    sx += i;
+    sy += t;
+    sxx += i * i;
+    sxy += i * t;
+  });
+  const period = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+  return {
+    version: MUSIC_ANALYSIS_VERSION,
+    durationSec,
+    bpm: Math.round((60 / period) * 1000) / 1000,
+    beatPeriodSec: period,
+    beats: rounded,
+    bars,
+    confidence: Math.round(confidence * 1000) / 1000,
+  };
+}
+
+/**
+ * The tracker with the historical signature: `aubioBpm` seeds the tempo search; `rawBeats`
+ * (aubio's beats) give a seed when aubio reports no tempo.
+ */
+export function fitBeats(
+  env: Envelope,
+  durationSec: number,
+  aubioBpm: number,
+  rawBeats: number[],
+  accentAt?: (t: number) => number,
+): MusicAnalysis {
+  let seed = normaliseBpm(aubioBpm);
+  if (!seed && rawBeats.length > 4) {
+    const iois = rawBeats
+      .slice(1)
+      .map((b, i) => b - rawBeats[i]!)
+      .sort((x, y) => x - y);
+    seed = normaliseBpm(60 / iois[Math.floor(iois.length / 2)]!);
+  }
+  return trackBeats(env, durationSec, { seedBpm: seed, accentAt });
+}
+
+/** Local beat period at time t: the spacing of the tracked beats around it. */
+export function periodAt(m: Pick<MusicAnalysis, 'beats' | 'beatPeriodSec'>, t: number): number {
+  const b = m.beats;
+  if (b.length < 2) return m.beatPeriodSec;
+  let lo = 0,
+    hi = b.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (b[mid]! <= t) lo = mid;
+    else hi = mid;
+  }
+  return b[hi]! - b[lo]! > 0 ? b[hi]! - b[lo]! : m.beatPeriodSec;
+}
