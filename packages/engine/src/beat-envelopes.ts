@@ -11,7 +11,7 @@ export interface Envelope {
    * the metrical level, step 3b, whatever the loudness), and `kickEnergy`, the rise of the kick
    * band's energy (it decides the phase: where the loudest low notes land).
    */
-  bands?: { kick: Float32Array; mid: Float32Array; kickEnergy: Float32Array };
+  bands?: { kick: Float32Array; mid: Float32Array; kickEnergy: Float32Array; high?: Float32Array };
 }
 
 const BAND_WEIGHTS = [1, 1, 0.4];
@@ -33,6 +33,7 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
   // scale that does not flatten quiet passages).
   const kickE = new Float64Array(n);
   const midE = new Float64Array(n);
+  const highE = new Float64Array(n);
   // Band energies over the last SMOOTH hops (23 ms): one hop (5.8 ms) is shorter than a cycle of
   // a bass note, whose energy would otherwise ripple from hop to hop.
   const SMOOTH = 4;
@@ -84,12 +85,14 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     values[i] = BAND_WEIGHTS[0]! * Math.max(0, ll - pl) + BAND_WEIGHTS[1]! * Math.max(0, lm - pm) + BAND_WEIGHTS[2]! * Math.max(0, lh - ph);
     kickE[i] = sk;
     midE[i] = sm;
+    highE[i] = sh;
     pl = ll;
     pm = lm;
     ph = lh;
   }
   const kickOn = logOnsets(kickE);
   const midOn = logOnsets(midE);
+  const highOn = logOnsets(highE);
   // The two bands are judged against each other beat by beat, so each is divided by its own level
   // over the surrounding 4 s: a quiet intro or a fade-out compares like the loud body.
   const level = Math.round(4 / (hop / sampleRate));
@@ -99,6 +102,7 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     bands: {
       kick: localLevel(highPass(kickOn, 8), level),
       mid: localLevel(highPass(midOn, 8), level),
+      high: localLevel(highPass(highOn, 8), level),
       kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
     },
   };

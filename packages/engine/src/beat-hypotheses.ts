@@ -98,3 +98,33 @@ export function fillSkippedBeats(hops: number[]): number[] {
   });
   return out;
 }
+
+/** Per band, the mean onset strength at the beats and at the points halfway between them. */
+export interface PhaseEvidence {
+  on: { kick: number; mid: number; high: number; all: number };
+  off: { kick: number; mid: number; high: number; all: number };
+}
+
+export function phaseEvidence(
+  hops: number[],
+  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array },
+  all: Float64Array | Float32Array,
+): PhaseEvidence {
+  const z = { kick: 0, mid: 0, high: 0, all: 0 };
+  const on = { ...z },
+    off = { ...z };
+  const n = Math.max(1, hops.length - 1);
+  const add = (acc: typeof z, h: number) => {
+    acc.kick += peakNear(bands.kick, h) / n;
+    acc.mid += peakNear(bands.mid, h) / n;
+    acc.high += (bands.high ? peakNear(bands.high, h) : 0) / n;
+    let a = 0;
+    for (let i = Math.max(0, h - 2); i <= Math.min(all.length - 1, h + 2); i++) a = Math.max(a, all[i]!);
+    acc.all += a / n;
+  };
+  for (let i = 0; i + 1 < hops.length; i++) {
+    add(on, hops[i]!);
+    add(off, Math.round((hops[i]! + hops[i + 1]!) / 2));
+  }
+  return { on, off };
+}
