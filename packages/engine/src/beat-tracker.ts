@@ -34,7 +34,7 @@
  *  3b. Phase and metrical level, from two more bands of the same envelope: the kick band (below
  *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
  *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
- *     at least a third of the beats', with some body in the kick band, which hi-hats lack) were
+ *     at least half the beats', with some body in the kick band, which hi-hats lack) were
  *     tracked at every other beat (a fast song at half time, the faster side of a tempo step),
  *     unless the tracked beats alternate kick and snare themselves (then eighth notes of a bass or
  *     guitar are between them): there the halfway beats are added and the period halved before
