@@ -128,3 +128,56 @@ export function phaseEvidence(
   }
   return { on, off };
 }
+
+/** The metrical levels considered, as factors of the tracked beat period. */
+export const LEVEL_FACTORS = [1, 2, 0.5, 1.5, 2 / 3] as const;
+
+/** A metrical-level hypothesis: a chain of beats at `factor` times the tracked period. */
+export interface LevelHypothesis {
+  factor: number;
+  /** Beat hops, ascending. */
+  hops: number[];
+  bpm: number;
+  evidence: PhaseEvidence;
+  /** log2 of the tempo against PRIOR_TAP_BPM. */
+  octaves: number;
+  /** The onset mass the beats explain per minute, times the tempo prior (see `scoreLevel`). */
+  score: number;
+}
+
+/** Centre of the tempo prior: people tap near 120 BPM when the music allows either octave. */
+export const PRIOR_TAP_BPM = 120;
+/** Levels outside this range are not considered (eighth notes of a slow song, half notes of a fast one). */
+export const LEVEL_RANGE_BPM = [55, 190] as const;
+
+/**
+ * Scores a level: the onset strength its beats carry per minute (mean onset at the beats times the
+ * tempo: halving the tempo loses half the explained onsets, doubling it only adds the weaker
+ * off-beats) times a log-normal tempo prior of one octave around PRIOR_TAP_BPM. Outside
+ * LEVEL_RANGE_BPM the score is 0.
+ */
+export function scoreLevel(evidence: PhaseEvidence, bpm: number): { octaves: number; score: number } {
+  const octaves = Math.log2(bpm / PRIOR_TAP_BPM);
+  if (!(bpm >= LEVEL_RANGE_BPM[0] && bpm <= LEVEL_RANGE_BPM[1])) return { octaves, score: 0 };
+  return { octaves, score: evidence.on.all * bpm * Math.exp(-0.5 * octaves * octaves) };
+}
+
+/**
+ * Where a learned beat model (for instance an ONNX network run through onnxruntime-node) can
+ * arbitrate between the level hypotheses later. It receives every hypothesis with its evidence
+ * and the hop length, and returns the index of the one to keep, or undefined to leave the choice
+ * to `scoreLevel`. No model ships (no weights can be downloaded on our machines); the tracker
+ * works without one.
+ */
+export interface LevelArbiter {
+  choose(hypotheses: readonly LevelHypothesis[], hopSec: number): number | undefined;
+}
+
+/** The best-scoring hypothesis (or the arbiter's choice); the first one on ties. */
+export function chooseLevel(hypotheses: readonly LevelHypothesis[], hopSec: number, arbiter?: LevelArbiter): LevelHypothesis | undefined {
+  const picked = arbiter?.choose(hypotheses, hopSec);
+  if (picked !== undefined && hypotheses[picked]) return hypotheses[picked];
+  let best: LevelHypothesis | undefined;
+  for (const h of hypotheses) if (!best || h.score > best.score) best = h;
+  return best;
+}

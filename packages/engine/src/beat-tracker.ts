@@ -54,7 +54,18 @@
 
 import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
 import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
-import { drummersLevel, fillSkippedBeats, onBeatPhase, peakNear } from './beat-hypotheses.js';
+import {
+  chooseLevel,
+  drummersLevel,
+  fillSkippedBeats,
+  LEVEL_FACTORS,
+  onBeatPhase,
+  peakNear,
+  phaseEvidence,
+  scoreLevel,
+  type LevelArbiter,
+  type LevelHypothesis,
+} from './beat-hypotheses.js';
 import { chooseMeter, relativeToMedian, type BeatsPerBar } from './beat-meter.js';
 import { BAND_SEC, normaliseBpm, periodBand, tempoCurve } from './beat-tempo.js';
 
@@ -108,11 +119,26 @@ const ONSET_LATENCY_SEC = 0.01;
 const IRREGULAR_OK = 0.012;
 const IRREGULAR_SPAN = 0.02;
 
+/** Irregularity above which a chain of beats counts as wavering (level hypotheses are tried). */
+const WAVERING = IRREGULAR_OK + IRREGULAR_SPAN / 2;
+
+/** The median change of the tempo over four beats from one four beats to the next (|ln ratio|). */
+export function hopIrregularity(hops: number[]): number {
+  const span = hops.slice(4).map((b, i) => b - hops[i]!);
+  const steps = span
+    .slice(4)
+    .map((x, i) => Math.abs(Math.log(x / span[i]!)))
+    .sort((a, b) => a - b);
+  return steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
+}
+
 export interface TrackOptions {
   /** aubio's global tempo estimate (0 if none): a small bonus in the tempo search. */
   seedBpm?: number;
   /** Loudness just after time t; picks the downbeats. Defaults to the onset peak there. */
   accentAt?: (t: number) => number;
+  /** A learned model's say in the metrical level (none ships; see LevelArbiter). */
+  levelArbiter?: LevelArbiter;
 }
 
 /** Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms. */
@@ -181,6 +207,32 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   if (hops.length < 2) return empty;
   if (env.bands) hops = onBeatPhase(hops, env.bands.kickEnergy);
   hops = fillSkippedBeats(hops);
+  // Level hypotheses (beat-hypotheses.ts), only where the rules above left a wavering chain (its
+  // tempo over four beats keeps changing: two metrical levels mixed, or a rubato the tracker lost):
+  // plain chains at each level factor of the tempo curve, the steady ones scored by the onsets
+  // they explain and the tempo prior.
+  if (env.bands && hopIrregularity(hops) > WAVERING) {
+    const bands = env.bands;
+    const hyps: LevelHypothesis[] = [
+      hops,
+      ...LEVEL_FACTORS.map((f) =>
+        dpBeats(
+          o,
+          periodBand(
+            curve.map((p) => p * f),
+            halfBand,
+          ),
+        ),
+      ),
+    ].map((h, i) => {
+      const evidence = phaseEvidence(h, bands, o);
+      const bpm = h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0;
+      return { factor: i ? LEVEL_FACTORS[i - 1]! : 1, hops: h, bpm, evidence, ...scoreLevel(evidence, bpm) };
+    });
+    const steady = hyps.filter((h) => hopIrregularity(h.hops) <= WAVERING);
+    const best = chooseLevel(steady.length ? steady : hyps, env.hopSec, opts.levelArbiter);
+    if (best) hops = best.hops;
+  }
   if (hops.length < 2) return empty;
 
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
@@ -206,12 +258,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   const onPeak = supported.filter(Boolean).length;
   // Regularity: the median change of the beat interval from one beat to the next. A steady band or
   // a ramp changes by 1-2 %; a solo player's rubato by far more, and then the grid is a guess.
-  const span = beats.slice(4).map((b, i) => b - beats[i]!);
-  const steps = span
-    .slice(4)
-    .map((x, i) => Math.abs(Math.log(x / span[i]!)))
-    .sort((a, b) => a - b);
-  const irregular = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
+  const irregular = hopIrregularity(beats);
   const confidence = (onPeak / hops.length) * Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN));
   evenOutUnsupported(beats, supported);
   // Extend at the local period to both ends (quiet intros, fade-outs).
