@@ -11,7 +11,14 @@ export interface Envelope {
    * the metrical level, step 3b, whatever the loudness), and `kickEnergy`, the rise of the kick
    * band's energy (it decides the phase: where the loudest low notes land).
    */
-  bands?: { kick: Float32Array; mid: Float32Array; kickEnergy: Float32Array; high?: Float32Array };
+  bands?: {
+    kick: Float32Array;
+    mid: Float32Array;
+    kickEnergy: Float32Array;
+    high?: Float32Array;
+    presence?: Float32Array;
+    air?: Float32Array;
+  };
 }
 
 const BAND_WEIGHTS = [1, 1, 0.4];
@@ -34,6 +41,29 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
   const kickE = new Float64Array(n);
   const midE = new Float64Array(n);
   const highE = new Float64Array(n);
+  // Presence band: a band-pass around 3 kHz (Q 1), where claps, snares and a kick's beater click
+  // sit, above a bass's harmonics and below an open hi-hat's hiss. Its energy per hop, unsmoothed.
+  const presE = new Float64Array(n);
+  const pw = (2 * Math.PI * 3000) / sampleRate;
+  const pal = Math.sin(pw) / 2;
+  const pa0 = 1 + pal;
+  const pb0 = pal / pa0,
+    pa1 = (-2 * Math.cos(pw)) / pa0,
+    pa2 = (1 - pal) / pa0;
+  let px1 = 0,
+    px2 = 0,
+    py1 = 0,
+    py2 = 0;
+  // Air band: the same around 8 kHz, where hi-hats hiss (it tells their onsets from a clap's).
+  const airE = new Float64Array(n);
+  const aw = (2 * Math.PI * Math.min(8000, 0.4 * sampleRate)) / sampleRate;
+  const aal = Math.sin(aw) / 2;
+  const aa0 = 1 + aal;
+  const ab0 = aal / aa0,
+    aa1 = (-2 * Math.cos(aw)) / aa0,
+    aa2 = (1 - aal) / aa0;
+  let ay1 = 0,
+    ay2 = 0;
   // Band energies over the last SMOOTH hops (23 ms): one hop (5.8 ms) is shorter than a cycle of
   // a bass note, whose energy would otherwise ripple from hop to hop.
   const SMOOTH = 4;
@@ -46,10 +76,22 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     let el = 0,
       em = 0,
       eh = 0,
-      ek = 0;
+      ek = 0,
+      ep = 0,
+      ea = 0;
     const o = i * hop;
     for (let j = 0; j < hop; j++) {
       const x = samples[o + j]!;
+      const py = pb0 * (x - px2) - pa1 * py1 - pa2 * py2;
+      const ay = ab0 * (x - px2) - aa1 * ay1 - aa2 * ay2;
+      ay2 = ay1;
+      ay1 = ay;
+      ea += ay * ay;
+      px2 = px1;
+      px1 = x;
+      py2 = py1;
+      py1 = py;
+      ep += py * py;
       l1 += lowA * (x - l1);
       l2 += lowA * (l1 - l2);
       m1 += midA * (x - m1);
@@ -86,6 +128,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     kickE[i] = sk;
     midE[i] = sm;
     highE[i] = sh;
+    presE[i] = ep;
+    airE[i] = ea;
     pl = ll;
     pm = lm;
     ph = lh;
@@ -103,6 +147,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
       kick: localLevel(highPass(kickOn, 8), level),
       mid: localLevel(highPass(midOn, 8), level),
       high: localLevel(highPass(highOn, 8), level),
+      presence: logOnsets(presE),
+      air: logOnsets(airE),
       kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
     },
   };

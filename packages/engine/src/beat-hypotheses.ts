@@ -181,3 +181,35 @@ export function chooseLevel(hypotheses: readonly LevelHypothesis[], hopSec: numb
   for (const h of hypotheses) if (!best || h.score > best.score) best = h;
   return best;
 }
+
+/** Presence-band onsets (peak within 6 hops) at the beats and halfway between them, summed. */
+export function presenceOnOff(hops: number[], presence: Float32Array): { on: number; off: number } {
+  let on = 0,
+    off = 0;
+  for (let i = 0; i + 1 < hops.length; i++) {
+    on += peakNear(presence, hops[i]!, 6);
+    off += peakNear(presence, Math.round((hops[i]! + hops[i + 1]!) / 2), 6);
+  }
+  return { on, off };
+}
+
+/**
+ * The halfway points must carry this much more presence-band onset than the beats to take over,
+ * and relatively more than they carry in the air band (else the excess is hi-hat hiss).
+ */
+export const PRESENCE_PHASE_RATIO = 1.1;
+
+/**
+ * Phase from the presence band (around 3 kHz: claps, snares, a kick's beater click; above a
+ * bass's harmonics, below an open hi-hat's hiss): if the points halfway between the tracked beats
+ * carry more of it than the beats (PRESENCE_PHASE_RATIO), the tracker followed an off-beat bass
+ * (dance and house music, whose bass between the kicks can outweigh them in the low band), and the
+ * beats move halfway. Not when the air band (around 8 kHz) rises as much there: open hi-hats on
+ * the off-beat hiss in both.
+ */
+export function presencePhase(hops: number[], presence: Float32Array, air: Float32Array): number[] {
+  const { on, off } = presenceOnOff(hops, presence);
+  const hiss = presenceOnOff(hops, air);
+  if (!(off > PRESENCE_PHASE_RATIO * on) || !(off * hiss.on > hiss.off * on)) return hops;
+  return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+}

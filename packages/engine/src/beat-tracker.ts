@@ -58,6 +58,7 @@ import {
   chooseLevel,
   drummersLevel,
   fillSkippedBeats,
+  presencePhase,
   LEVEL_FACTORS,
   onBeatPhase,
   peakNear,
@@ -235,6 +236,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   }
   if (hops.length < 2) return empty;
 
+  // Phase from the presence band (claps, snares, the kick's click) unless hats explain it.
+  if (env.bands?.presence && env.bands.air) hops = presencePhase(hops, env.bands.presence, env.bands.air);
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
   const strength: number[] = [];

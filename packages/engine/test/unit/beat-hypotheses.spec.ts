@@ -1,6 +1,7 @@
 import {
   chooseLevel,
   onBeatPhase,
+  presencePhase,
   phaseEvidence,
   PRIOR_TAP_BPM,
   scoreLevel,
@@ -76,6 +77,38 @@ describe('metrical level hypotheses', () => {
     // Beats that carry the kicks stay.
     const onBeat = Array.from({ length: 12 }, (_, i) => 20 + i * 40);
     expect(onBeatPhase(onBeat, kickEnergy)).toBe(onBeat);
+  });
+});
+
+describe('phase from the presence band', () => {
+  // Tracked beats every 40 hops from 0; claps and kick clicks (presence band) halfway, at 20 + 40k.
+  const hops = Array.from({ length: 12 }, (_, i) => i * 40);
+  const band = (at: number[], v: number) => {
+    const b = new Float32Array(500);
+    for (const h of at) b[h] = v;
+    return b;
+  };
+  const beats = hops;
+  const halfway = hops.map((h) => h + 20);
+
+  it('moves beats halfway when the claps and clicks are there (dance music tracked on its off-beat bass)', () => {
+    const presence = band(halfway, 5);
+    for (const h of beats) presence[h] = 2; // the bass's own click, weaker
+    const air = band([...beats, ...halfway], 1); // hats everywhere alike
+    expect(presencePhase(hops, presence, air).slice(0, 3)).toEqual([20, 60, 100]);
+  });
+
+  it('keeps the beats when open hi-hats explain the halfway onsets (they hiss in the air band too)', () => {
+    const presence = band(halfway, 5);
+    for (const h of beats) presence[h] = 2;
+    const air = band(halfway, 8);
+    for (const h of beats) air[h] = 1;
+    expect(presencePhase(hops, presence, air)).toBe(hops);
+  });
+
+  it('keeps the beats when they carry the presence onsets', () => {
+    const presence = band(beats, 5);
+    expect(presencePhase(hops, presence, band(beats, 1))).toBe(hops);
   });
 });
 
