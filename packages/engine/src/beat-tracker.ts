@@ -3,7 +3,7 @@
  *
  * aubio's tracker (music-analysis.ts) gives a global tempo, but its beat phase wanders and one
  * global grid is wrong as soon as the music's tempo moves (a tempo change, a ramp, a live drummer).
- * So the beats here come from our own tracker over an onset envelope, in three steps:
+ * So the beats here come from our own tracker over an onset envelope, in these steps:
  *
  *  1. Onset envelope (`onsetEnvelope`): the signal is split into three bands with cascaded
  *     one-pole filters (below ~200 Hz, 200 Hz-2 kHz, above 2 kHz); per hop of 128 samples
@@ -41,15 +41,28 @@
  *     the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
  *     the beats carry next to no kick energy and the points halfway between them eight times as
  *     much, the tracker followed off-beat chords or hats (a reggae one-drop) and the beats move
- *     there. An interval twice as long as those
- *     around it gets its missing beat. (Bands divided by their local level, so a quiet intro is
- *     judged like the loud body.)
- *  4. Bars: the downbeat phase (which of every 4 tracked beats) is the one whose beats are most
- *     accented (loudness just after the beat), so bars follow the tracked beats across tempo
- *     changes.
+ *     there. An interval twice as long as those around it gets its missing beat. (Bands divided
+ *     by their local level, so a quiet intro is judged like the loud body.)
+ *  3c. Metrical-level hypotheses, only where the chain left by 3b wavers (its tempo over four
+ *     beats keeps changing: two levels mixed): plain chains at 1, 2, 1/2, 3/2 and 2/3 times the
+ *     tempo curve; among the steady ones, the level whose beats explain the most onset strength
+ *     per minute under a one-octave tempo prior around 120 BPM (55-190 BPM). `LevelArbiter` is
+ *     the documented slot where a learned model could make this choice instead.
+ *  3d. Phase from the presence band (a band-pass around 3 kHz: claps, snares, the kick's beater
+ *     click): if the points halfway between the beats carry more of it than the beats, and not
+ *     because of hi-hat hiss (the air band around 8 kHz rises as much there), the tracker
+ *     followed an off-beat bass (dance, house) and the beats move halfway. Beats are then placed
+ *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late).
+ *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
+ *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
+ *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
+ *     tempo changes.
+ *  5. Confidence: the share of beats on an onset peak times steadiness (1 while the four-beat
+ *     tempo changes by at most 1.2 % from one four beats to the next, 0 at 3.2 %: rubato). Below
+ *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
- * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b), and
- * this file puts them together (3b-4); the measures used to score it are in beat-measures.ts.
+ * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
+ * beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
  */
 
 import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
