@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isEngineError } from './errors.js';
-import type { MusicAnalysis } from './beat-fit.js';
+import type { MusicAnalysis } from './beat-tracker.js';
 import type { ClipAnalysis } from './clip-analysis.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';

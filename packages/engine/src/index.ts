@@ -1,4 +1,5 @@
-export * from './beat-fit.js';
+export * from './beat-tracker.js';
+export * from './beat-measures.js';
 export * from './clip-analysis.js';
 export * from './errors.js';
 export * from './exec.js';

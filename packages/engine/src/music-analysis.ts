@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-fit.js';
+import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-tracker.js';
 import { execMedia } from './exec.js';
 import { INPUT_GUARD } from './probe.js';
 
@@ -82,7 +82,7 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
 
 /**
  * Tempo, beats and bars of a music file: decode, onset envelope, the local-tempo beat tracker
- * (beat-fit.ts). aubio's tracker is no longer on this path: it cost five times the rest of the
+ * (beat-tracker.ts). aubio's tracker is no longer on this path: it cost five times the rest of the
  * analysis, and the tracker's own tempo curve follows tempo changes where aubio's single tempo
  * does not. `opts.aubio` still runs it, for comparison (benches), and returns its beats as
  * `rawBeats` (empty otherwise); its tempo then seeds the tracker's tempo search.

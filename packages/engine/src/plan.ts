@@ -30,7 +30,7 @@
  */
 import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
-import { periodAt, type MusicAnalysis } from './beat-fit.js';
+import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
 
 export const PLAN_VERSION = 2;
@@ -113,9 +113,11 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
     }
     return cuts;
   }
-  const inRange = beats.filter((b) => b > EPS && b < total - EPS);
-  const bars = new Set((input.music?.analysis?.bars ?? []).map((b) => round6(b)));
   const analysis = input.music!.analysis!;
+  // A beat grid the tracker doubts (solo rubato): cut on the strong onsets instead, no bar preference.
+  const unsure = analysis.confidence < LOW_BEAT_CONFIDENCE && (analysis.onsets?.length ?? 0) >= 4;
+  const inRange = (unsure ? analysis.onsets! : beats).filter((b) => b > EPS && b < total - EPS);
+  const bars = new Set((unsure ? [] : analysis.bars).map((b) => round6(b)));
   let cur = 0;
   for (let k = 0; cur < total - EPS; k++) {
     // The local beat period: the music's tempo may change, so segment lengths follow it.

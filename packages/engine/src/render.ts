@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-fit.js';
+import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-tracker.js';
 import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';

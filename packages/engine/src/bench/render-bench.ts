@@ -29,7 +29,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beatAccuracy } from '../beat-fit.js';
+import { beatAccuracy } from '../beat-measures.js';
 import { analyseClip, clipSamples, scoreStats, type ClipAnalysis } from '../clip-analysis.js';
 import { execMedia } from '../exec.js';
 import { analyseMusic } from '../music-analysis.js';

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beatAccuracy } from '../../src/beat-fit';
+import { beatAccuracy } from '../../src/beat-measures';
 import { analyseClip } from '../../src/clip-analysis';
 import { EngineError } from '../../src/errors';
 import { analyseMusic } from '../../src/music-analysis';

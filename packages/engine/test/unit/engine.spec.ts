@@ -1,4 +1,5 @@
-import { beatAccuracy, beatFMeasure, fitBeats, onsetEnvelope, trackBeats, type MusicAnalysis } from '../../src/beat-fit';
+import { beatAccuracy, beatFMeasure } from '../../src/beat-measures';
+import { fitBeats, onsetEnvelope, trackBeats, type MusicAnalysis } from '../../src/beat-tracker';
 import { beatTracks } from '../../src/bench/beat-tracks';
 import type { ClipAnalysis } from '../../src/clip-analysis';
 import { planSummary } from '../../src/cli';

@@ -1,5 +1,5 @@
 import type { ClipAnalysis } from '../../src/clip-analysis';
-import type { MusicAnalysis } from '../../src/beat-fit';
+import type { MusicAnalysis } from '../../src/beat-tracker';
 import { planEdit, type EditPlan, type PlanInput } from '../../src/plan';
 import { MAX_SEGMENTS, rerollPlan, validatePlan, type PlanLimits } from '../../src/plan-edit';
 

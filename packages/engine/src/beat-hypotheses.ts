@@ -1,0 +1,215 @@
+/** Beat tracking, step 3b: phase and metrical level from the kick and mid bands (the design is in beat-tracker.ts). */
+import { MAX_BPM } from './beat-tempo.js';
+
+/** The strongest value of `v` within `r` hops of `h`. */
+export function peakNear(v: Float32Array, h: number, r = 2): number {
+  let m = 0;
+  for (let i = Math.max(0, h - r); i <= Math.min(v.length - 1, h + r); i++) if (v[i]! > m) m = v[i]!;
+  return m;
+}
+
+/**
+ * Step 3b, phase: the beat is where the kick drum lands. If the tracked beats carry next to no
+ * kick-band onset while the points halfway between them carry eight times as much (the tracker
+ * followed off-beat chords or hats, as in a reggae one-drop), the beats move to those halfway
+ * points.
+ */
+export function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] {
+  let on = 0,
+    off = 0;
+  for (let i = 0; i + 1 < hops.length; i++) {
+    on += peakNear(kickEnergy, hops[i]!);
+    off += peakNear(kickEnergy, Math.round((hops[i]! + hops[i + 1]!) / 2));
+  }
+  // Only when the tracked beats have next to no low onsets: where they carry kicks of their own
+  // (house, with its bass between the kicks), they are the beat however loud the bass is.
+  if (!(off > 8 * on)) return hops;
+  return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+}
+
+/**
+ * Step 3b, metrical level (which intervals between tracked beats hold a beat of their own): where the tracked beats carry the kicks and the points halfway between
+ * them carry snares (a backbeat: mid-band onsets at least half the beats' (a third let the eighth-note guitar of rock at 82 BPM pass as a backbeat), and body in the
+ * kick band, a tenth to 60 % of the beats'; hi-hats alone have neither), while the tracked beats
+ * do not alternate between kick and snare themselves,
+ * the drummer's beat is twice as fast: the tracker took every other beat (a fast song, or the
+ * faster side of a tempo step). The halfway points are added there, while the tempo stays within
+ * the range people tap (MAX_BPM). Judged over eight beats at a time; hi-hats between beats have
+ * no body in the kick band and do not count.
+ */
+export function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: Float32Array }, hopSec: number): boolean[] {
+  const n = hops.length;
+  if (n < 9) return [];
+  const mids = hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+  const kb = hops.map((h) => peakNear(bands.kick, h));
+  const mb = hops.map((h) => peakNear(bands.mid, h));
+  const km = mids.map((h) => peakNear(bands.kick, h));
+  const mm = mids.map((h) => peakNear(bands.mid, h));
+  const sum = (xs: number[], a: number, b: number) => xs.slice(a, b).reduce((x, y) => x + y, 0);
+  const double = new Array<boolean>(n - 1).fill(false);
+  const W = 8;
+  for (let a = 0; a + W <= n - 1; a++) {
+    const b = a + W;
+    const bpm = (60 * W) / ((hops[b]! - hops[a]!) * hopSec);
+    // Snares already on every other tracked beat (the mid band alternating) mean the tracked beats
+    // are the drummer's: eighth notes of a bass or a guitar between them are not a backbeat.
+    let even = 0,
+      odd = 0;
+    for (let i = a; i < b; i++) {
+      if (i % 2) odd += mb[i]!;
+      else even += mb[i]!;
+    }
+    const alternating = Math.max(even, odd) >= 2 * Math.min(even, odd);
+    const backbeat =
+      !alternating &&
+      2 * bpm <= MAX_BPM &&
+      sum(mm, a, b) >= 0.5 * sum(mb, a, b) &&
+      sum(km, a, b) >= 0.1 * sum(kb, a, b) &&
+      sum(km, a, b) <= 0.6 * sum(kb, a, b);
+    // Each halfway point of such a stretch needs its own snare body (a stretch may reach across a
+    // tempo step into beats that are already the drummer's).
+    if (backbeat) for (let i = a; i < b; i++) double[i] ||= km[i]! >= 0.1 * (sum(kb, a, b) / W);
+  }
+  // Only runs of four intervals or more count (a single odd window is not a change of level).
+  for (let i = 0; i < n - 1; i++) {
+    if (!double[i]) continue;
+    let j = i;
+    while (j + 1 < n - 1 && double[j + 1]) j++;
+    if (j - i + 1 < 4) for (let k = i; k <= j; k++) double[k] = false;
+    i = j;
+  }
+  return double;
+}
+
+/**
+ * A beat the tracker skipped: an interval about twice as long as the intervals around it (within
+ * an eighth) gets the beat halfway, where the chain of beats lost one (at a tempo step, near an end).
+ */
+export function fillSkippedBeats(hops: number[]): number[] {
+  const iv = hops.slice(1).map((h, i) => h - hops[i]!);
+  const out: number[] = [];
+  hops.forEach((h, i) => {
+    out.push(h);
+    if (i >= iv.length) return;
+    const around = [...iv.slice(Math.max(0, i - 3), i), ...iv.slice(i + 1, i + 4)].sort((a, b) => a - b);
+    if (around.length < 2) return;
+    const local = around[Math.floor(around.length / 2)]!;
+    if (Math.abs(iv[i]! / local - 2) <= 0.25) out.push(Math.round(h + iv[i]! / 2));
+  });
+  return out;
+}
+
+/** Per band, the mean onset strength at the beats and at the points halfway between them. */
+export interface PhaseEvidence {
+  on: { kick: number; mid: number; high: number; all: number };
+  off: { kick: number; mid: number; high: number; all: number };
+}
+
+export function phaseEvidence(
+  hops: number[],
+  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array },
+  all: Float64Array | Float32Array,
+): PhaseEvidence {
+  const z = { kick: 0, mid: 0, high: 0, all: 0 };
+  const on = { ...z },
+    off = { ...z };
+  const n = Math.max(1, hops.length - 1);
+  const add = (acc: typeof z, h: number) => {
+    acc.kick += peakNear(bands.kick, h) / n;
+    acc.mid += peakNear(bands.mid, h) / n;
+    acc.high += (bands.high ? peakNear(bands.high, h) : 0) / n;
+    let a = 0;
+    for (let i = Math.max(0, h - 2); i <= Math.min(all.length - 1, h + 2); i++) a = Math.max(a, all[i]!);
+    acc.all += a / n;
+  };
+  for (let i = 0; i + 1 < hops.length; i++) {
+    add(on, hops[i]!);
+    add(off, Math.round((hops[i]! + hops[i + 1]!) / 2));
+  }
+  return { on, off };
+}
+
+/** The metrical levels considered, as factors of the tracked beat period. */
+export const LEVEL_FACTORS = [1, 2, 0.5, 1.5, 2 / 3] as const;
+
+/** A metrical-level hypothesis: a chain of beats at `factor` times the tracked period. */
+export interface LevelHypothesis {
+  factor: number;
+  /** Beat hops, ascending. */
+  hops: number[];
+  bpm: number;
+  evidence: PhaseEvidence;
+  /** log2 of the tempo against PRIOR_TAP_BPM. */
+  octaves: number;
+  /** The onset mass the beats explain per minute, times the tempo prior (see `scoreLevel`). */
+  score: number;
+}
+
+/** Centre of the tempo prior: people tap near 120 BPM when the music allows either octave. */
+export const PRIOR_TAP_BPM = 120;
+/** Levels outside this range are not considered (eighth notes of a slow song, half notes of a fast one). */
+export const LEVEL_RANGE_BPM = [55, 190] as const;
+
+/**
+ * Scores a level: the onset strength its beats carry per minute (mean onset at the beats times the
+ * tempo: halving the tempo loses half the explained onsets, doubling it only adds the weaker
+ * off-beats) times a log-normal tempo prior of one octave around PRIOR_TAP_BPM. Outside
+ * LEVEL_RANGE_BPM the score is 0.
+ */
+export function scoreLevel(evidence: PhaseEvidence, bpm: number): { octaves: number; score: number } {
+  const octaves = Math.log2(bpm / PRIOR_TAP_BPM);
+  if (!(bpm >= LEVEL_RANGE_BPM[0] && bpm <= LEVEL_RANGE_BPM[1])) return { octaves, score: 0 };
+  return { octaves, score: evidence.on.all * bpm * Math.exp(-0.5 * octaves * octaves) };
+}
+
+/**
+ * Where a learned beat model (for instance an ONNX network run through onnxruntime-node) can
+ * arbitrate between the level hypotheses later. It receives every hypothesis with its evidence
+ * and the hop length, and returns the index of the one to keep, or undefined to leave the choice
+ * to `scoreLevel`. No model ships (no weights can be downloaded on our machines); the tracker
+ * works without one.
+ */
+export interface LevelArbiter {
+  choose(hypotheses: readonly LevelHypothesis[], hopSec: number): number | undefined;
+}
+
+/** The best-scoring hypothesis (or the arbiter's choice); the first one on ties. */
+export function chooseLevel(hypotheses: readonly LevelHypothesis[], hopSec: number, arbiter?: LevelArbiter): LevelHypothesis | undefined {
+  const picked = arbiter?.choose(hypotheses, hopSec);
+  if (picked !== undefined && hypotheses[picked]) return hypotheses[picked];
+  let best: LevelHypothesis | undefined;
+  for (const h of hypotheses) if (!best || h.score > best.score) best = h;
+  return best;
+}
+
+/** Presence-band onsets (peak within 6 hops) at the beats and halfway between them, summed. */
+export function presenceOnOff(hops: number[], presence: Float32Array): { on: number; off: number } {
+  let on = 0,
+    off = 0;
+  for (let i = 0; i + 1 < hops.length; i++) {
+    on += peakNear(presence, hops[i]!, 6);
+    off += peakNear(presence, Math.round((hops[i]! + hops[i + 1]!) / 2), 6);
+  }
+  return { on, off };
+}
+
+/**
+ * The halfway points must carry this much more presence-band onset than the beats to take over,
+ * and relatively more than they carry in the air band (else the excess is hi-hat hiss).
+ */
+export const PRESENCE_PHASE_RATIO = 1.1;
+
+/**
+ * Phase from the presence band (around 3 kHz: claps, snares, a kick's beater click; above a
+ * bass's harmonics, below an open hi-hat's hiss): if the points halfway between the tracked beats
+ * carry more of it than the beats (PRESENCE_PHASE_RATIO), the tracker followed an off-beat bass
+ * (dance and house music, whose bass between the kicks can outweigh them in the low band), and the
+ * beats move halfway. Not when the air band (around 8 kHz) rises as much there: open hi-hats on
+ * the off-beat hiss in both.
+ */
+export function presencePhase(hops: number[], presence: Float32Array, air: Float32Array): number[] {
+  const { on, off } = presenceOnOff(hops, presence);
+  const hiss = presenceOnOff(hops, air);
+  if (!(off > PRESENCE_PHASE_RATIO * on) || !(off * hiss.on > hiss.off * on)) return hops;
+  return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
+}

@@ -1,0 +1,137 @@
+import {
+  chooseLevel,
+  onBeatPhase,
+  presencePhase,
+  phaseEvidence,
+  PRIOR_TAP_BPM,
+  scoreLevel,
+  type LevelHypothesis,
+  type PhaseEvidence,
+} from '../../src/beat-hypotheses';
+import { chooseMeter, foldContrast } from '../../src/beat-meter';
+import { hopIrregularity } from '../../src/beat-tracker';
+
+const evidence = (on: number, off: number): PhaseEvidence => ({
+  on: { kick: on, mid: on, high: 0, all: on },
+  off: { kick: off, mid: off, high: 0, all: off },
+});
+
+const hyp = (factor: number, bpm: number, on: number): LevelHypothesis => {
+  const e = evidence(on, 0);
+  return { factor, hops: [], bpm, evidence: e, ...scoreLevel(e, bpm) };
+};
+
+describe('metrical level hypotheses', () => {
+  it('prefers the level whose beats explain more onsets per minute', () => {
+    // Same tempo prior distance (an octave either side would tie): the richer chain wins.
+    expect(scoreLevel(evidence(6, 1), 120).score).toBeGreaterThan(scoreLevel(evidence(4, 1), 120).score);
+    // Half the tempo with the same mean onset explains half as much.
+    expect(scoreLevel(evidence(5, 1), 60).score).toBeLessThan(scoreLevel(evidence(5, 1), 120).score / 2);
+  });
+
+  it('weighs the tempo by a prior around the tapping tempo, zero outside the range people tap', () => {
+    expect(scoreLevel(evidence(5, 0), PRIOR_TAP_BPM).octaves).toBe(0);
+    // Double time with slightly weaker beats (off-beats in the chain) loses to the tapping level.
+    const tap = scoreLevel(evidence(5, 0), 120).score;
+    const double = scoreLevel(evidence(2.6, 0), 240).score;
+    expect(double).toBe(0);
+    const fast = scoreLevel(evidence(2.6, 0), 180).score;
+    expect(fast).toBeLessThan(tap);
+    expect(scoreLevel(evidence(9, 0), 50).score).toBe(0);
+  });
+
+  it('chooses the best-scoring hypothesis, and a learned arbiter can overrule it', () => {
+    const hs = [hyp(1, 88, 4.5), hyp(0.5, 176, 4.2), hyp(2, 44, 5.1)];
+    expect(chooseLevel(hs, 0.0058)?.factor).toBe(0.5);
+    expect(chooseLevel(hs, 0.0058, { choose: () => 0 })?.factor).toBe(1);
+    // An arbiter without an opinion leaves the choice to the score.
+    expect(chooseLevel(hs, 0.0058, { choose: () => undefined })?.factor).toBe(0.5);
+    expect(chooseLevel([], 0.0058)).toBeUndefined();
+  });
+
+  it('measures onsets at the beats and halfway between them, per band', () => {
+    const n = 400;
+    const kick = new Float32Array(n);
+    const mid = new Float32Array(n);
+    const all = new Float64Array(n);
+    for (let h = 0; h < n; h += 40) {
+      kick[h] = 4;
+      all[h] = 4;
+      mid[h + 20] = 3; // chords off the beat
+      all[h + 20] = 3;
+    }
+    const hops = Array.from({ length: 10 }, (_, i) => i * 40);
+    const e = phaseEvidence(hops, { kick, mid }, all);
+    expect(e.on.kick).toBeCloseTo(4);
+    expect(e.off.kick).toBe(0);
+    expect(e.off.mid).toBeCloseTo(3);
+    expect(e.on.all).toBeGreaterThan(e.off.all);
+  });
+
+  it('moves beats that carry no kick to the kicks halfway between them (a one-drop tracked on its skank)', () => {
+    const kickEnergy = new Float32Array(500);
+    for (let h = 20; h < 500; h += 40) kickEnergy[h] = 10;
+    const offBeat = Array.from({ length: 12 }, (_, i) => i * 40);
+    const moved = onBeatPhase(offBeat, kickEnergy);
+    expect(moved.slice(0, 3)).toEqual([20, 60, 100]);
+    // Beats that carry the kicks stay.
+    const onBeat = Array.from({ length: 12 }, (_, i) => 20 + i * 40);
+    expect(onBeatPhase(onBeat, kickEnergy)).toBe(onBeat);
+  });
+});
+
+describe('phase from the presence band', () => {
+  // Tracked beats every 40 hops from 0; claps and kick clicks (presence band) halfway, at 20 + 40k.
+  const hops = Array.from({ length: 12 }, (_, i) => i * 40);
+  const band = (at: number[], v: number) => {
+    const b = new Float32Array(500);
+    for (const h of at) b[h] = v;
+    return b;
+  };
+  const beats = hops;
+  const halfway = hops.map((h) => h + 20);
+
+  it('moves beats halfway when the claps and clicks are there (dance music tracked on its off-beat bass)', () => {
+    const presence = band(halfway, 5);
+    for (const h of beats) presence[h] = 2; // the bass's own click, weaker
+    const air = band([...beats, ...halfway], 1); // hats everywhere alike
+    expect(presencePhase(hops, presence, air).slice(0, 3)).toEqual([20, 60, 100]);
+  });
+
+  it('keeps the beats when open hi-hats explain the halfway onsets (they hiss in the air band too)', () => {
+    const presence = band(halfway, 5);
+    for (const h of beats) presence[h] = 2;
+    const air = band(halfway, 8);
+    for (const h of beats) air[h] = 1;
+    expect(presencePhase(hops, presence, air)).toBe(hops);
+  });
+
+  it('keeps the beats when they carry the presence onsets', () => {
+    const presence = band(beats, 5);
+    expect(presencePhase(hops, presence, band(beats, 1))).toBe(hops);
+  });
+});
+
+describe('meter and steadiness', () => {
+  it('finds 3/4 when every third beat is accented, 4/4 when every fourth (or second) is', () => {
+    const waltz = Array.from({ length: 48 }, (_, i) => (i % 3 === 1 ? 3 : 1));
+    expect(chooseMeter(waltz)).toEqual({ beatsPerBar: 3, phase: 1 });
+    const four = Array.from({ length: 48 }, (_, i) => (i % 4 === 2 ? 3 : i % 4 === 0 ? 2 : 1));
+    expect(chooseMeter(four)).toEqual({ beatsPerBar: 4, phase: 2 });
+    // Accents on 1 and 3 fold evenly over three beats: still 4/4.
+    const backbeat = Array.from({ length: 48 }, (_, i) => (i % 2 === 0 ? 2 : 1));
+    expect(chooseMeter(backbeat).beatsPerBar).toBe(4);
+    expect(foldContrast(backbeat, 3).contrast).toBeLessThan(0.05);
+  });
+
+  it('rates a steady chain and a ramp as steady and a rubato chain as irregular', () => {
+    const steady = Array.from({ length: 64 }, (_, i) => i * 40 + (i % 2 ? 1 : -1));
+    expect(hopIrregularity(steady)).toBeLessThan(0.012);
+    const ramp: number[] = [0];
+    for (let i = 1; i < 64; i++) ramp.push(ramp[i - 1]! + 40 - i * 0.1);
+    expect(hopIrregularity(ramp)).toBeLessThan(0.012);
+    const rub: number[] = [0];
+    for (let i = 1; i < 64; i++) rub.push(rub[i - 1]! + 40 * (1 + 0.08 * Math.sin((2 * Math.PI * i) / 16)));
+    expect(hopIrregularity(rub)).toBeGreaterThan(0.02);
+  });
+});
