@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode } from '@reelsmith/kit';
+import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
 import { jobStatusFacts } from '../../repositories/jobs.js';
 import { callerOf } from './auth.js';
+import { cleanLine } from './input-text.js';
 import { RATE_LIMITS } from './security.js';
 import {
   errors,
@@ -81,7 +82,18 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         const part = await req.file({ limits: { fileSize: limit.capBytes, files: 1 } });
         if (!part || part.fieldname !== 'file')
           throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
-        const item = await uploads.upload(caller, { filename: part.filename, contentType: part.mimetype, body: part.file }, limit);
+        let filename: string;
+        try {
+          filename = cleanLine(part.filename, 'The file name');
+        } catch (e) {
+          part.file.resume(); // drain the refused file: nothing of it is stored
+          throw e;
+        }
+        const item = await uploads.upload(caller, { filename, contentType: part.mimetype, body: part.file }, limit).catch((e: unknown) => {
+          // Past the limit: answer now and close the connection, so the rest is never read.
+          if (isDomainError(e) && e.code === ErrorCode.PAYLOAD_TOO_LARGE) void reply.header('connection', 'close');
+          throw e;
+        });
         return reply.status(201).send({
           object_key: item.objectKey,
           kind: item.kind === 'audio' ? 'audio' : 'video',
