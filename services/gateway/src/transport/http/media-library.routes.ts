@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode, newObjectKey, type ObjectStore } from '@reelsmith/kit';
+import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -372,10 +372,13 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
               await store.delete(staging);
               throw new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large.', 'too_large');
             }
-            const r = await peers.media.importLibraryObject(
-              { stagingKey: staging, filename, category },
-              { requestId: req.id, deadlineMs: 15 * 60_000 },
-            );
+            const r = await peers.media
+              .importLibraryObject({ stagingKey: staging, filename, category }, { requestId: req.id, deadlineMs: 15 * 60_000 })
+              .catch(async (e: unknown) => {
+                // Refused or failed: the staged copy goes (after a deadline media-library may still be importing it).
+                if (!(isDomainError(e) && e.code === ErrorCode.DEADLINE_EXCEEDED)) await store.delete(staging).catch(() => undefined);
+                throw e;
+              });
             return reply.status(201).send({
               outcome: r.outcome === 'duplicate' ? 'duplicate' : 'imported',
               key: r.item!.key,
