@@ -98,6 +98,8 @@ export interface HttpDeps {
   contentOrigins?: string[];
   /** Called on each 429 of a rate limit (metrics). */
   onRateLimited?: (route: string) => void;
+  /** Tests only: every route's rate limit allows this many requests per window (races that really race). */
+  rateLimitMax?: number;
   /** Rate-limit counts shared across replicas (a MiniRedis); per process when absent. */
   rateLimitRedis?: unknown;
   /** Counts every answer per minute for the dashboard (published by the app). */
@@ -211,6 +213,14 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     }
     done(null, payload);
   });
+  if (deps.rateLimitMax !== undefined) {
+    const max = deps.rateLimitMax;
+    // Before the rate-limit plugin's own onRoute hook reads each route's limit.
+    app.addHook('onRoute', (route) => {
+      const limit = route.config?.rateLimit;
+      if (limit && typeof limit === 'object') route.config = { ...route.config, rateLimit: { ...limit, max } };
+    });
+  }
   await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
   // Public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
   app.addHook('onSend', (req, reply, payload, done) => {
