@@ -1,10 +1,12 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
+import { toJobRequestMessage, type media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
+import { previewPlan } from '../../domain/plan-preview.js';
+import { planPreviewPorts } from '../../repositories/plan-preview.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
 import { jobStatusFacts } from '../../repositories/jobs.js';
@@ -34,9 +36,6 @@ export interface AssemblyDeps {
   /** Signed links to thumbnails and segment frames (object storage). */
   signer: LinkSigner;
 }
-
-/** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
-export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 
 /** A music analysis (engine's MusicAnalysis JSON) and waveform, as the timeline wants them. */
 export function musicView(analysisJson: string, peaks: number[]) {
@@ -147,43 +146,8 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       },
     },
     async (req) => {
-      const caller = callerOf(req);
       const { reroll, locked, seed, ...request } = req.body;
-      const r = await peers.jobs.planJob(
-        {
-          ownerId: caller.id,
-          unlimited: caller.unlimited,
-          request: toJobRequestMessage(request),
-          reroll,
-          locked,
-          seed: BigInt(seed),
-        },
-        { requestId: req.id },
-      );
-      const plan = JSON.parse(r.planJson) as EditPlanWire;
-      // One small JPEG per segment, cut once and cached by media-library; signed links to them.
-      const { frameKeys } = await peers.media.getFrames(
-        {
-          ownerId: caller.id,
-          frames: plan.segments.map((s) => ({ objectKey: request.media_files[s.clip]!, atMs: BigInt(segmentFrameMs(s)) })),
-        },
-        { requestId: req.id },
-      );
-      const urls = await Promise.all(frameKeys.map((k) => link(k)));
-      const m = r.music;
-      return {
-        plan: { ...plan, segments: plan.segments.map((s, i) => ({ ...s, score: s.score ?? null, thumbnail_url: urls[i] ?? '' })) },
-        estimate: { credits: Number(r.estimateCredits) },
-        music: m
-          ? {
-              duration_sec: m.durationSec,
-              tempo_bpm: m.tempoBpm,
-              beats: m.beats,
-              downbeats: m.downbeats,
-              peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
-            }
-          : null,
-      };
+      return previewPlan(planPreviewPorts(peers, signer, req.id), callerOf(req), { request, reroll, locked, seed });
     },
   );
 

@@ -3,7 +3,9 @@ import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore }
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
+import { librarySelectionPorts } from '../../repositories/library-selection.js';
 import { callerOf } from './auth.js';
 import { cleanLine, identifier } from './input-text.js';
 import { errors, message } from './schemas.js';
@@ -176,17 +178,8 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const keys = [...new Set(req.body.video_keys)];
-      const { account } = await peers.billing.getAccount(
-        { userId: caller.id, unlimited: caller.unlimited, enterprise: caller.isGuest },
-        { requestId: req.id },
-      );
-      const e = account!.entitlements!;
-      if (keys.length > e.librarySelectionCap)
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, e.selectionLimitMessage, 'selection_limit');
-      const { items } = await peers.media.getLibraryItems({ kind: 'video', keys }, { requestId: req.id });
-      return { selected_videos: items.map((i) => ({ key: i.key, object_key: i.objectKey, filename: i.filename })) };
+      const clips = await selectLibraryClips(librarySelectionPorts(peers, req.id), callerOf(req), req.body.video_keys);
+      return { selected_videos: clips.map((c) => ({ key: c.key, object_key: c.objectKey, filename: c.filename })) };
     },
   );
 

@@ -39,7 +39,7 @@ import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
 import { rateLimitPlugin, securityHeaders, securityPlugin } from './security.js';
-import { libraryRoutes } from './library.routes.js';
+import { reelsRoutes } from './reels.routes.js';
 import { marketplaceRoutes } from './marketplace.routes.js';
 import { publicRoutes } from './public.routes.js';
 import type { DemosService } from '../../domain/demos.service.js';
@@ -274,7 +274,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
           await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs(), signer: deps.store });
-          await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
+          await api.register(reelsRoutes, { peers: deps.peers, store: deps.store });
           await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
           await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });
           await api.register(mediaLibraryRoutes, { peers: deps.peers, store: deps.store });
