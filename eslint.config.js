@@ -6,16 +6,31 @@ const tseslint = require('typescript-eslint');
 // Services never reach into each other: no import of another service's package or folder. The
 // engine (packages/engine), the kit and the contracts (proto) are the shared packages.
 const SERVICES = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
+const boundaryPatterns = (own) =>
+  SERVICES.filter((s) => s !== own).flatMap((s) => [
+    { group: [`@reelsmith/${s}`, `@reelsmith/${s}/*`], message: 'Call another service over gRPC or NATS; never import it.' },
+    { regex: `(^|/)(services/)?${s}/(src|test)(/|$)`, message: "Never import another service's files." },
+  ]);
 const serviceBoundary = (own) => ({
   files: own ? [`services/${own}/**/*.ts`] : ['packages/**/*.ts', 'proto/**/*.ts', 'services/kit/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
+  rules: { 'no-restricted-imports': ['error', { patterns: boundaryPatterns(own) }] },
+});
+// A route file maps HTTP to a call: what several routes share lives in domain/ or in a non-route
+// transport module (schemas), never in another route file. (Flat config replaces a rule's options
+// per file, so each service's boundary is repeated here.)
+const routeBoundary = (own) => ({
+  files: [`services/${own}/src/transport/**/*.routes.ts`],
   rules: {
     'no-restricted-imports': [
       'error',
       {
-        patterns: SERVICES.filter((s) => s !== own).flatMap((s) => [
-          { group: [`@reelsmith/${s}`, `@reelsmith/${s}/*`], message: 'Call another service over gRPC or NATS; never import it.' },
-          { regex: `(^|/)(services/)?${s}/(src|test)(/|$)`, message: "Never import another service's files." },
-        ]),
+        patterns: [
+          ...boundaryPatterns(own),
+          {
+            regex: '\\.routes(\\.js)?$',
+            message: 'Route files never import each other: move the shared part to domain/ or a schemas module.',
+          },
+        ],
       },
     ],
   },
@@ -57,6 +72,7 @@ module.exports = tseslint.config(
   },
   ...SERVICES.map(serviceBoundary),
   serviceBoundary(null),
+  ...SERVICES.map(routeBoundary),
   {
     // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
     files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],

@@ -2,7 +2,16 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Bus, createLogger, createMetrics, openDatabase, parseConfig, runService, type RunningService } from '@reelsmith/kit';
+import {
+  Bus,
+  LocalObjectStore,
+  createLogger,
+  createMetrics,
+  openDatabase,
+  parseConfig,
+  runService,
+  type RunningService,
+} from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
 import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
@@ -101,6 +110,12 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       peers,
       sessions,
       trustProxy: true,
+      // Storage only so the public routes (the contact form among them) are served.
+      store: new LocalObjectStore({
+        root: path.join(data.dir, 'objects'),
+        signingSecret: 's'.repeat(32),
+        publicUrl: 'http://localhost:8080',
+      }),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
@@ -431,5 +446,18 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     const login = await call('POST', '/auth/login', { email: 'someone.else@reelsmith.local', password: 'squatter-pw' });
     expect(login.status).toBe(401);
     expect(mails.filter((m) => m.to.endsWith('@reelsmith.local'))).toEqual([]);
+  });
+  it("the contact form's honeypot: a filled hidden field gets the same thank-you, and is neither stored nor mailed", async () => {
+    const marker = `hp${Date.now()}`;
+    const form = { name: 'Visitor', email: uniqueEmail('contact'), topic: 'Feedback' };
+    const bot = await call('POST', '/contact', { ...form, message: `bot ${marker}`, website: 'http://spam.example' });
+    const human = await call('POST', '/contact', { ...form, message: `human ${marker}` });
+    expect(bot.status).toBe(200);
+    expect(bot.body).toEqual(human.body);
+    await waitFor(() => (mails.some((m) => m.raw.includes(`human ${marker}`)) ? true : null), 10_000);
+    expect(mails.some((m) => m.raw.includes(`bot ${marker}`))).toBe(false);
+    const inbox = (await peers.identity.listContactMessages({ limit: 200, offset: 0 })).messages.map((m) => m.message);
+    expect(inbox).toContain(`human ${marker}`);
+    expect(inbox).not.toContain(`bot ${marker}`);
   });
 });

@@ -291,7 +291,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Dollars for cash (default 0.10), credits for credits (default 50) */
+                        /** @description Dollars for cash, in whole cents (default 0.10); whole credits for credits (default 50) */
                         amount?: number;
                         /** @enum {string} */
                         type: "cash" | "credits";

@@ -1,14 +1,17 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
+import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
+import { toJobRequestMessage, type media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
+import { previewPlan } from '../../domain/plan-preview.js';
+import { planPreviewPorts } from '../../repositories/plan-preview.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
 import { jobStatusFacts } from '../../repositories/jobs.js';
 import { callerOf } from './auth.js';
+import { cleanLine } from './input-text.js';
 import { RATE_LIMITS } from './security.js';
 import {
   errors,
@@ -33,9 +36,6 @@ export interface AssemblyDeps {
   /** Signed links to thumbnails and segment frames (object storage). */
   signer: LinkSigner;
 }
-
-/** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
-export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 
 /** A music analysis (engine's MusicAnalysis JSON) and waveform, as the timeline wants them. */
 export function musicView(analysisJson: string, peaks: number[]) {
@@ -81,7 +81,18 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         const part = await req.file({ limits: { fileSize: limit.capBytes, files: 1 } });
         if (!part || part.fieldname !== 'file')
           throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
-        const item = await uploads.upload(caller, { filename: part.filename, contentType: part.mimetype, body: part.file }, limit);
+        let filename: string;
+        try {
+          filename = cleanLine(part.filename, 'The file name');
+        } catch (e) {
+          part.file.resume(); // drain the refused file: nothing of it is stored
+          throw e;
+        }
+        const item = await uploads.upload(caller, { filename, contentType: part.mimetype, body: part.file }, limit).catch((e: unknown) => {
+          // Past the limit: answer now and close the connection, so the rest is never read.
+          if (isDomainError(e) && e.code === ErrorCode.PAYLOAD_TOO_LARGE) void reply.header('connection', 'close');
+          throw e;
+        });
         return reply.status(201).send({
           object_key: item.objectKey,
           kind: item.kind === 'audio' ? 'audio' : 'video',
@@ -135,43 +146,8 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       },
     },
     async (req) => {
-      const caller = callerOf(req);
       const { reroll, locked, seed, ...request } = req.body;
-      const r = await peers.jobs.planJob(
-        {
-          ownerId: caller.id,
-          unlimited: caller.unlimited,
-          request: toJobRequestMessage(request),
-          reroll,
-          locked,
-          seed: BigInt(seed),
-        },
-        { requestId: req.id },
-      );
-      const plan = JSON.parse(r.planJson) as EditPlanWire;
-      // One small JPEG per segment, cut once and cached by media-library; signed links to them.
-      const { frameKeys } = await peers.media.getFrames(
-        {
-          ownerId: caller.id,
-          frames: plan.segments.map((s) => ({ objectKey: request.media_files[s.clip]!, atMs: BigInt(segmentFrameMs(s)) })),
-        },
-        { requestId: req.id },
-      );
-      const urls = await Promise.all(frameKeys.map((k) => link(k)));
-      const m = r.music;
-      return {
-        plan: { ...plan, segments: plan.segments.map((s, i) => ({ ...s, score: s.score ?? null, thumbnail_url: urls[i] ?? '' })) },
-        estimate: { credits: Number(r.estimateCredits) },
-        music: m
-          ? {
-              duration_sec: m.durationSec,
-              tempo_bpm: m.tempoBpm,
-              beats: m.beats,
-              downbeats: m.downbeats,
-              peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
-            }
-          : null,
-      };
+      return previewPlan(planPreviewPorts(peers, signer, req.id), callerOf(req), { request, reroll, locked, seed });
     },
   );
 

@@ -1,19 +1,21 @@
-import { DomainError, ErrorCode } from '@reelsmith/kit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { plainText } from '@reelsmith/proto';
 import { z } from 'zod';
+import type { AccountDeletion } from '../../domain/account-deletion.js';
+import type { Checkout } from '../../domain/checkout.js';
 import { tokenHash, type SessionVerifier } from '../../domain/sessions.js';
 import type { ShortCache } from '../../domain/short-cache.js';
 import type { Peers } from '../../repositories/clients.js';
 import { endSessionSockets, revokeSessionSockets } from '../socket.js';
 import { bearer, callerOf } from './auth.js';
-import { paymentIntent, startPayment } from './payments.routes.js';
+import { paymentIntent, toPaymentIntent } from './payments.schemas.js';
+import { email } from './input-text.js';
 import { errors, message, sessionReply, user, type UserBody } from './schemas.js';
 import { RATE_LIMITS } from './security.js';
 import { userBody } from './user.view.js';
 
 const credentials = z
-  .object({ email: plainText(320, 'Email'), password: plainText(1024, 'Password') })
+  .object({ email: email(), password: plainText(1024, 'Password') })
   .strict()
   .meta({ id: 'Credentials' });
 
@@ -23,10 +25,15 @@ const credentials = z
  * /auth/delete-account; GET /auth/me; POST /auth/purchase-credits and /auth/upgrade-subscription
  * (they start a payment).
  */
-export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: SessionVerifier; accounts: ShortCache<UserBody> }> = async (
-  app,
-  { peers, sessions, accounts },
-) => {
+export interface AuthRoutesDeps {
+  peers: Peers;
+  sessions: SessionVerifier;
+  accounts: ShortCache<UserBody>;
+  deletion: AccountDeletion;
+  checkout: Checkout;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { peers, sessions, accounts, deletion, checkout }) => {
   const client = (ip: string) => ({ ip });
 
   app.post(
@@ -67,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
         body: z
           .object({
             token: plainText(200, 'Token').optional(),
-            email: plainText(320, 'Email').optional(),
+            email: email().optional(),
             code: plainText(12, 'Code').optional(),
           })
           .strict(),
@@ -88,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
     {
       schema: {
         summary: 'Send the verification mail again',
-        body: z.object({ email: plainText(320, 'Email') }).strict(),
+        body: z.object({ email: email() }).strict(),
         response: { 200: message, ...errors(400, 429) },
       },
     },
@@ -139,7 +146,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
       config: { rateLimit: RATE_LIMITS.passwordReset },
       schema: {
         summary: 'Mail a password reset link (valid 1 hour, single use); the same answer whether or not the e-mail is known',
-        body: z.object({ email: plainText(320, 'Email') }).strict(),
+        body: z.object({ email: email() }).strict(),
         response: { 200: message, ...errors(400, 429) },
       },
     },
@@ -221,13 +228,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
     },
     async (req) => {
       const caller = callerOf(req);
-      const opts = { requestId: req.id };
-      // The password first; then the user's things, each step safe to repeat; the account last,
-      // so a failure part-way leaves an account that can ask again.
-      await peers.identity.checkPassword({ userId: caller.id, password: req.body.password, client: client(req.ip) }, opts);
-      await peers.media.deleteUserData({ ownerId: caller.id }, opts);
-      await peers.billing.anonymiseUser({ userId: caller.id }, opts);
-      await peers.identity.deleteAccount({ userId: caller.id, password: req.body.password, client: client(req.ip) }, opts);
+      await deletion.delete({ userId: caller.id, isGuest: caller.isGuest, password: req.body.password, ip: req.ip, requestId: req.id });
       endUserHere(caller.id);
       return { message: 'Your account has been deleted.' };
     },
@@ -246,20 +247,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
       },
     },
     async (req) => {
-      const cat = await peers.billing.getCatalogue({}, { requestId: req.id });
-      const cents = Math.round(req.body.amount * 100);
-      const pack = cat.packs.find((p) => Number(p.priceCents) === cents);
-      if (!pack)
-        throw new DomainError(
-          ErrorCode.INVALID_ARGUMENT,
-          `No credit pack costs $${req.body.amount}; packs cost ${cat.packs.map((p) => `$${Number(p.priceCents) / 100}`).join(', ')}`,
-        );
-      return startPayment(
-        peers,
-        callerOf(req),
-        { type: 'credits', item_id: pack.id, amount: cents, currency: 'usd', payment_method: 'card' },
-        req.id,
-      );
+      return toPaymentIntent(await checkout.buyPackCosting(callerOf(req), req.body.amount, req.id));
     },
   );
 
@@ -276,22 +264,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions: Session
       },
     },
     async (req) => {
-      const cat = await peers.billing.getCatalogue({}, { requestId: req.id });
-      const plan = cat.plans.find((p) => p.id === req.body.plan)!;
-      const cents = Number(req.body.billing_cycle === 'yearly' ? plan.yearlyPriceCents : plan.monthlyPriceCents);
-      return startPayment(
-        peers,
-        callerOf(req),
-        {
-          type: 'subscription',
-          item_id: plan.id,
-          amount: cents,
-          currency: 'usd',
-          payment_method: 'card',
-          billing_cycle: req.body.billing_cycle,
-        },
-        req.id,
-      );
+      return toPaymentIntent(await checkout.subscribe(callerOf(req), req.body.plan, req.body.billing_cycle, req.id));
     },
   );
 };

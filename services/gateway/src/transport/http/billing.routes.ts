@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
 import { callerOf } from './auth.js';
-import { paymentRecord, toPaymentRecord } from './payments.routes.js';
+import { paymentRecord, toPaymentRecord } from './payments.schemas.js';
 import { catalogue, errors, estimateRequest, user } from './schemas.js';
 import { userBody } from './user.view.js';
 

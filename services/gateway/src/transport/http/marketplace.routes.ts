@@ -58,12 +58,25 @@ export const payout = z
   })
   .meta({ id: 'Payout' });
 
+/** Cash in whole cents, credits in whole credits: the schema refuses anything else (nothing is rounded). */
 const offerBody = z
   .object({
     type: z.enum(['cash', 'credits']),
-    amount: z.number().positive().optional().describe('Dollars for cash (default 0.10), credits for credits (default 50)'),
+    amount: z
+      .number()
+      .positive()
+      .max(1_000_000)
+      .optional()
+      .describe('Dollars for cash, in whole cents (default 0.10); whole credits for credits (default 50)'),
   })
-  .strict();
+  .strict()
+  .superRefine((o, ctx) => {
+    if (o.amount === undefined) return;
+    if (o.type === 'credits' && !Number.isInteger(o.amount))
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A credits offer must be a whole number of credits' });
+    if (o.type === 'cash' && Math.abs(o.amount * 100 - Math.round(o.amount * 100)) > 1e-6)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A cash offer must be in whole cents' });
+  });
 
 /**
  * The footage marketplace: admin review of opted-in clips (offers, delete/remove, streaming,
@@ -182,7 +195,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Obj
           adminUserId: callerOf(req).id,
           offerType: type,
           cashCents: type === 'cash' ? BigInt(Math.round((amount ?? 0.1) * 100)) : 0n,
-          credits: type === 'credits' ? BigInt(Math.round(amount ?? 50)) : 0n,
+          credits: type === 'credits' ? BigInt(amount ?? 50) : 0n,
         },
         { requestId: req.id },
       );

@@ -1,10 +1,13 @@
 import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode, newObjectKey, type ObjectStore } from '@reelsmith/kit';
+import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
+import { librarySelectionPorts } from '../../repositories/library-selection.js';
 import { callerOf } from './auth.js';
+import { cleanLine, identifier } from './input-text.js';
 import { errors, message } from './schemas.js';
 import { sendObject } from './send-object.js';
 
@@ -165,7 +168,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       config: { access: 'user' },
       schema: {
         summary: 'Select library clips for a reel (at most your plan allows)',
-        body: z.object({ video_keys: z.array(z.string().max(64)).min(1).max(5000) }).strict(),
+        body: z.object({ video_keys: z.array(identifier(64, 'A library key')).min(1).max(5000) }).strict(),
         response: {
           200: z
             .object({ selected_videos: z.array(z.object({ key: z.string(), object_key: z.string(), filename: z.string() })) })
@@ -175,17 +178,8 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const keys = [...new Set(req.body.video_keys)];
-      const { account } = await peers.billing.getAccount(
-        { userId: caller.id, unlimited: caller.unlimited, enterprise: caller.isGuest },
-        { requestId: req.id },
-      );
-      const e = account!.entitlements!;
-      if (keys.length > e.librarySelectionCap)
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, e.selectionLimitMessage, 'selection_limit');
-      const { items } = await peers.media.getLibraryItems({ kind: 'video', keys }, { requestId: req.id });
-      return { selected_videos: items.map((i) => ({ key: i.key, object_key: i.objectKey, filename: i.filename })) };
+      const clips = await selectLibraryClips(librarySelectionPorts(peers, req.id), callerOf(req), req.body.video_keys);
+      return { selected_videos: clips.map((c) => ({ key: c.key, object_key: c.objectKey, filename: c.filename })) };
     },
   );
 
@@ -275,7 +269,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       config: { access: 'user' },
       schema: {
         summary: 'Select a library track (by file name) as the music of a reel',
-        body: z.object({ filename: z.string().min(1).max(200) }).strict(),
+        body: z.object({ filename: identifier(200, 'The file name').pipe(z.string().min(1, 'The file name must not be empty')) }).strict(),
         response: { 200: z.object({ object_key: z.string(), key: z.string() }).meta({ id: 'SelectedMusic' }), ...errors(400, 401, 404) },
       },
     },
@@ -362,18 +356,22 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
           throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the file as multipart/form-data in the field "file".', 'not_multipart');
         let category = 'general';
         for await (const part of req.parts({ limits: { fileSize: 4 * 1024 ** 3 } })) {
-          if (part.type === 'field' && part.fieldname === 'category') category = String(part.value);
+          if (part.type === 'field' && part.fieldname === 'category') category = cleanLine(String(part.value), 'The category');
           else if (part.type === 'file' && part.fieldname === 'file') {
-            const staging = newObjectKey('library/incoming', (/\.[a-z0-9]{2,5}$/i.exec(part.filename)?.[0] ?? '').toLowerCase());
+            const filename = cleanLine(part.filename, 'The file name');
+            const staging = newObjectKey('library/incoming', (/\.[a-z0-9]{2,5}$/i.exec(filename)?.[0] ?? '').toLowerCase());
             await store.put(staging, part.file);
             if (part.file.truncated) {
               await store.delete(staging);
               throw new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large.', 'too_large');
             }
-            const r = await peers.media.importLibraryObject(
-              { stagingKey: staging, filename: part.filename, category },
-              { requestId: req.id, deadlineMs: 15 * 60_000 },
-            );
+            const r = await peers.media
+              .importLibraryObject({ stagingKey: staging, filename, category }, { requestId: req.id, deadlineMs: 15 * 60_000 })
+              .catch(async (e: unknown) => {
+                // Refused or failed: the staged copy goes (after a deadline media-library may still be importing it).
+                if (!(isDomainError(e) && e.code === ErrorCode.DEADLINE_EXCEEDED)) await store.delete(staging).catch(() => undefined);
+                throw e;
+              });
             return reply.status(201).send({
               outcome: r.outcome === 'duplicate' ? 'duplicate' : 'imported',
               key: r.item!.key,

@@ -1,104 +1,17 @@
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import { plainText, type billing } from '@reelsmith/proto';
+import { plainText } from '@reelsmith/proto';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
 import { RATE_LIMITS } from './security.js';
-import { callerOf, type Caller } from './auth.js';
+import type { Checkout } from '../../domain/checkout.js';
+import { callerOf } from './auth.js';
+import { identifier } from './input-text.js';
 import { toHttp } from './errors.js';
+import { createIntentBody, paymentIntent, paymentRecord, toPaymentIntent, toPaymentRecord } from './payments.schemas.js';
 import { errors, user } from './schemas.js';
 import { userBody } from './user.view.js';
-
-export const paymentIntent = z
-  .object({
-    client_secret: z.string(),
-    payment_intent_id: z.string(),
-    provider: z.enum(['sandbox', 'stripe', 'paypal']).describe('sandbox is test mode: no real money moves'),
-    publishable_key: z.string().describe("Stripe's publishable key when the provider is stripe"),
-    approval_url: z.string().describe("PayPal's approval page when the provider is paypal"),
-  })
-  .meta({ id: 'PaymentIntent' });
-
-export const paymentRecord = z
-  .object({
-    id: z.string(),
-    date: z.string().describe('ISO 8601'),
-    type: z.enum(['credits', 'subscription', 'renewal']),
-    item_id: z.string(),
-    item: z.string(),
-    amount: z.number().describe('US dollars'),
-    currency: z.string(),
-    credits: z.number().int(),
-    provider: z.string(),
-    payment_method: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed', 'refunded']),
-    failure_message: z.string(),
-    billing_cycle: z.string().nullable(),
-    refunded_credits: z.number().int(),
-    refunded_amount: z.number(),
-  })
-  .meta({ id: 'PaymentRecord' });
-
-export const toPaymentRecord = (p: billing.Payment): z.infer<typeof paymentRecord> => ({
-  id: p.id,
-  date: new Date(Number(p.createdUnixMs)).toISOString(),
-  type: p.type as 'credits',
-  item_id: p.itemId,
-  item: p.itemName,
-  amount: Number(p.amountCents) / 100,
-  currency: p.currency,
-  credits: Number(p.credits),
-  provider: p.provider,
-  payment_method: p.paymentMethod,
-  status: p.status as 'succeeded',
-  failure_message: p.failureMessage,
-  billing_cycle: p.billingCycle || null,
-  refunded_credits: Number(p.refundedCredits),
-  refunded_amount: Number(p.refundedCents) / 100,
-});
-
-export const createIntentBody = z
-  .object({
-    type: z.enum(['credits', 'subscription']),
-    item_id: plainText(40, 'item_id'),
-    amount: z.number().int().positive().describe('The price in cents (price times 100); must equal the catalogue price'),
-    currency: z.literal('usd').default('usd'),
-    payment_method: z.enum(['card', 'paypal']).default('card'),
-    billing_cycle: z.enum(['monthly', 'yearly']).optional(),
-  })
-  .strict()
-  .meta({ id: 'CreateIntentRequest' });
-
-const noGuestPurchases = (c: Caller) => {
-  if (c.isGuest)
-    throw new DomainError(ErrorCode.PERMISSION_DENIED, 'The guest pass cannot make purchases. Sign up to buy credits.', 'guest');
-};
-
-/** Starts a payment in billing (which checks the amount against the catalogue). Grants nothing. */
-export async function startPayment(peers: Peers, c: Caller, body: z.infer<typeof createIntentBody>, requestId: string) {
-  noGuestPurchases(c);
-  const r = await peers.billing.createPayment(
-    {
-      userId: c.id,
-      email: c.email,
-      type: body.type,
-      itemId: body.item_id,
-      amountCents: BigInt(body.amount),
-      currency: body.currency,
-      paymentMethod: body.payment_method,
-      billingCycle: body.billing_cycle ?? '',
-    },
-    { requestId },
-  );
-  return {
-    client_secret: r.clientSecret,
-    payment_intent_id: r.paymentIntentId,
-    provider: r.provider as 'sandbox',
-    publishable_key: r.publishableKey,
-    approval_url: r.approvalUrl,
-  };
-}
 
 /** A declined payment is 402 with the decline message in `detail`. */
 const declined = (e: unknown, reply: FastifyReply) => {
@@ -110,7 +23,7 @@ const declined = (e: unknown, reply: FastifyReply) => {
  * POST /payments/create-intent, /payments/confirm, /payments/refund (admin); GET /payments/config;
  * and the providers' webhooks, verified in billing on the exact bytes received.
  */
-export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers; checkout: Checkout }> = async (app, { peers, checkout }) => {
   app.get(
     '/payments/config',
     {
@@ -147,7 +60,18 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (ap
         response: { 200: paymentIntent, ...errors(400, 401, 403, 409, 429) },
       },
     },
-    async (req) => startPayment(peers, callerOf(req), req.body, req.id),
+    async (req) => {
+      const b = req.body;
+      const order = {
+        type: b.type,
+        itemId: b.item_id,
+        amountCents: b.amount,
+        currency: b.currency,
+        paymentMethod: b.payment_method,
+        billingCycle: b.billing_cycle,
+      };
+      return toPaymentIntent(await checkout.start(callerOf(req), order, req.id));
+    },
   );
 
   app.post(
@@ -158,7 +82,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (ap
         summary: 'Confirm a payment: credits are granted once per payment, however often this is called',
         body: z
           .object({
-            payment_intent_id: plainText(200, 'payment_intent_id'),
+            payment_intent_id: identifier(200, 'payment_intent_id'),
             type: z.enum(['credits', 'subscription']).optional(),
             item: z.unknown().optional().describe('Ignored: the server knows what the payment is for'),
             test_card: plainText(30, 'test_card').optional().describe('Sandbox only: the test card number'),
@@ -206,7 +130,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (ap
         summary: 'Refund a payment (admins): the provider pays back, unspent credits are taken back',
         body: z
           .object({
-            payment_intent_id: plainText(200, 'payment_intent_id'),
+            payment_intent_id: identifier(200, 'payment_intent_id'),
             amount: z.number().int().positive().optional().describe('Cents; all that is left when absent'),
           })
           .strict(),

@@ -9,6 +9,7 @@ import { LINK_SECONDS } from '../../domain/job-status.js';
 import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
+import { email } from './input-text.js';
 import { errors, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
 
@@ -69,7 +70,7 @@ export const CONTACT_TOPICS = ['General question', 'Technical support', 'Billing
 export const contactRequest = z
   .object({
     name: z.string().max(200),
-    email: z.string().max(320),
+    email: email('The e-mail address'),
     topic: z.enum(CONTACT_TOPICS),
     message: z.string().max(10_000),
     website: z.string().max(500).default('').describe('Leave empty (a hidden field that only bots fill in)'),

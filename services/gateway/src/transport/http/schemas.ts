@@ -6,6 +6,7 @@
  */
 import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
+import { identifier } from './input-text.js';
 
 export { jobRequestSchema };
 
@@ -155,7 +156,9 @@ export const uploadResult = z
   })
   .meta({ id: 'UploadResult' });
 
-export const uploadInfoQuery = z.object({ key: z.string().min(1).max(600).describe('The object_key of the upload (or a library item)') });
+export const uploadInfoQuery = z.object({
+  key: identifier(600, 'The key').pipe(z.string().min(1)).describe('The object_key of the upload (or a library item)'),
+});
 
 export const uploadInfo = z
   .object({

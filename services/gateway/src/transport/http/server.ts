@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import {
   currentTraceId,
   extractTrace,
@@ -17,6 +17,7 @@ import {
   type TraceSpan,
 } from '@reelsmith/kit';
 import { errorHandler } from './errors.js';
+import { validatorCompiler } from './input-text.js';
 import { serializerCompiler } from './serializer.js';
 import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
@@ -24,6 +25,9 @@ import { LiveJobs } from '../../domain/live-jobs.js';
 import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../domain/sessions.js';
 import { ShortCache } from '../../domain/short-cache.js';
 import { UploadsService } from '../../domain/uploads.service.js';
+import { AccountDeletion } from '../../domain/account-deletion.js';
+import { Checkout } from '../../domain/checkout.js';
+import { accountDeletionPorts, checkoutPorts } from '../../repositories/account-flows.js';
 import type { Peers } from '../../repositories/clients.js';
 import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
@@ -34,8 +38,8 @@ import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
-import { rateLimitPlugin, securityPlugin } from './security.js';
-import { libraryRoutes } from './library.routes.js';
+import { rateLimitPlugin, securityHeaders, securityPlugin } from './security.js';
+import { reelsRoutes } from './reels.routes.js';
 import { marketplaceRoutes } from './marketplace.routes.js';
 import { publicRoutes } from './public.routes.js';
 import type { DemosService } from '../../domain/demos.service.js';
@@ -94,6 +98,8 @@ export interface HttpDeps {
   contentOrigins?: string[];
   /** Called on each 429 of a rate limit (metrics). */
   onRateLimited?: (route: string) => void;
+  /** Tests only: every route's rate limit allows this many requests per window (races that really race). */
+  rateLimitMax?: number;
   /** Rate-limit counts shared across replicas (a MiniRedis); per process when absent. */
   rateLimitRedis?: unknown;
   /** Counts every answer per minute for the dashboard (published by the app). */
@@ -114,7 +120,21 @@ declare module 'fastify' {
 
 /** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
+  const security = { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins };
+  const frameworkHeaders = securityHeaders(security);
   const app = Fastify({
+    // Errors the router meets before any route or hook (an over-long path parameter, a malformed
+    // URL) answer in our error shape and never echo the URL back.
+    frameworkErrors: (error, _req, res) => {
+      const tooLong = (error as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const reply = res as FastifyReply;
+      void reply
+        .headers(frameworkHeaders)
+        .code(tooLong ? 414 : 400)
+        .send(
+          tooLong ? { detail: 'The address is too long.', code: 'uri_too_long' } : { detail: 'The address is not valid.', code: 'bad_url' },
+        );
+    },
     loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
     // Our onResponse hook logs failures and records metrics; per-request info lines are noise.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
@@ -184,7 +204,23 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     done();
   });
   app.setErrorHandler(errorHandler);
-  await app.register(securityPlugin, { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins });
+  await app.register(securityPlugin, security);
+  // An answer that carries a session token is never stored by a browser or a proxy.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (typeof payload === 'string' && reply.statusCode < 300 && payload.includes('"session_token"')) {
+      void reply.header('cache-control', 'no-store');
+      void reply.header('pragma', 'no-cache');
+    }
+    done(null, payload);
+  });
+  if (deps.rateLimitMax !== undefined) {
+    const max = deps.rateLimitMax;
+    // Before the rate-limit plugin's own onRoute hook reads each route's limit.
+    app.addHook('onRoute', (route) => {
+      const limit = route.config?.rateLimit;
+      if (limit && typeof limit === 'object') route.config = { ...route.config, rateLimit: { ...limit, max } };
+    });
+  }
   await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
   // Public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
   app.addHook('onSend', (req, reply, payload, done) => {
@@ -228,15 +264,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await api.register(healthRoutes, deps.health);
       if (deps.files) await api.register(filesRoutes, deps.files);
       if (deps.peers) {
-        await api.register(authRoutes, { peers: deps.peers, sessions: sessions!, accounts });
+        const checkout = new Checkout(checkoutPorts(deps.peers));
+        const deletion = new AccountDeletion(accountDeletionPorts(deps.peers));
+        await api.register(authRoutes, { peers: deps.peers, sessions: sessions!, accounts, deletion, checkout });
         await api.register(billingRoutes, { peers: deps.peers });
-        await api.register(paymentsRoutes, { peers: deps.peers });
+        await api.register(paymentsRoutes, { peers: deps.peers, checkout });
         await api.register(adminRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
           await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs(), signer: deps.store });
-          await api.register(libraryRoutes, { peers: deps.peers, store: deps.store });
+          await api.register(reelsRoutes, { peers: deps.peers, store: deps.store });
           await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
           await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });
           await api.register(mediaLibraryRoutes, { peers: deps.peers, store: deps.store });

@@ -8,7 +8,7 @@ import { callerOf } from './auth.js';
 import { errors, message, reelList, uuidParams } from './schemas.js';
 
 /** My Reels: GET /library, POST /library/:id/access, DELETE /library/:id. */
-export const libraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
+export const reelsRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
   const downloadUrl = (r: media.Reel) =>
     store.signedUrl(r.objectKey, { expiresInSeconds: LINK_SECONDS, downloadName: `${r.title.replace(/[^\w .-]/g, '_') || 'reel'}.mp4` });
 
