@@ -328,6 +328,19 @@ describe('gateway: hostile inputs and flows that check before they act', () => {
       const decomposed = 'rene\u0301@example.com';
       expect((await json('POST', '/auth/register', { email: decomposed, password: 'a long enough password' })).status).toBe(201);
       expect(fake.calls).toEqual(['identity.register ren\u00e9@example.com']);
+      // A password keeps the form typed: its stored hash was made from it.
+      const login = (fake.peers.identity as unknown as Record<string, unknown>).login;
+      let seen = '';
+      (fake.peers.identity as unknown as Record<string, unknown>).login = async (r: { password: string }) => {
+        seen = r.password;
+        throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Invalid email or password.', 'invalid_credentials');
+      };
+      try {
+        await json('POST', '/auth/login', { email: 'a@example.com', password: 'cafe\u0301' });
+      } finally {
+        (fake.peers.identity as unknown as Record<string, unknown>).login = login;
+      }
+      expect(seen).toBe('cafe\u0301');
     });
 
     it('free text keeps its line breaks but not other control characters', async () => {

@@ -171,6 +171,8 @@ describe('gateway: generated hostile input to every operation of the OpenAPI doc
   const store = new LocalObjectStore({ root: objects.dir, signingSecret: 's'.repeat(32), publicUrl: 'http://localhost:8080' });
   let app: FastifyInstance;
   let ops: Operation[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the served document, checked by value
+  let doc: any;
   let port: number;
 
   beforeAll(async () => {
@@ -185,7 +187,8 @@ describe('gateway: generated hostile input to every operation of the OpenAPI doc
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as AddressInfo).port;
-    ops = operationsOf(JSON.parse((await send(port, 'GET', '/api/v1/openapi.json', {})).body));
+    doc = JSON.parse((await send(port, 'GET', '/api/v1/openapi.json', {})).body);
+    ops = operationsOf(doc);
   });
   afterAll(async () => {
     await app.close();
@@ -195,6 +198,23 @@ describe('gateway: generated hostile input to every operation of the OpenAPI doc
   it('covers the whole document', () => {
     expect(ops.length).toBeGreaterThan(60);
     expect(ops.some((o) => o.url.endsWith('/uploads/file'))).toBe(true);
+  });
+
+  it('names, tags and secures every operation and documents its 5xx answers', async () => {
+    type Op = { url: string; method: string; operationId?: string; tags?: string[]; security?: unknown; responses: object };
+    const all: Op[] = Object.entries(doc.paths as Record<string, Record<string, Omit<Op, 'url' | 'method'>>>).flatMap(([url, item]) =>
+      Object.entries(item).map(([method, op]) => ({ url, method, ...op })),
+    );
+    const ids = all.map((o) => o.operationId);
+    expect(new Set(ids).size).toBe(all.length);
+    expect(all.filter((o) => !o.tags?.length)).toEqual([]);
+    expect(all.filter((o) => !('500' in o.responses))).toEqual([]);
+    const login = doc.paths['/api/v1/auth/login'].post;
+    expect(login.operationId).toBe('postAuthLogin');
+    expect(login.security).toBeUndefined();
+    expect(doc.paths['/api/v1/auth/me'].get.security).toEqual([{ session: [] }]);
+    // A signed-in operation answers 401 without a session; every one that declares security does.
+    for (const o of all.filter((x) => x.security)) expect(Object.keys(o.responses)).toContain('401');
   });
 
   it('never answers 5xx and leaves no file behind', async () => {

@@ -5,7 +5,8 @@
  * - no NUL and no other control character (tab, line feed and carriage return excepted, which
  *   free text such as the contact form's message may hold; single-line fields refuse them too,
  *   with `plainText`);
- * - well-formed Unicode (no lone surrogates), normalised to NFC, so the same name is stored once.
+ * - well-formed Unicode (no lone surrogates), normalised to NFC, so the same name is stored once
+ *   (passwords excepted: they keep the exact form typed, which their stored hash was made from).
  * Identifiers and e-mail addresses (`identifier`, `email`) also refuse bidirectional overrides
  * and zero-width characters, which make one name look like another.
  * A violation is a 400 `{detail, code: 'invalid_text'}` that names the field.
@@ -25,12 +26,18 @@ const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u
 
 export const invalidText = (what: string, why: string) => new DomainError(ErrorCode.INVALID_ARGUMENT, `${what} ${why}`, 'invalid_text');
 
-/** The rule for one string; answers it normalised, or throws a 400 naming `what`. */
-export function cleanText(s: string, what: string): string {
+/** The rule for one string; answers it normalised (unless `keepForm`), or throws a 400 naming `what`. */
+export function cleanText(s: string, what: string, keepForm = false): string {
   if (CONTROL.test(s)) throw invalidText(what, 'must not contain control characters');
   if (LONE_SURROGATE.test(s)) throw invalidText(what, 'must be valid Unicode text');
-  return s.normalize('NFC');
+  return keepForm ? s : s.normalize('NFC');
 }
+
+/**
+ * Passwords keep the exact form typed: a stored hash was made from it, and normalising now would
+ * lock out an account whose password was typed in another form.
+ */
+const SECRET_FIELD = /password/i;
 
 /** A single-line text (a file name, a multipart field): no line breaks either. */
 export function cleanLine(s: string, what: string): string {
@@ -46,7 +53,7 @@ export function cleanInput(value: unknown, path: string): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const key = cleanText(k, `${path}: a field name`);
-      out[key] = cleanInput(v, `${path}.${key}`);
+      out[key] = typeof v === 'string' && SECRET_FIELD.test(key) ? cleanText(v, `${path}.${key}`, true) : cleanInput(v, `${path}.${key}`);
     }
     return out;
   }

@@ -19,7 +19,7 @@ import {
 import { errorHandler } from './errors.js';
 import { validatorCompiler } from './input-text.js';
 import { serializerCompiler } from './serializer.js';
-import type { UserBody } from './schemas.js';
+import { errorBody, type UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
 import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../domain/sessions.js';
@@ -52,6 +52,20 @@ export const API_PREFIX = '/api/v1';
 
 /** No request of ours nests deeper than a few levels; 32 leaves room and stops abuse. */
 export const MAX_JSON_DEPTH = 32;
+
+/** `post` + `auth/login` -> `postAuthLogin`; `{id}`-style and `:id` parameters become `ById`. */
+export function operationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `by-${seg.slice(1)}` : seg === '*' ? 'any' : seg));
+  return [method, ...words]
+    .join('-')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1)))
+    .join('');
+}
 
 /** The deepest nesting of arrays and objects in a JSON text (strings skipped), without parsing it. */
 export function jsonDepth(text: string): number {
@@ -241,11 +255,29 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // compiled to fast-json-stringify: see serializer.ts).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every API operation in the OpenAPI document gets an operationId and a tag from its path, the
+  // session requirement of its access, and its 5xx answers (all {detail, code}), before
+  // @fastify/swagger (whose own onRoute hook comes later) reads the route.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX) || !route.schema || (route.schema as { hide?: boolean }).hide) return;
+    const schema = route.schema as Record<string, unknown> & { response?: Record<string | number, unknown> };
+    const method = [route.method].flat()[0]!.toLowerCase();
+    const rest = route.url.slice(API_PREFIX.length).replace(/^\//, '');
+    schema['operationId'] ??= operationId(method, rest);
+    schema['tags'] ??= [rest.split('/')[0] || 'api'];
+    const access = route.config?.access;
+    if (access === 'user' || access === 'admin') schema['security'] ??= [{ session: [] }];
+    if (schema.response) schema.response = { 500: errorBody, 503: errorBody, ...schema.response };
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Reelsmith API', version: '1', description: 'The REST API of Reelsmith, the automatic highlight-reel editor.' },
-      components: { securitySchemes: { session: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'http', scheme: 'bearer', description: 'The session_token from POST /auth/login or /auth/verify-email' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
