@@ -1,3 +1,5 @@
+import { formatCount } from '../../app/format';
+
 const hh = (iso: string) => `${String(new Date(iso).getHours()).padStart(2, '0')}:00`;
 
 /** A bar chart of one figure per hour, drawn as inline SVG (no chart library). */
@@ -8,11 +10,11 @@ export function HourChart({ title, points, colour }: { title: string; points: { 
   const max = Math.max(1, ...points.map((p) => p.value));
   const bw = points.length ? (w - pad) / points.length : 0;
   const total = points.reduce((a, p) => a + p.value, 0);
-  const label = `${title}: ${total.toLocaleString()} in the last 24 hours, at most ${max.toLocaleString()} in one hour`;
+  const label = `${title}: ${formatCount(total)} in the last 24 hours, at most ${formatCount(max)} in one hour`;
   return (
     <figure className="hour-chart">
       <figcaption>
-        {title} <span className="muted">({total.toLocaleString()})</span>
+        {title} <span className="muted">({formatCount(total)})</span>
       </figcaption>
       <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label} preserveAspectRatio="none">
         <line x1={pad} y1={h - pad} x2={w} y2={h - pad} stroke="var(--border)" />

@@ -4,6 +4,7 @@ import { PlayerModal } from './PlayerModal';
 import { useFeaturedQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
 import { usePageMeta } from './usePageMeta';
 import { formatViews, VideoCard } from './VideoCard';
+import { formatCount } from '../../app/format';
 
 /** The spec's Hall of Fame fetch: 15 videos. */
 export const FEATURED_LIMIT = 15;
@@ -22,11 +23,11 @@ export function HallOfFamePage() {
       <p className="lead">The reels people watch most.</p>
       <div className="tiles">
         <div className="tile">
-          <span className="tile-value">{stats.data ? stats.data.total_reels.toLocaleString('en-US') : '–'}</span>
+          <span className="tile-value">{stats.data ? formatCount(stats.data.total_reels) : '–'}</span>
           <span className="muted">reels created</span>
         </div>
         <div className="tile">
-          <span className="tile-value">{stats.data ? stats.data.active_creators.toLocaleString('en-US') : '–'}</span>
+          <span className="tile-value">{stats.data ? formatCount(stats.data.active_creators) : '–'}</span>
           <span className="muted">creators active in the last 30 days</span>
         </div>
       </div>
