@@ -7,7 +7,7 @@ import type { ChosenMusic } from '../library/MusicLibraryModal';
 import type { ChosenVideo } from '../library/VideoLibraryModal';
 import { loadDefaults } from '../settings/defaults';
 import { uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
-import { acceptDropped, overReelCap, readDuration, reelSeconds } from './steps';
+import { acceptDropped, overReelCap, readDuration, reelSeconds, refusedMessage } from './steps';
 import { allSettled, moveItem, nextToUpload, usable, type TrayItem } from './tray';
 
 /** The settings of step 2: the job request without its files. */
@@ -118,6 +118,8 @@ export function useJobForm(user: User | null) {
     }
   }, [user, token]);
   const [error, setError] = useState('');
+  // Why some of the files just added were left out (a .txt, a second music track).
+  const [refusedNote, setRefusedNote] = useState('');
   const [createJob] = useCreateJobMutation();
 
   const clips: TrayItem[] = useMemo(() => (uploads.length ? uploads : libraryVideos.map(libraryClip)), [uploads, libraryVideos]);
@@ -211,8 +213,9 @@ export function useJobForm(user: User | null) {
   };
 
   const addFiles = (picked: File[]) => {
-    const { videos: v, audio: a } = acceptDropped(picked, false);
+    const { videos: v, audio: a, refused, extraAudio } = acceptDropped(picked, false);
     setError('');
+    setRefusedNote(refusedMessage(refused, extraAudio));
     setPlan(null);
     if (!user) dispatch(authOpened({ mode: 'signin', notice: 'Sign in to upload your files and make a reel.' }));
     if (v.length) {
@@ -225,7 +228,7 @@ export function useJobForm(user: User | null) {
       setLibraryVideos([]);
     }
     if (a) {
-      const item = fromFile(a);
+      const item: TrayItem = { ...fromFile(a), kind: 'audio' };
       files.current.set(item.id, a);
       if (musicUpload) drop(musicUpload);
       setMusicUpload(item);
@@ -358,6 +361,7 @@ export function useJobForm(user: User | null) {
     shortOfCredits,
     phase,
     error,
+    refusedNote,
     busy: phase.kind !== 'idle',
     generate,
     reset,
