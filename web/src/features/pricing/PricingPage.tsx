@@ -18,6 +18,7 @@ import {
   type PaymentItem,
 } from '../payments/payments.api';
 import { formatCount, formatDate, formatPlural } from '../../app/format';
+import { isCurrentPlan } from './current';
 
 export type Cycle = 'monthly' | 'yearly';
 
@@ -61,7 +62,7 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
   return (
     <div className="plan-grid">
       {catalogue.data.plans.map((p) => {
-        const current = user?.subscription.plan === p.id && user.subscription.status === 'active';
+        const current = isCurrentPlan(user?.subscription, p.id, cycle);
         const price = cycle === 'yearly' ? p.yearly_price : p.monthly_price;
         return (
           <article key={p.id} className={`card plan${p.most_popular ? ' popular' : ''}`} aria-label={`${p.name} plan`}>
