@@ -6,9 +6,10 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import type { ChosenMusic } from '../library/MusicLibraryModal';
 import type { ChosenVideo } from '../library/VideoLibraryModal';
 import { loadDefaults } from '../settings/defaults';
-import { uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
+import { fetchUploadInfo, uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
 import { acceptDropped, overReelCap, readDuration, reelSeconds, refusedMessage } from './steps';
 import { allSettled, moveItem, nextToUpload, usable, type TrayItem } from './tray';
+import { recallTray, rememberTray, restoredItem } from './trayMemory';
 
 /** The settings of step 2: the job request without its files. */
 export type JobSettings = Omit<FullJobRequest, 'media_files' | 'music_file'>;
@@ -170,6 +171,28 @@ export function useJobForm(user: User | null) {
       );
     }
   }, [uploads, musicUpload, token, patch]);
+
+  // The stored uploads survive a reload: remembered in this browser for this account, and on load
+  // the ones the server still has come back into the tray (trayMemory.ts).
+  const restoredFor = useRef<string | null>(null);
+  const [trayRestored, setTrayRestored] = useState(false);
+  useEffect(() => {
+    if (!user || !token || restoredFor.current === user.id) return;
+    restoredFor.current = user.id;
+    const saved = recallTray(localStorage, user.id);
+    const all = saved ? [...saved.clips, ...(saved.music ? [saved.music] : [])] : [];
+    void Promise.all(all.map((r) => fetchUploadInfo(r.objectKey, token).catch(() => null))).then((infos) => {
+      const back = all.flatMap((r, i) => (infos[i] ? [restoredItem(r, infos[i])] : []));
+      const clipsBack = back.filter((b) => b.kind === 'video');
+      const musicBack = back.find((b) => b.kind === 'audio');
+      if (clipsBack.length) setUploads((prev) => [...clipsBack, ...prev.filter((p) => !clipsBack.some((c) => c.id === p.id))]);
+      if (musicBack) setMusicUpload((m) => m ?? musicBack);
+      setTrayRestored(true);
+    });
+  }, [user, token]);
+  useEffect(() => {
+    if (user && trayRestored) rememberTray(localStorage, user.id, uploads, musicUpload);
+  }, [user, trayRestored, uploads, musicUpload]);
 
   // A running job is found again after a reload (or in another tab).
   const active = useActiveJobsQuery(undefined, { skip: !user || phase.kind !== 'idle' });
