@@ -201,7 +201,9 @@ function Player({ clip, onClose }: { clip: FootageClip; onClose: () => void }) {
           <video
             src={src}
             controls
+            playsInline
             autoPlay
+            data-testid="mk-video"
             onError={() => window.alert('Unable to play video. The file may still be processing.')}
             aria-label={`Video ${clip.filename}`}
           />
