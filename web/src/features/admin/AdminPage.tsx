@@ -309,7 +309,9 @@ export function AdminPage() {
           Access Denied - This page is only accessible to administrators.
         </p>
       ) : (
-        <Dashboard refreshMs={refreshInterval(search)} />
+        <div className="admin-dash">
+          <Dashboard refreshMs={refreshInterval(search)} />
+        </div>
       )}
     </Page>
   );

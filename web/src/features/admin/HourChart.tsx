@@ -18,12 +18,6 @@ export function HourChart({ title, points, colour }: { title: string; points: { 
       </figcaption>
       <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label} preserveAspectRatio="none">
         <line x1={pad} y1={h - pad} x2={w} y2={h - pad} stroke="var(--border)" />
-        <text x={0} y={10} fontSize="10" fill="var(--muted)">
-          {max}
-        </text>
-        <text x={0} y={h - pad} fontSize="10" fill="var(--muted)">
-          0
-        </text>
         {points.map((p, i) => {
           const bh = ((h - 2 * pad) * p.value) / max;
           return (
@@ -32,17 +26,14 @@ export function HourChart({ title, points, colour }: { title: string; points: { 
             </rect>
           );
         })}
-        {points.length > 0 && (
-          <>
-            <text x={pad} y={h - 4} fontSize="10" fill="var(--muted)">
-              {hh(points[0]!.hour)}
-            </text>
-            <text x={w} y={h - 4} fontSize="10" fill="var(--muted)" textAnchor="end">
-              now
-            </text>
-          </>
-        )}
       </svg>
+      {points.length > 0 && (
+        <div className="hour-scale" aria-hidden="true">
+          <span>{hh(points[0]!.hour)}</span>
+          <span>at most {formatCount(max)} an hour</span>
+          <span>now</span>
+        </div>
+      )}
     </figure>
   );
 }
