@@ -81,6 +81,13 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
     await dialog.waitFor({ state: 'detached', timeout: 5000 });
     await standard.getByRole('button', { name: 'Current Plan' }).waitFor();
     expect(await standard.getByRole('button', { name: 'Current Plan' }).isDisabled()).toBe(true);
+    // The Monthly tab does not claim Standard monthly is the plan: it is one to switch to.
+    await page.getByRole('radio', { name: /Monthly/ }).check();
+    await standard.getByText('$20').waitFor();
+    expect(await standard.getByRole('button', { name: 'Subscribe Now' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Current Plan' }).count()).toBe(0);
+    await page.getByRole('radio', { name: /Yearly/ }).check();
+    await standard.getByRole('button', { name: 'Current Plan' }).waitFor();
     const menu = await menuText();
     expect(menu).toContain('Plan: Standard');
     expect(menu).toMatch(/5,800 credits available/);

@@ -222,20 +222,19 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
       { jobId: job, userId: aliceId, wallSeconds: 47, completedAtUnixMs: BigInt(t0 + 47_000), attempt: 1 },
       { msgId: `job.completed.${job}` },
     );
-    // A payment (its producer is billing's payments work): $19.99.
-    await bus.publish(
-      'events.billing.payment_succeeded',
-      {
-        paymentId: 'pi_1',
-        userId: aliceId,
-        amountCents: 1999n,
-        currency: 'usd',
-        provider: 'stripe',
-        credits: 2000n,
-        atUnixMs: BigInt(Date.now()),
-      },
-      { msgId: 'billing.payment.pi_1' },
-    );
+    // Payments through the gateway with the sandbox card, as the pricing page makes them: $40 taken
+    // (a $20 pack twice); a declined $10 and an unconfirmed $80 take nothing. Revenue is the ledger's.
+    const pay = async (itemId: string, cents: number, card?: string) => {
+      const intent = await call('POST', '/payments/create-intent', { type: 'credits', item_id: itemId, amount: cents }, aliceToken);
+      expect(intent.status).toBe(200);
+      if (!card) return;
+      const confirm = { payment_intent_id: intent.body.payment_intent_id, test_card: card, test_expiry: '12/34', test_cvc: '123' };
+      return (await call('POST', '/payments/confirm', confirm, aliceToken)).status;
+    };
+    expect(await pay('credits_400', 2000, '4242424242424242')).toBe(200);
+    expect(await pay('credits_400', 2000, '4242424242424242')).toBe(200);
+    expect(await pay('credits_200', 1000, '4000000000000002')).not.toBe(200);
+    await pay('credits_2500', 8000);
 
     // Everything answered so far goes out as this replica's request counts.
     const requests = sent;
@@ -248,7 +247,7 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
       jobs: { submitted: 1, completed: 1, failed: 0, p50_render_s: 42, p95_render_s: 42, p95_queue_wait_s: 5 },
       // Three logins by verification, two by password; one refused.
       logins: { succeeded: 5, failed: 1 },
-      revenue_usd: 19.99,
+      revenue_usd: 40,
     };
     const metrics = await waitFor(
       async () => {

@@ -1026,6 +1026,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/showcase/{id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rate a featured reel 1 to 5 stars; rating again replaces your earlier stars (one vote per user) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        stars: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShowcaseRating"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/showcase/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -1052,6 +1123,56 @@ export interface paths {
         };
         /** The MP4 of a featured reel, without sign-in (Range requests: 206) */
         get: operations["getShowcaseByIdVideo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/showcase/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Star ratings of featured reels (average, count, and the signed-in caller's own) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Reel ids, comma-separated (at most 100) */
+                    ids: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ratings: components["schemas"]["ShowcaseRating"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         delete?: never;
@@ -2471,6 +2592,24 @@ export interface components {
         SharingInput: {
             featured: boolean;
             shared: boolean;
+        };
+        ShowcaseRating: {
+            /** @description Mean stars of every rating, 0 when none */
+            average: number;
+            /** @description How many users rated it */
+            count: number;
+            /** @description The signed-in caller's own stars, 0 when none */
+            mine: number;
+            reel_id: string;
+        };
+        ShowcaseRatingInput: {
+            /** @description Mean stars of every rating, 0 when none */
+            average: number;
+            /** @description How many users rated it */
+            count: number;
+            /** @description The signed-in caller's own stars, 0 when none */
+            mine: number;
+            reel_id: string;
         };
         ShowcaseStats: {
             /** @description People who finished a reel in the last 30 days */

@@ -1,4 +1,4 @@
-import { acceptDropped, overReelCap, reelSeconds, stepFor } from '../../src/features/assembly/steps';
+import { acceptDropped, overReelCap, reelSeconds, refusedMessage, stepFor } from '../../src/features/assembly/steps';
 
 const f = (name: string, type: string) => ({ name, type });
 
@@ -17,6 +17,31 @@ describe('dropped files', () => {
     );
     expect(r.videos.map((v) => v.name)).toEqual(['a.mp4', 'b.mkv']);
     expect(r.audio?.name).toBe('x.mp3');
+    expect(r.refused.map((x) => x.name)).toEqual(['notes.txt', 'p.png']);
+    expect(r.extraAudio.map((x) => x.name)).toEqual(['y.wav']);
+  });
+
+  it('says which files it left out and why', () => {
+    const r = acceptDropped([f('notes.txt', 'text/plain')], false);
+    expect(r.videos).toEqual([]);
+    expect(refusedMessage(r.refused, r.extraAudio)).toBe(
+      'notes.txt is not a video or audio file and was not added. Supported formats: MP4, MOV, AVI, MKV for video; MP3, WAV, AAC, M4A for audio.',
+    );
+    const two = acceptDropped(
+      [f('a.txt', 'text/plain'), f('b.pdf', 'application/pdf'), f('x.mp3', 'audio/mpeg'), f('y.wav', 'audio/wav')],
+      false,
+    );
+    expect(refusedMessage(two.refused, two.extraAudio)).toBe(
+      'a.txt, b.pdf are not video or audio files and were not added. Supported formats: MP4, MOV, AVI, MKV for video; MP3, WAV, AAC, M4A for audio. Only one music track can be used: y.wav was not added.',
+    );
+    expect(refusedMessage([], [])).toBe('');
+  });
+
+  it('knows the supported formats by extension when the browser gives no type', () => {
+    const r = acceptDropped([f('clip.MKV', ''), f('song.m4a', ''), f('notes', '')], false);
+    expect(r.videos.map((v) => v.name)).toEqual(['clip.MKV']);
+    expect(r.audio?.name).toBe('song.m4a');
+    expect(r.refused.map((v) => v.name)).toEqual(['notes']);
   });
 
   it('keeps the audio already chosen', () => {

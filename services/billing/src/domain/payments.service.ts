@@ -76,6 +76,8 @@ export interface PaymentsRepository {
   findPayment(id: string): Promise<PaymentRecord | null>;
   findPaymentByRef(provider: string, ref: string): Promise<PaymentRecord | null>;
   history(userId: string): Promise<PaymentRecord[]>;
+  /** Succeeded (or since refunded) payments made at or after `since`: cents kept and how many. */
+  revenueSince(since: Date): Promise<{ cents: number; payments: number }>;
   /** Marks the receipt sent; false when it had been sent already. */
   claimReceipt(paymentId: string): Promise<boolean>;
 }
@@ -333,6 +335,13 @@ export class PaymentsService {
       if (!p || (p.status !== 'pending' && p.status !== 'failed')) return;
       await tx.updatePayment({ ...p, status: 'failed', failureMessage: message });
     });
+  }
+
+  /** The admin dashboard's revenue: money the ledger says was taken in the last `hours`, refunds off. */
+  async revenue(hours: number): Promise<{ cents: number; payments: number }> {
+    if (!Number.isInteger(hours) || hours < 1 || hours > 8784)
+      throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'hours must be a whole number from 1 to 8784');
+    return this.repo.revenueSince(new Date(this.clock().getTime() - hours * 3_600_000));
   }
 
   async history(userId: string): Promise<PaymentRecord[]> {

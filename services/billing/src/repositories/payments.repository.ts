@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.service.js';
 import { billingTxOps } from './billing.repository.js';
@@ -168,6 +168,16 @@ export class DrizzlePaymentsRepository implements PaymentsRepository {
   async history(userId: string) {
     const rows = await this.orm.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(200);
     return rows.map(toPayment);
+  }
+  async revenueSince(since: Date) {
+    const [row] = await this.orm
+      .select({
+        cents: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)::float8`,
+        payments: sql<number>`count(*)::float8`,
+      })
+      .from(payments)
+      .where(and(inArray(payments.status, ['succeeded', 'refunded']), gte(payments.createdAt, since)));
+    return { cents: Number(row?.cents ?? 0), payments: Number(row?.payments ?? 0) };
   }
   async claimReceipt(paymentId: string) {
     const rows = await this.orm

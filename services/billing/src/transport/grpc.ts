@@ -132,6 +132,10 @@ export const grpcBinding = (svc: BillingService, pay: PaymentsService) =>
       });
       return { payment: payment(p), ...account(await svc.account(userId, false)) };
     },
+    revenue: async (req) => {
+      const r = await pay.revenue(req.hours);
+      return { amountCents: BigInt(r.cents), payments: BigInt(r.payments) };
+    },
     history: async (req) => ({ payments: (await pay.history(id(req.userId, 'user_id'))).map(payment) }),
     cancelSubscription: async (req) => {
       const userId = id(req.userId, 'user_id');

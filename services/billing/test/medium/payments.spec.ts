@@ -266,4 +266,26 @@ describe('payments against real PostgreSQL (sandbox provider)', () => {
     await svc.payments.applyRefund(intent.paymentIntentId, 2000);
     expect(await balance(userId)).toBe(0);
   });
+
+  it("revenue is the ledger's: succeeded payments in the window, refunds taken off, nothing for declined or unconfirmed ones", async () => {
+    // A day no other test pays on, so the window holds only these payments.
+    now = new Date('2030-01-10T10:00:00Z');
+    expect(await svc.payments.revenue(24)).toEqual({ cents: 0, payments: 0 });
+    const [a, b] = [uid(), uid()];
+    const first = await buy(a, 'credits_400', 2000);
+    await svc.payments.confirm(a, first.paymentIntentId, card(VISA));
+    now = new Date('2030-01-10T12:00:00Z');
+    await svc.payments.confirm(b, (await buy(b, 'credits_400', 2000)).paymentIntentId, card(VISA));
+    await expect(svc.payments.confirm(b, (await buy(b, 'credits_200', 1000)).paymentIntentId, card('4000000000000002'))).rejects.toThrow();
+    await buy(b, 'credits_2500', 8000); // never confirmed
+    // $40 taken, as the admin dashboard's Revenue tile shows it.
+    expect(await svc.payments.revenue(24)).toEqual({ cents: 4000, payments: 2 });
+    // A $5 refund comes off; a fresh process over the same database reads the same ledger.
+    await svc.payments.refund(first.paymentIntentId, 500);
+    expect(await boot().payments.revenue(24)).toEqual({ cents: 3500, payments: 2 });
+    // A day later, the first payment has left a 24-hour window.
+    now = new Date('2030-01-11T11:00:00Z');
+    expect(await svc.payments.revenue(24)).toEqual({ cents: 2000, payments: 1 });
+    await expect(svc.payments.revenue(0)).rejects.toThrow('hours must be a whole number from 1 to 8784');
+  });
 });

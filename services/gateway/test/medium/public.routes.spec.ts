@@ -36,6 +36,16 @@ describe('public showcase routes', () => {
     featuredAtUnixMs: 1_700_000_000_000n,
     previewKeys: ['showcase/r/frame-1.jpg', 'showcase/r/frame-2.jpg', 'showcase/r/frame-3.jpg'],
   });
+  const ratings = new Map<string, number>();
+  const rating = (reelId: string, userId: string) => {
+    const all = reelId === REEL ? [...ratings.values()] : [];
+    return {
+      reelId,
+      average: all.length ? all.reduce((a, n) => a + n, 0) / all.length : 0,
+      count: BigInt(all.length),
+      mine: reelId === REEL ? (ratings.get(userId) ?? 0) : 0,
+    };
+  };
   const notFeatured = () => new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
   const peers = {
     identity: {
@@ -61,6 +71,15 @@ describe('public showcase routes', () => {
         return { views: BigInt(counted ? ++views : views), counted };
       },
       getShowcaseStats: async () => ({ totalReels: 7n, activeCreators30d: 3n }),
+      // One rating per user, as media-library keeps them: rating again replaces.
+      rateShowcaseReel: async ({ reelId, userId, stars }: { reelId: string; userId: string; stars: number }) => {
+        if (reelId !== REEL) throw notFeatured();
+        ratings.set(userId, stars);
+        return rating(reelId, userId);
+      },
+      getShowcaseRatings: async ({ reelIds, userId }: { reelIds: string[]; userId: string }) => ({
+        ratings: reelIds.map((id) => rating(id, userId)),
+      }),
     },
     close: () => undefined,
   } as unknown as Peers;
@@ -188,5 +207,25 @@ describe('public showcase routes', () => {
       (await call({ method: 'POST', url: '/api/v1/contact', payload: { name: 'A', email: 'a@b.co', topic: 'Other', message: 'x' } }))
         .statusCode,
     ).toBe(400);
+  });
+
+  it("rates a featured reel only when signed in, 1 to 5 stars, and answers the ratings with the caller's own", async () => {
+    const asUser = { authorization: 'Bearer user' };
+    const rate = (stars: unknown, headers: Record<string, string> = asUser, id = REEL) =>
+      call({ method: 'PUT', url: `/api/v1/showcase/${id}/rating`, headers, payload: { stars } });
+    expect((await rate(4, {})).statusCode).toBe(401);
+    for (const bad of [0, 6, 2.5, '5']) expect((await rate(bad)).statusCode).toBe(400);
+    expect((await rate(3, asUser, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    const first = await rate(5);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ reel_id: REEL, average: 5, count: 1, mine: 5 });
+    expect((await rate(2)).json()).toEqual({ reel_id: REEL, average: 2, count: 1, mine: 2 });
+    // Anyone reads the figures; only a signed-in caller gets their own stars.
+    expect((await call(`/api/v1/showcase/ratings?ids=${REEL}`)).json()).toEqual({
+      ratings: [{ reel_id: REEL, average: 2, count: 1, mine: 0 }],
+    });
+    expect((await call({ url: `/api/v1/showcase/ratings?ids=${REEL}`, headers: asUser })).json()).toEqual({
+      ratings: [{ reel_id: REEL, average: 2, count: 1, mine: 2 }],
+    });
   });
 });

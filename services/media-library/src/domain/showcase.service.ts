@@ -17,6 +17,8 @@ export interface SharedReelRecord {
   views: number;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface ShowcaseRepository {
   /** A reel that is not deleted, whoever owns it. */
   reelById(id: string): Promise<ReelRecord | null>;
@@ -35,6 +37,17 @@ export interface ShowcaseRepository {
   countView(reelId: string, viewer: string, now: Date, windowMs: number): Promise<{ views: number; counted: boolean } | null>;
   stats(now: Date): Promise<{ totalReels: number; activeCreators30d: number }>;
   shared(limit: number, offset: number): Promise<{ reels: SharedReelRecord[]; total: number }>;
+  /** Sets `userId`'s stars for a showcased reel (replacing earlier ones); null when it is not in the showcase. */
+  rate(reelId: string, userId: string, stars: number, now: Date): Promise<RatingRecord | null>;
+  /** Each reel's average and count, and `userId`'s own stars (0 when none or no user). */
+  ratings(reelIds: string[], userId: string | null): Promise<Map<string, RatingRecord>>;
+}
+
+/** A showcased reel's stars: the average of every user's rating, how many, and the asker's (0: none). */
+export interface RatingRecord {
+  average: number;
+  count: number;
+  mine: number;
 }
 
 /** Three still frames across a local video file, as JPEG. */
@@ -119,6 +132,24 @@ export class ShowcaseService {
     const r = await this.repo.countView(reelId, viewer, this.now(), VIEW_WINDOW_MS);
     if (r === null) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
     return r;
+  }
+
+  /**
+   * A signed-in user rates a showcased reel 1 to 5 stars. One rating per user and reel: rating
+   * again replaces the earlier stars, so the count never grows by a second vote.
+   */
+  async rate(reelId: string, userId: string, stars: number): Promise<RatingRecord> {
+    if (!Number.isInteger(stars) || stars < 1 || stars > 5)
+      throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'A rating is a whole number of stars from 1 to 5.', 'invalid_rating');
+    const r = await this.repo.rate(reelId, userId, stars, this.now());
+    if (r === null) throw new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
+    return r;
+  }
+
+  /** Ratings of the given reels (no rating yet: average 0, count 0). */
+  async ratings(reelIds: string[], userId: string | null): Promise<Map<string, RatingRecord>> {
+    const ids = [...new Set(reelIds)].filter((id) => UUID.test(id)).slice(0, 100);
+    return ids.length ? this.repo.ratings(ids, userId && UUID.test(userId) ? userId : null) : new Map();
   }
 
   stats = (now = new Date()) => this.repo.stats(now);

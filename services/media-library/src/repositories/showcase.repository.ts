@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
-import type { SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
+import type { RatingRecord, SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
 import { toReel } from './media.repository.js';
-import { reels, showcaseEntries, showcaseViews } from './schema.js';
+import { reels, showcaseEntries, showcaseRatings, showcaseViews } from './schema.js';
 
 const toEntry = (row: { reels: typeof reels.$inferSelect; showcase_entries: typeof showcaseEntries.$inferSelect }): ShowcaseRecord => ({
   reel: toReel(row.reels),
@@ -100,6 +100,36 @@ export class DrizzleShowcaseRepository implements ShowcaseRepository {
         .returning({ views: showcaseEntries.views });
       return { views: Number(row!.views), counted: true };
     });
+  }
+  async rate(reelId: string, userId: string, stars: number, now: Date) {
+    const [entry] = await this.orm
+      .select({ id: showcaseEntries.reelId })
+      .from(showcaseEntries)
+      .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+      .where(and(eq(showcaseEntries.reelId, reelId), visible));
+    if (!entry) return null;
+    await this.orm
+      .insert(showcaseRatings)
+      .values({ reelId, userId, stars, ratedAt: now })
+      .onConflictDoUpdate({ target: [showcaseRatings.reelId, showcaseRatings.userId], set: { stars, ratedAt: now } });
+    return (await this.ratings([reelId], userId)).get(reelId)!;
+  }
+  async ratings(reelIds: string[], userId: string | null) {
+    const rows = await this.orm
+      .select({
+        reelId: showcaseRatings.reelId,
+        average: sql<number>`avg(${showcaseRatings.stars})::float8`,
+        count: sql<number>`count(*)::float8`,
+        mine: userId
+          ? sql<number>`coalesce(max(${showcaseRatings.stars}) filter (where ${showcaseRatings.userId} = ${userId}), 0)::float8`
+          : sql<number>`0::float8`,
+      })
+      .from(showcaseRatings)
+      .where(inArray(showcaseRatings.reelId, reelIds))
+      .groupBy(showcaseRatings.reelId);
+    const out = new Map<string, RatingRecord>(reelIds.map((id) => [id, { average: 0, count: 0, mine: 0 }]));
+    for (const r of rows) out.set(r.reelId, { average: Number(r.average), count: Number(r.count), mine: Number(r.mine) });
+    return out;
   }
   async stats(now: Date) {
     const since = new Date(now.getTime() - 30 * 86_400_000);

@@ -29,6 +29,8 @@ type Keys =
   | 'getShowcaseEntry'
   | 'countShowcaseView'
   | 'getShowcaseStats'
+  | 'rateShowcaseReel'
+  | 'getShowcaseRatings'
   | 'listSharedReels';
 export type ShowcaseHandlers = Pick<ServiceImpl<typeof media.MediaLibraryService>, Keys>;
 
@@ -51,6 +53,14 @@ export const showcaseHandlers = (svc: ShowcaseService): ShowcaseHandlers => ({
   getShowcaseStats: async () => {
     const s = await svc.stats();
     return { totalReels: BigInt(s.totalReels), activeCreators30d: BigInt(s.activeCreators30d) };
+  },
+  rateShowcaseReel: async (req) => {
+    const r = await svc.rate(req.reelId, req.userId, req.stars);
+    return { reelId: req.reelId, average: r.average, count: BigInt(r.count), mine: r.mine };
+  },
+  getShowcaseRatings: async (req) => {
+    const m = await svc.ratings(req.reelIds, req.userId || null);
+    return { ratings: [...m].map(([reelId, r]) => ({ reelId, average: r.average, count: BigInt(r.count), mine: r.mine })) };
   },
   listSharedReels: async (req) => {
     const { reels, total } = await svc.shared(req.limit, req.offset);

@@ -133,4 +133,28 @@ describe('showcase against real PostgreSQL', () => {
     await expect(svc.countView(r.id, '')).rejects.toMatchObject({ reason: 'invalid_viewer' });
     await expect(svc.countView(r.id, '203.0.113.9')).rejects.toMatchObject({ reason: 'invalid_viewer' });
   });
+
+  it('signed-in users rate a showcased reel 1-5 stars, one rating each (a second replaces the first); average and count follow', async () => {
+    const owner = uid();
+    const r = await reel(owner, 'Harbour at dawn');
+    const [ann, ben, cat] = [uid(), uid(), uid()];
+    // Not in the showcase yet: nothing to rate.
+    await expect(svc.rate(r.id, ann, 5)).rejects.toMatchObject({ reason: 'not_featured' });
+    await svc.setSharing(owner, r.id, true);
+    await svc.feature(r.id, 'Travel', null);
+    expect((await svc.ratings([r.id], ann)).get(r.id)).toEqual({ average: 0, count: 0, mine: 0 });
+
+    expect(await svc.rate(r.id, ann, 5)).toEqual({ average: 5, count: 1, mine: 5 });
+    expect(await svc.rate(r.id, ben, 4)).toEqual({ average: 4.5, count: 2, mine: 4 });
+    // Ann changes her mind: her 5 becomes a 2, still one vote.
+    expect(await svc.rate(r.id, ann, 2)).toEqual({ average: 3, count: 2, mine: 2 });
+    for (const bad of [0, 6, 3.5, Number.NaN]) await expect(svc.rate(r.id, cat, bad)).rejects.toMatchObject({ reason: 'invalid_rating' });
+    expect((await svc.ratings([r.id], cat)).get(r.id)).toEqual({ average: 3, count: 2, mine: 0 });
+    expect((await svc.ratings([r.id], null)).get(r.id)).toEqual({ average: 3, count: 2, mine: 0 });
+
+    // Taken out of the showcase, its ratings go with it.
+    await svc.unfeature(r.id);
+    await expect(svc.rate(r.id, cat, 3)).rejects.toMatchObject({ reason: 'not_featured' });
+    expect((await svc.ratings([r.id], ann)).get(r.id)).toEqual({ average: 0, count: 0, mine: 0 });
+  });
 });

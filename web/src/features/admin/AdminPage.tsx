@@ -19,6 +19,7 @@ import {
 import { ERROR_RATE_THRESHOLD, activityLabel, refreshInterval, relativeTime, statusColour } from './format';
 import { HourChart } from './HourChart';
 import './admin.css';
+import { formatCount, formatDecimal, formatMoney, formatTime } from '../../app/format';
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
@@ -169,7 +170,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
     <>
       <div className="dash-head">
         <span className="muted" data-testid="last-updated">
-          Last updated: {updated.toLocaleTimeString()}
+          Last updated: {formatTime(updated)}
         </span>
         <button className="btn" onClick={() => void refresh()} disabled={busy}>
           {busy ? 'Refreshing...' : 'Refresh'}
@@ -218,26 +219,26 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
         <section className="panel" aria-labelledby="requests-h">
           <h2 id="requests-h">Request metrics (24h)</h2>
           <div className="figures">
-            <Figure label="Total requests" value={(metrics?.metrics_summary.total_requests ?? 0).toLocaleString()} />
-            <Figure label="Error rate" value={`${errorRate.toFixed(2)}%`} alert={errorRate > ERROR_RATE_THRESHOLD} />
+            <Figure label="Total requests" value={formatCount(metrics?.metrics_summary.total_requests ?? 0)} />
+            <Figure label="Error rate" value={`${formatDecimal(errorRate, 2)}%`} alert={errorRate > ERROR_RATE_THRESHOLD} />
             <Figure label="p95" value={`${metrics?.metrics_summary.p95_ms ?? 0} ms`} />
           </div>
         </section>
         <section className="panel" aria-labelledby="users-h">
           <h2 id="users-h">User analytics (24h)</h2>
           <div className="figures">
-            <Figure label="Total users" value={(metrics?.user_analytics.total_users ?? 0).toLocaleString()} />
-            <Figure label="New users" value={(metrics?.user_analytics.new_users ?? 0).toLocaleString()} />
-            <Figure label="Active users" value={(metrics?.user_analytics.active_users ?? 0).toLocaleString()} />
+            <Figure label="Total users" value={formatCount(metrics?.user_analytics.total_users ?? 0)} />
+            <Figure label="New users" value={formatCount(metrics?.user_analytics.new_users ?? 0)} />
+            <Figure label="Active users" value={formatCount(metrics?.user_analytics.active_users ?? 0)} />
           </div>
         </section>
         <section className="panel" aria-labelledby="reels-h">
           <h2 id="reels-h">Reels (24h)</h2>
           <div className="figures">
-            <Figure label="Completed" value={String(metrics?.jobs.completed ?? 0)} />
-            <Figure label="Failed" value={String(metrics?.jobs.failed ?? 0)} />
+            <Figure label="Completed" value={formatCount(metrics?.jobs.completed ?? 0)} />
+            <Figure label="Failed" value={formatCount(metrics?.jobs.failed ?? 0)} />
             <Figure label="Render p50 / p95" value={`${metrics?.jobs.p50_render_s ?? 0} / ${metrics?.jobs.p95_render_s ?? 0} s`} />
-            <Figure label="Revenue" value={`$${(metrics?.revenue_usd ?? 0).toFixed(2)}`} />
+            <Figure label="Revenue" value={formatMoney(metrics?.revenue_usd ?? 0)} />
           </div>
         </section>
       </div>
@@ -308,7 +309,9 @@ export function AdminPage() {
           Access Denied - This page is only accessible to administrators.
         </p>
       ) : (
-        <Dashboard refreshMs={refreshInterval(search)} />
+        <div className="admin-dash">
+          <Dashboard refreshMs={refreshInterval(search)} />
+        </div>
       )}
     </Page>
   );

@@ -1,3 +1,5 @@
+import { formatCount } from '../../app/format';
+
 const hh = (iso: string) => `${String(new Date(iso).getHours()).padStart(2, '0')}:00`;
 
 /** A bar chart of one figure per hour, drawn as inline SVG (no chart library). */
@@ -8,20 +10,14 @@ export function HourChart({ title, points, colour }: { title: string; points: { 
   const max = Math.max(1, ...points.map((p) => p.value));
   const bw = points.length ? (w - pad) / points.length : 0;
   const total = points.reduce((a, p) => a + p.value, 0);
-  const label = `${title}: ${total.toLocaleString()} in the last 24 hours, at most ${max.toLocaleString()} in one hour`;
+  const label = `${title}: ${formatCount(total)} in the last 24 hours, at most ${formatCount(max)} in one hour`;
   return (
     <figure className="hour-chart">
       <figcaption>
-        {title} <span className="muted">({total.toLocaleString()})</span>
+        {title} <span className="muted">({formatCount(total)})</span>
       </figcaption>
       <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label} preserveAspectRatio="none">
         <line x1={pad} y1={h - pad} x2={w} y2={h - pad} stroke="var(--border)" />
-        <text x={0} y={10} fontSize="10" fill="var(--muted)">
-          {max}
-        </text>
-        <text x={0} y={h - pad} fontSize="10" fill="var(--muted)">
-          0
-        </text>
         {points.map((p, i) => {
           const bh = ((h - 2 * pad) * p.value) / max;
           return (
@@ -30,17 +26,14 @@ export function HourChart({ title, points, colour }: { title: string; points: { 
             </rect>
           );
         })}
-        {points.length > 0 && (
-          <>
-            <text x={pad} y={h - 4} fontSize="10" fill="var(--muted)">
-              {hh(points[0]!.hour)}
-            </text>
-            <text x={w} y={h - 4} fontSize="10" fill="var(--muted)" textAnchor="end">
-              now
-            </text>
-          </>
-        )}
       </svg>
+      {points.length > 0 && (
+        <div className="hour-scale" aria-hidden="true">
+          <span>{hh(points[0]!.hour)}</span>
+          <span>at most {formatCount(max)} an hour</span>
+          <span>now</span>
+        </div>
+      )}
     </figure>
   );
 }

@@ -15,8 +15,8 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
     user && ent && !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used),
   );
   return (
-    <section className="step" aria-labelledby="step3">
-      <h2 id="step3">
+    <section className="step" aria-labelledby="step4">
+      <h2 id="step4">
         <span className="step-no">4</span> Generate
       </h2>
       <p data-testid="estimate">

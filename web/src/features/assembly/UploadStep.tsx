@@ -63,6 +63,11 @@ export function UploadStep({ form, user }: { form: JobForm; user: User | null })
           {user && ` · Up to ${sizeLabel(user.entitlements.upload_cap_bytes)} in total`}
         </p>
       </div>
+      {form.refusedNote && (
+        <p className="error" role="alert" data-testid="tray-refused">
+          {form.refusedNote}
+        </p>
+      )}
       {user && <LibraryPickers form={form} user={user} open={browsing} onClose={() => setBrowsing(null)} />}
       <MediaTray form={form} />
     </section>

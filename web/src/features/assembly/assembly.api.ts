@@ -153,3 +153,9 @@ export function uploadFile(
     xhr.send(form);
   });
 }
+
+/** An upload's probe, or null when the server no longer has it (expired unused, or not the caller's). */
+export async function fetchUploadInfo(key: string, token: string): Promise<UploadInfo | null> {
+  const r = await fetch(`/api/v1/uploads/info?key=${encodeURIComponent(key)}`, { headers: { authorization: `Bearer ${token}` } });
+  return r.ok ? ((await r.json()) as UploadInfo) : null;
+}

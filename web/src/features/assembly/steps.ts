@@ -15,11 +15,43 @@ export function stepFor(progress: number, status: string): string {
   return status === 'processing' && label === 'Queued' ? 'Initializing' : label;
 }
 
-/** Drag and drop keeps only video and audio files, and only the first audio file. */
-export function acceptDropped<T extends { type: string }>(files: T[], haveAudio: boolean): { videos: T[]; audio?: T } {
-  const videos = files.filter((f) => f.type.startsWith('video/'));
-  const audio = haveAudio ? undefined : files.find((f) => f.type.startsWith('audio/'));
-  return { videos, audio };
+/** The spec's supported formats, by extension: for files the browser gives no type. */
+const VIDEO_EXT = /\.(mp4|mov|avi|mkv)$/i;
+const AUDIO_EXT = /\.(mp3|wav|aac|m4a)$/i;
+const kindOf = (f: { type: string; name?: string }): 'video' | 'audio' | null => {
+  if (f.type.startsWith('video/')) return 'video';
+  if (f.type.startsWith('audio/')) return 'audio';
+  if (!f.type && f.name && VIDEO_EXT.test(f.name)) return 'video';
+  if (!f.type && f.name && AUDIO_EXT.test(f.name)) return 'audio';
+  return null;
+};
+
+/**
+ * Drag and drop (and the picker) keep only video and audio files, and only the first audio file;
+ * `refused` holds the files left out (not video or audio), `extraAudio` the audio files after the
+ * first, so the tray can say why they are not there.
+ */
+export function acceptDropped<T extends { type: string; name?: string }>(
+  files: T[],
+  haveAudio: boolean,
+): { videos: T[]; audio?: T; refused: T[]; extraAudio: T[] } {
+  const videos = files.filter((f) => kindOf(f) === 'video');
+  const audios = files.filter((f) => kindOf(f) === 'audio');
+  const audio = haveAudio ? undefined : audios[0];
+  return { videos, audio, refused: files.filter((f) => kindOf(f) === null), extraAudio: audios.filter((f) => f !== audio) };
+}
+
+/** What the tray says about the files it left out; '' when it kept them all. */
+export function refusedMessage(refused: readonly { name: string }[], extraAudio: readonly { name: string }[]): string {
+  const list = (xs: readonly { name: string }[]) => xs.map((x) => x.name).join(', ');
+  const parts: string[] = [];
+  if (refused.length)
+    parts.push(
+      `${list(refused)} ${refused.length === 1 ? 'is not a video or audio file' : 'are not video or audio files'} and ${refused.length === 1 ? 'was' : 'were'} not added. Supported formats: MP4, MOV, AVI, MKV for video; MP3, WAV, AAC, M4A for audio.`,
+    );
+  if (extraAudio.length)
+    parts.push(`Only one music track can be used: ${list(extraAudio)} ${extraAudio.length === 1 ? 'was' : 'were'} not added.`);
+  return parts.join(' ');
 }
 
 export const MB = 1024 * 1024;

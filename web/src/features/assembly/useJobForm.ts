@@ -6,9 +6,10 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import type { ChosenMusic } from '../library/MusicLibraryModal';
 import type { ChosenVideo } from '../library/VideoLibraryModal';
 import { loadDefaults } from '../settings/defaults';
-import { uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
-import { acceptDropped, overReelCap, readDuration, reelSeconds } from './steps';
+import { fetchUploadInfo, uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
+import { acceptDropped, overReelCap, readDuration, reelSeconds, refusedMessage } from './steps';
 import { allSettled, moveItem, nextToUpload, usable, type TrayItem } from './tray';
+import { recallTray, rememberTray, restoredItem } from './trayMemory';
 
 /** The settings of step 2: the job request without its files. */
 export type JobSettings = Omit<FullJobRequest, 'media_files' | 'music_file'>;
@@ -118,6 +119,8 @@ export function useJobForm(user: User | null) {
     }
   }, [user, token]);
   const [error, setError] = useState('');
+  // Why some of the files just added were left out (a .txt, a second music track).
+  const [refusedNote, setRefusedNote] = useState('');
   const [createJob] = useCreateJobMutation();
 
   const clips: TrayItem[] = useMemo(() => (uploads.length ? uploads : libraryVideos.map(libraryClip)), [uploads, libraryVideos]);
@@ -169,6 +172,28 @@ export function useJobForm(user: User | null) {
     }
   }, [uploads, musicUpload, token, patch]);
 
+  // The stored uploads survive a reload: remembered in this browser for this account, and on load
+  // the ones the server still has come back into the tray (trayMemory.ts).
+  const restoredFor = useRef<string | null>(null);
+  const [trayRestored, setTrayRestored] = useState(false);
+  useEffect(() => {
+    if (!user || !token || restoredFor.current === user.id) return;
+    restoredFor.current = user.id;
+    const saved = recallTray(localStorage, user.id);
+    const all = saved ? [...saved.clips, ...(saved.music ? [saved.music] : [])] : [];
+    void Promise.all(all.map((r) => fetchUploadInfo(r.objectKey, token).catch(() => null))).then((infos) => {
+      const back = all.flatMap((r, i) => (infos[i] ? [restoredItem(r, infos[i])] : []));
+      const clipsBack = back.filter((b) => b.kind === 'video');
+      const musicBack = back.find((b) => b.kind === 'audio');
+      if (clipsBack.length) setUploads((prev) => [...clipsBack, ...prev.filter((p) => !clipsBack.some((c) => c.id === p.id))]);
+      if (musicBack) setMusicUpload((m) => m ?? musicBack);
+      setTrayRestored(true);
+    });
+  }, [user, token]);
+  useEffect(() => {
+    if (user && trayRestored) rememberTray(localStorage, user.id, uploads, musicUpload);
+  }, [user, trayRestored, uploads, musicUpload]);
+
   // A running job is found again after a reload (or in another tab).
   const active = useActiveJobsQuery(undefined, { skip: !user || phase.kind !== 'idle' });
   useEffect(() => {
@@ -211,8 +236,9 @@ export function useJobForm(user: User | null) {
   };
 
   const addFiles = (picked: File[]) => {
-    const { videos: v, audio: a } = acceptDropped(picked, false);
+    const { videos: v, audio: a, refused, extraAudio } = acceptDropped(picked, false);
     setError('');
+    setRefusedNote(refusedMessage(refused, extraAudio));
     setPlan(null);
     if (!user) dispatch(authOpened({ mode: 'signin', notice: 'Sign in to upload your files and make a reel.' }));
     if (v.length) {
@@ -225,7 +251,7 @@ export function useJobForm(user: User | null) {
       setLibraryVideos([]);
     }
     if (a) {
-      const item = fromFile(a);
+      const item: TrayItem = { ...fromFile(a), kind: 'audio' };
       files.current.set(item.id, a);
       if (musicUpload) drop(musicUpload);
       setMusicUpload(item);
@@ -358,6 +384,7 @@ export function useJobForm(user: User | null) {
     shortOfCredits,
     phase,
     error,
+    refusedNote,
     busy: phase.kind !== 'idle',
     generate,
     reset,

@@ -6,6 +6,7 @@ import { useAppDispatch } from '../../app/store';
 import { useOfferCount } from '../marketplace/ReviewOffers';
 import { DefaultSettingsModal } from '../settings/DefaultSettingsModal';
 import { useLogoutMutation, type User } from './auth.api';
+import { formatDate, formatPlural } from '../../app/format';
 
 const planNames: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
 
@@ -14,9 +15,9 @@ export function usageLine(u: User): string {
   if (u.is_admin) return 'Unlimited videos (admin)';
   if (u.is_guest) return 'Enterprise access (guest pass)';
   if (u.entitlements.unlimited) return 'Unlimited videos';
-  if (u.entitlements.subscribed) return `${u.credits.toLocaleString()} credits available`;
+  if (u.entitlements.subscribed) return `${formatPlural(u.credits, 'credit')} available`;
   const free = u.daily_free_used ? 'Free video used today (resets at midnight UTC)' : '1 free video available today';
-  return u.credits > 0 ? `${free} · ${u.credits.toLocaleString()} credits` : free;
+  return u.credits > 0 ? `${free} · ${formatPlural(u.credits, 'credit')}` : free;
 }
 
 /** The user menu of spec section 2. */
@@ -81,8 +82,7 @@ export function UserMenu({ user }: { user: User }) {
             </div>
             {user.subscription.next_billing && (
               <div className="muted" data-testid="next-billing">
-                {user.subscription.cancel_at_period_end ? 'Plan ends' : 'Next billing'}:{' '}
-                {new Date(user.subscription.next_billing).toLocaleDateString()}
+                {user.subscription.cancel_at_period_end ? 'Plan ends' : 'Next billing'}: {formatDate(user.subscription.next_billing)}
               </div>
             )}
           </div>

@@ -15,6 +15,7 @@ import {
   usePayoutsQuery,
   type FootageClip,
 } from './marketplace.api';
+import { formatDate, formatDecimal } from '../../app/format';
 import './marketplace.css';
 
 const statusLabel: Record<FootageClip['status'], string> = {
@@ -26,7 +27,7 @@ const statusLabel: Record<FootageClip['status'], string> = {
   removed: 'Removed',
 };
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : '');
+const day = formatDate;
 
 /** /footage-marketplace: admin review of the clips users opted in to offers. */
 export function MarketplacePage() {
@@ -127,7 +128,7 @@ function ClipCard({ clip: c, onPlay }: { clip: FootageClip; onPlay: () => void }
       </div>
       <div className="mk-body">
         <span className="mk-name">{c.filename}</span>
-        <span className="muted">{c.file_size_mb.toFixed(2)} MB</span>
+        <span className="muted">{formatDecimal(c.file_size_mb, 2)} MB</span>
         <span className="muted">By {c.user_email}</span>
         <span className="muted">Uploaded {day(c.uploaded_at)}</span>
         {c.offered_at && (
@@ -200,7 +201,9 @@ function Player({ clip, onClose }: { clip: FootageClip; onClose: () => void }) {
           <video
             src={src}
             controls
+            playsInline
             autoPlay
+            data-testid="mk-video"
             onError={() => window.alert('Unable to play video. The file may still be processing.')}
             aria-label={`Video ${clip.filename}`}
           />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { offerText, useAcceptOfferMutation, useDeclineOfferMutation, useMyOffersQuery, type Offer } from './marketplace.api';
+import { formatDate, formatDecimal } from '../../app/format';
 import './marketplace.css';
 
 /** The Review Offers screen (opened from the Default Settings modal): the user's open offers. */
@@ -65,7 +66,7 @@ function OfferRow({ offer: o, onAnswered }: { offer: Offer; onAnswered: (message
       <div>
         <strong style={{ overflowWrap: 'anywhere' }}>{o.filename}</strong>
         <div className="muted">
-          {o.file_size_mb.toFixed(2)} MB · uploaded {new Date(o.uploaded_at).toLocaleDateString()}
+          {formatDecimal(o.file_size_mb, 2)} MB · uploaded {formatDate(o.uploaded_at)}
         </div>
         <div>
           Offer: <strong>{offerText(o)}</strong>

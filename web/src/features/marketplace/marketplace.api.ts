@@ -1,5 +1,6 @@
 import { api } from '../../app/api';
 import type { components } from '../../api/schema.gen';
+import { formatMoney, formatPlural } from '../../app/format';
 
 type Schemas = components['schemas'];
 export type FootageClip = Schemas['FootageClip'];
@@ -63,6 +64,6 @@ export const {
   useDeclineOfferMutation,
 } = marketplaceApi;
 
-export const money = (dollars: number) => `$${dollars.toFixed(2)}`;
+export const money = (dollars: number) => formatMoney(dollars);
 export const offerText = (o: { cash_offer: number | null; credits_offer: number | null }) =>
-  o.cash_offer !== null ? `${money(o.cash_offer)} cash` : `${o.credits_offer ?? 0} credits`;
+  o.cash_offer !== null ? `${money(o.cash_offer)} cash` : formatPlural(o.credits_offer ?? 0, 'credit');

@@ -4,6 +4,7 @@ import { Modal } from '../../components/Modal';
 import { PackCards, PlanCards, type Cycle } from '../pricing/PricingPage';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
+import { formatCount, formatPlural } from '../../app/format';
 import './payments.css';
 
 /**
@@ -25,8 +26,7 @@ export function PayToContinue({ user, credits }: { user: User; credits: number }
   return (
     <div className="pay-gate notice" role="alert">
       <p>
-        {user.entitlements.messages.insufficient}. This reel costs {credits.toLocaleString('en-US')} credits; you have{' '}
-        {user.credits.toLocaleString('en-US')}
+        {user.entitlements.messages.insufficient}. This reel costs {formatPlural(credits, 'credit')}; you have {formatCount(user.credits)}
         {user.entitlements.subscribed ? '' : ' and your free video for today is used'}.
       </p>
       <div className="row">

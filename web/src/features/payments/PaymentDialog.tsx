@@ -13,6 +13,7 @@ import {
   type PaymentIntent,
   type PaymentItem,
 } from './payments.api';
+import { formatPlural } from '../../app/format';
 
 /** Spec timing: the wait before confirming, and before closing after success. */
 export const CONFIRM_WAIT_MS = 2000;
@@ -66,7 +67,7 @@ export function PaymentDialog({
   const succeed = () => {
     setPhase({
       kind: 'success',
-      line: `Payment successful! ${credits.toLocaleString('en-US')} credits have been added to your account.`,
+      line: `Payment successful! ${formatPlural(credits, 'credit')} ${credits === 1 ? 'has' : 'have'} been added to your account.`,
     });
     closing.current = setTimeout(() => {
       onClose();

@@ -1,6 +1,7 @@
 import { api } from '../../app/api';
 import type { components } from '../../api/schema.gen';
 import type { Catalogue, User } from '../../api/types';
+import { formatMoney, formatPlural } from '../../app/format';
 
 type Schemas = components['schemas'];
 export type PaymentIntent = Schemas['PaymentIntent'];
@@ -52,7 +53,7 @@ export type PaymentItem =
 export const packItem = (p: Pack): PaymentItem => ({
   kind: 'pack',
   id: p.id,
-  name: `${p.credits.toLocaleString('en-US')} credits`,
+  name: formatPlural(p.credits, 'credit'),
   price: p.price,
   credits: p.credits,
 });
@@ -79,5 +80,4 @@ export const intentFor = (item: PaymentItem, method: 'card' | 'paypal'): CreateI
         billing_cycle: item.billingCycle,
       };
 
-export const money = (dollars: number) =>
-  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: dollars % 1 ? 2 : 0, maximumFractionDigits: 2 })}`;
+export const money = (dollars: number) => formatMoney(dollars, { whole: dollars % 1 === 0 });

@@ -17,6 +17,8 @@ import {
   useCatalogueQuery,
   type PaymentItem,
 } from '../payments/payments.api';
+import { formatCount, formatDate, formatPlural } from '../../app/format';
+import { isCurrentPlan } from './current';
 
 export type Cycle = 'monthly' | 'yearly';
 
@@ -60,7 +62,7 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
   return (
     <div className="plan-grid">
       {catalogue.data.plans.map((p) => {
-        const current = user?.subscription.plan === p.id && user.subscription.status === 'active';
+        const current = isCurrentPlan(user?.subscription, p.id, cycle);
         const price = cycle === 'yearly' ? p.yearly_price : p.monthly_price;
         return (
           <article key={p.id} className={`card plan${p.most_popular ? ' popular' : ''}`} aria-label={`${p.name} plan`}>
@@ -73,8 +75,7 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
             {cycle === 'yearly' && <p className="saving">Save {money(yearlySaving(p.monthly_price))} a year</p>}
             <ul>
               <li>
-                {(cycle === 'yearly' ? p.yearly_credits : p.monthly_credits).toLocaleString('en-US')} credits/
-                {cycle === 'yearly' ? 'year' : 'month'}
+                {formatPlural(cycle === 'yearly' ? p.yearly_credits : p.monthly_credits, 'credit')}/{cycle === 'yearly' ? 'year' : 'month'}
               </li>
               <li>Storage: {cycle === 'yearly' ? p.storage.yearly : p.storage.monthly}</li>
               <li>Export: {p.export_quality}</li>
@@ -108,7 +109,7 @@ export function PackCards({ onChoose, withCart = true }: { onChoose: (item: Paym
       {catalogue.data.packs.map((p) => (
         <article key={p.id} className={`card pack${p.best_value ? ' popular' : ''}`} aria-label={`${p.credits} credits pack`}>
           {p.best_value && <span className="badge">Best Value</span>}
-          <h3>{p.credits.toLocaleString('en-US')} credits</h3>
+          <h3>{formatPlural(p.credits, 'credit')}</h3>
           <p className="price">{money(p.price)}</p>
           <p className="muted small">Never expire</p>
           <button className="btn primary wide" onClick={() => onChoose(packItem(p))}>
@@ -139,7 +140,7 @@ function BillingSection({ user }: { user: User }) {
   const [error, setError] = useState('');
   const s = user.subscription;
   const paid = s.plan !== 'free' && (s.status === 'active' || s.status === 'past_due');
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : '');
+  const date = formatDate;
   const doCancel = async () => {
     if (!window.confirm('Cancel your subscription? Your plan stays active until the end of the current period.')) return;
     setError('');
@@ -152,7 +153,7 @@ function BillingSection({ user }: { user: User }) {
       <h2 id="billing-h">Billing and Plans</h2>
       <p data-testid="billing-plan">
         Plan: <strong>{PLAN_NAMES[s.plan] ?? s.plan}</strong>
-        {s.plan !== 'free' && ` (${s.billing_cycle ?? ''}, ${s.status.replace('_', ' ')})`} · {user.credits.toLocaleString('en-US')} credits
+        {s.plan !== 'free' && ` (${s.billing_cycle ?? ''}, ${s.status.replace('_', ' ')})`} · {formatPlural(user.credits, 'credit')}
       </p>
       {paid && s.next_billing && (
         <p className="muted">
@@ -198,13 +199,13 @@ function BillingSection({ user }: { user: User }) {
             <tbody>
               {history.data.map((p) => (
                 <tr key={p.id}>
-                  <td>{new Date(p.date).toLocaleDateString()}</td>
+                  <td>{formatDate(p.date)}</td>
                   <td>
                     {p.item}
                     {p.type === 'renewal' ? ' (renewal)' : ''}
                   </td>
                   <td>{money(p.amount)}</td>
-                  <td>{p.credits.toLocaleString('en-US')}</td>
+                  <td>{formatCount(p.credits)}</td>
                   <td>{p.provider === 'sandbox' ? 'Test mode' : p.provider === 'stripe' ? 'Card' : 'PayPal'}</td>
                   <td title={p.failure_message || undefined}>
                     {p.status}

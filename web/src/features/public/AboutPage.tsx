@@ -1,4 +1,7 @@
 import { Link } from 'react-router-dom';
+import changelog from '../../../../CHANGELOG.md?raw';
+import { formatDate } from '../../app/format';
+import { parseChangelog } from './changelog';
 import { usePageMeta } from './usePageMeta';
 
 const values = [
@@ -25,14 +28,10 @@ const roles = [
   { role: 'Support', text: 'answers every message sent from the contact page.' },
 ];
 
-const timeline = [
-  { when: 'The idea', text: 'Editing a highlight reel by hand takes hours; the beat and the best shots can be found automatically.' },
-  { when: 'The engine', text: 'Beat-synced planning, clip analysis and an ffmpeg renderer that works the same on a laptop and a cluster.' },
-  { when: 'The product', text: 'Accounts, credits, live progress, My Reels and a stock library, on the web.' },
-  { when: 'Today', text: 'A public showcase of reels made with Reelsmith, and more ways to share them.' },
-];
+// The product's own history: CHANGELOG.md at the repository's root, read when the app is built.
+const history = parseChangelog(changelog);
 
-/** /about: mission, values, what is different, who does what (roles, not invented people), the story so far. */
+/** /about: mission, values, what is different, who does what (roles, not invented people), and the changelog. */
 export function AboutPage() {
   usePageMeta('About Us', 'Why Reelsmith exists, what it does differently, and the values and roles behind it.');
   return (
@@ -64,11 +63,18 @@ export function AboutPage() {
         ))}
       </ul>
       <h2>How we got here</h2>
-      <ol className="timeline">
-        {timeline.map((t) => (
-          <li key={t.when}>
-            <strong>{t.when}</strong>
-            <p>{t.text}</p>
+      <p>What shipped, day by day, from the product's changelog.</p>
+      <ol className="timeline" aria-label="Changelog">
+        {history.map((d) => (
+          <li key={d.date}>
+            <h3>
+              <time dateTime={d.date}>{formatDate(`${d.date}T12:00:00Z`)}</time>
+            </h3>
+            <ul>
+              {d.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
           </li>
         ))}
       </ol>

@@ -1,9 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PlayerModal } from './PlayerModal';
-import { useFeaturedQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
+import { useFeaturedQuery, useShowcaseRatingsQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
+import { StarRating, ratingText } from './StarRating';
+import { useCurrentUser } from '../auth/useCurrentUser';
 import { usePageMeta } from './usePageMeta';
 import { formatViews, VideoCard } from './VideoCard';
+import { formatCount, formatDecimal } from '../../app/format';
 
 /** The spec's Hall of Fame fetch: 15 videos. */
 export const FEATURED_LIMIT = 15;
@@ -15,6 +18,15 @@ export function HallOfFamePage() {
   const stats = useShowcaseStatsQuery();
   const [playing, setPlaying] = useState<DemoVideo | null>(null);
   const videos = featured.data?.videos ?? [];
+  const { user } = useCurrentUser();
+  // Ratings are for reels made here (the showcase), not for YouTube videos.
+  const rateable = featured.data?.source === 'showcase' ? videos.map((v) => v.id).join(',') : '';
+  const ratings = useShowcaseRatingsQuery(rateable, { skip: !rateable });
+  const byId = new Map((ratings.data?.ratings ?? []).map((r) => [r.reel_id, r]));
+  // The tile: every rating of the reels shown, averaged (weighted by how many each has).
+  const all = [...byId.values()];
+  const votes = all.reduce((n, r) => n + r.count, 0);
+  const overall = votes ? { average: all.reduce((a, r) => a + r.average * r.count, 0) / votes, count: votes } : undefined;
 
   return (
     <section className="page public">
@@ -22,13 +34,19 @@ export function HallOfFamePage() {
       <p className="lead">The reels people watch most.</p>
       <div className="tiles">
         <div className="tile">
-          <span className="tile-value">{stats.data ? stats.data.total_reels.toLocaleString('en-US') : '–'}</span>
+          <span className="tile-value">{stats.data ? formatCount(stats.data.total_reels) : '–'}</span>
           <span className="muted">reels created</span>
         </div>
         <div className="tile">
-          <span className="tile-value">{stats.data ? stats.data.active_creators.toLocaleString('en-US') : '–'}</span>
+          <span className="tile-value">{stats.data ? formatCount(stats.data.active_creators) : '–'}</span>
           <span className="muted">creators active in the last 30 days</span>
         </div>
+        {rateable && (
+          <div className="tile" data-testid="rating-tile">
+            <span className="tile-value">{overall ? `${formatDecimal(overall.average, 1)}/5` : '–'}</span>
+            <span className="muted">{ratingText(overall)}</span>
+          </div>
+        )}
       </div>
       {stats.isError && <p className="error">Failed to load the figures.</p>}
       <div className="row toolbar">
@@ -71,7 +89,10 @@ export function HallOfFamePage() {
           <h2>Top reels</h2>
           <div className="video-grid">
             {videos.map((v, i) => (
-              <VideoCard key={v.id} video={v} rank={i + 1} onOpen={setPlaying} />
+              <div key={v.id} className="rated-card">
+                <VideoCard video={v} rank={i + 1} onOpen={setPlaying} />
+                {rateable && <StarRating reelId={v.id} title={v.title} rating={byId.get(v.id)} user={user} />}
+              </div>
             ))}
           </div>
         </>

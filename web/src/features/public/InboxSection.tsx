@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { useContactInboxQuery } from './public.api';
+import { formatDateTime } from '../../app/format';
 
 const PAGE = 20;
 
@@ -28,7 +29,7 @@ export function InboxSection() {
             {q.data.messages.map((m) => (
               <li key={m.id} className="card">
                 <strong>{m.topic}</strong> from {m.name} &lt;<a href={`mailto:${m.email}`}>{m.email}</a>&gt;
-                <span className="muted"> · {new Date(m.created_at).toLocaleString()}</span>
+                <span className="muted"> · {formatDateTime(m.created_at)}</span>
                 <pre>{m.message}</pre>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { useFeatureReelMutation, useSharedReelsQuery, useUnfeatureReelMutation, type SharedReel } from './public.api';
+import { formatDate, formatPlural } from '../../app/format';
 
 function Row({ reel }: { reel: SharedReel }) {
   const [category, setCategory] = useState(reel.category || '');
@@ -11,8 +12,8 @@ function Row({ reel }: { reel: SharedReel }) {
     <li className="card">
       <strong>{reel.title}</strong>{' '}
       <span className="muted">
-        · {reel.pacing_preset} · {Math.round(reel.duration_sec)} s · {new Date(reel.created_at).toLocaleDateString()}
-        {reel.featured && ` · featured in ${reel.category}, ${reel.views} views`}
+        · {reel.pacing_preset} · {Math.round(reel.duration_sec)} s · {formatDate(reel.created_at)}
+        {reel.featured && ` · featured in ${reel.category}, ${formatPlural(reel.views, 'view')}`}
       </span>
       <form
         className="row toolbar"

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DemoVideo } from './public.api';
+import { formatPlural } from '../../app/format';
 
 /** The spec's hover preview: three frames, one every 0.8 s. */
 export const PREVIEW_FRAME_MS = 800;
@@ -12,7 +13,7 @@ export const formatDuration = (s: number) => {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 };
 
-export const formatViews = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'view' : 'views'}`;
+export const formatViews = (n: number) => formatPlural(n, 'view');
 
 /** A video's card: thumbnail (hover or focus cycles the preview frames), title, category, length and views; opens the player. */
 export function VideoCard({ video, onOpen, rank }: { video: DemoVideo; onOpen: (v: DemoVideo) => void; rank?: number }) {

@@ -10,8 +10,9 @@ export type SharedReel = Schemas['SharedReel'];
 export type ContactRequest = Schemas['ContactRequest'];
 export type ContactMessage = Schemas['ContactMessage'];
 export type ContactInbox = Schemas['ContactInbox'];
+export type ShowcaseRating = Schemas['ShowcaseRating'];
 
-const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact'] }).injectEndpoints({
+const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact', 'Ratings'] }).injectEndpoints({
   endpoints: (build) => ({
     demos: build.query<DemoList, string>({
       query: (category) => ({ url: '/demos', params: category ? { category } : {} }),
@@ -22,6 +23,15 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact'] })
       providesTags: ['Showcase'],
     }),
     showcaseStats: build.query<ShowcaseStats, void>({ query: () => '/showcase/stats', providesTags: ['Showcase'] }),
+    /** Star ratings of showcase reels (ids comma-separated), with the signed-in caller's own. */
+    showcaseRatings: build.query<{ ratings: ShowcaseRating[] }, string>({
+      query: (ids) => ({ url: '/showcase/ratings', params: { ids } }),
+      providesTags: ['Ratings'],
+    }),
+    rateReel: build.mutation<ShowcaseRating, { id: string; stars: number }>({
+      query: ({ id, stars }) => ({ url: `/showcase/${id}/rating`, method: 'PUT', body: { stars } }),
+      invalidatesTags: ['Ratings'],
+    }),
     countPlay: build.mutation<{ views: number }, string>({
       query: (id) => ({ url: `/showcase/${id}/play`, method: 'POST' }),
     }),
@@ -62,6 +72,8 @@ export const {
   useDemosQuery,
   useFeaturedQuery,
   useShowcaseStatsQuery,
+  useShowcaseRatingsQuery,
+  useRateReelMutation,
   useCountPlayMutation,
   useCostEstimateQuery,
   useSetSharingMutation,

@@ -10,11 +10,12 @@ import '../public/public.css';
 import { ShareToggle } from '../public/ShareToggle';
 import '../library/library.css';
 import { useDeleteReelMutation, useReelAccessMutation, useReelsQuery } from './reels.api';
+import { formatDate } from '../../app/format';
 
 /** A reel finished in another tab or while the page is open appears within this long, without a reload. */
 const REFRESH_MS = 15_000;
 const PACING: Record<string, string> = { relaxed: 'Relaxed', standard: 'Standard', 'high-energy': 'High Energy' };
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const day = formatDate;
 
 function ReelCard({ reel, onPlay }: { reel: Reel; onPlay: (r: Reel) => void }) {
   const [remove, removing] = useDeleteReelMutation();

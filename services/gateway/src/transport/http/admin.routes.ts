@@ -47,7 +47,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
       },
     },
     async (req, reply) => {
-      const s = await peers.telemetry.summary({ hours: 24 }, { requestId: req.id });
+      // Revenue is what billing's payments ledger says was taken (refunds off), not a telemetry count.
+      const [s, revenue] = await Promise.all([
+        peers.telemetry.summary({ hours: 24 }, { requestId: req.id }),
+        peers.billing.revenue({ hours: 24 }, { requestId: req.id }),
+      ]);
       void reply.header('cache-control', 'no-store');
       const total = num(s.totalRequests);
       return {
@@ -66,7 +70,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
           p95_queue_wait_s: s.p95QueueWaitS,
         },
         logins: { succeeded: num(s.logins), failed: num(s.failedLogins) },
-        revenue_usd: num(s.revenueCents) / 100,
+        revenue_usd: num(revenue.amountCents) / 100,
         hourly: s.hourly.map((h) => ({
           hour: new Date(num(h.hourStartUnixMs)).toISOString(),
           requests: num(h.requests),

@@ -208,6 +208,62 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  const rating = z
+    .object({
+      reel_id: z.string(),
+      average: z.number().describe('Mean stars of every rating, 0 when none'),
+      count: z.number().int().describe('How many users rated it'),
+      mine: z.number().int().describe("The signed-in caller's own stars, 0 when none"),
+    })
+    .meta({ id: 'ShowcaseRating' });
+  const ratingView = (r: { reelId: string; average: number; count: bigint; mine: number }) => ({
+    reel_id: r.reelId,
+    average: Math.round(r.average * 10) / 10,
+    count: Number(r.count),
+    mine: r.mine,
+  });
+
+  app.get(
+    '/showcase/ratings',
+    {
+      schema: {
+        summary: "Star ratings of featured reels (average, count, and the signed-in caller's own)",
+        querystring: z.object({ ids: z.string().max(4000).describe('Reel ids, comma-separated (at most 100)') }),
+        response: { 200: z.object({ ratings: z.array(rating) }), ...errors(400) },
+      },
+    },
+    async (req, reply) => {
+      const ids = req.query.ids
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(0, 100);
+      const r = await peers.media.getShowcaseRatings({ reelIds: ids, userId: req.caller?.id ?? '' }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      return { ratings: r.ratings.map(ratingView) };
+    },
+  );
+
+  app.put(
+    '/showcase/:id/rating',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Rate a featured reel 1 to 5 stars; rating again replaces your earlier stars (one vote per user)',
+        params: uuidParams,
+        body: z.object({ stars: z.number().int().min(1).max(5) }).strict(),
+        response: { 200: rating, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) =>
+      ratingView(
+        await peers.media.rateShowcaseReel(
+          { reelId: req.params.id, userId: callerOf(req).id, stars: req.body.stars },
+          { requestId: req.id },
+        ),
+      ),
+  );
+
   app.put(
     '/library/:id/showcase',
     {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/media/v1/media.proto.
  */
 export const file_reelsmith_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKvAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCBINCgVwZWFrcxgPIAMoAiIsCgdGcmFtZUF0EhIKCm9iamVjdF9rZXkYASABKAkSDQoFYXRfbXMYAiABKAMiUQoQR2V0RnJhbWVzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIrCgZmcmFtZXMYAiADKAsyGy5yZWVsc21pdGgubWVkaWEudjEuRnJhbWVBdCInChFHZXRGcmFtZXNSZXNwb25zZRISCgpmcmFtZV9rZXlzGAEgAygJImsKFVJlZ2lzdGVyVXBsb2FkUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRISCgpvYmplY3Rfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIWCg5zaXplX2NhcF9ieXRlcxgEIAEoAyI4Cg9HZXRNZWRpYVJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkiQAoQR2V0TWVkaWFSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0i1QIKBFJlZWwSCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAUgASgDEhIKCm9iamVjdF9rZXkYBiABKAkSFQoNdGh1bWJuYWlsX2tleRgHIAEoCRIUCgxkdXJhdGlvbl9zZWMYCCABKAESEgoKc2l6ZV9ieXRlcxgJIAEoAxISCgptdXNpY191c2VkGAogASgIEhsKE2VuYWJsZV9iZWF0X21hcHBpbmcYCyABKAgSGwoTZW5hYmxlX2ludGVsbGlnZW5jZRgMIAEoCBIVCg1wYWNpbmdfcHJlc2V0GA0gASgJEhkKEXNoYXJlX3RvX3Nob3djYXNlGCggASgIEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgOIAEoAyJdCg5BZGRSZWVsUmVxdWVzdBImCgRyZWVsGAEgASgLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDAoEcGxhbhgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJIjMKDkdldFJlZWxSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkiQwoQTGlzdFJlZWxzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZvZmZzZXQYAyABKAUiSwoRTGlzdFJlZWxzUmVzcG9uc2USJwoFcmVlbHMYASADKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBINCgV0b3RhbBgCIAEoBSI2ChFEZWxldGVSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIhQKEkRlbGV0ZVJlZWxSZXNwb25zZSJICg9NYXJrVXNlZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkSDgoGam9iX2lkGAMgASgJIhIKEE1hcmtVc2VkUmVzcG9uc2UiKQoVRGVsZXRlVXNlckRhdGFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJIjgKFkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USDwoHdXBsb2FkcxgBIAEoBRINCgVyZWVscxgCIAEoBSJKChVTZXRSZWVsU2hhcmluZ1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCRIOCgZzaGFyZWQYAyABKAgiOgoWU2V0UmVlbFNoYXJpbmdSZXNwb25zZRIOCgZzaGFyZWQYASABKAgSEAoIZmVhdHVyZWQYAiABKAgiiwEKDVNob3djYXNlRW50cnkSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGNhdGVnb3J5GAIgASgJEg0KBXZpZXdzGAMgASgDEhsKE2ZlYXR1cmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMcHJldmlld19rZXlzGAUgAygJIkwKEkZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhMKC2ZlYXR1cmVkX2J5GAMgASgJIicKFFVuZmVhdHVyZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiFwoVVW5mZWF0dXJlUmVlbFJlc3BvbnNlIkUKE0xpc3RTaG93Y2FzZVJlcXVlc3QSEAoIY2F0ZWdvcnkYASABKAkSDQoFbGltaXQYAiABKAUSDQoFb3JkZXIYAyABKAkiXgoUTGlzdFNob3djYXNlUmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EhIKCmNhdGVnb3JpZXMYAiADKAkiKgoXR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSI7ChhDb3VudFNob3djYXNlVmlld1JlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAkiOwoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAxIPCgdjb3VudGVkGAIgASgIIhkKF0dldFNob3djYXNlU3RhdHNSZXF1ZXN0IkwKGEdldFNob3djYXNlU3RhdHNSZXNwb25zZRITCgt0b3RhbF9yZWVscxgBIAEoAxIbChNhY3RpdmVfY3JlYXRvcnNfMzBkGAIgASgDIjcKFkxpc3RTaGFyZWRSZWVsc1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFImcKClNoYXJlZFJlZWwSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGZlYXR1cmVkGAIgASgIEhAKCGNhdGVnb3J5GAMgASgJEg0KBXZpZXdzGAQgASgDIlcKF0xpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEi0KBXJlZWxzGAEgAygLMh4ucmVlbHNtaXRoLm1lZGlhLnYxLlNoYXJlZFJlZWwSDQoFdG90YWwYAiABKAUi6QEKC0xpYnJhcnlJdGVtEgsKA2tleRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhIKCnNpemVfYnl0ZXMYBSABKAMSFAoMZHVyYXRpb25fc2VjGAYgASgBEhIKCm9iamVjdF9rZXkYByABKAkSFQoNdGh1bWJuYWlsX2tleRgIIAEoCRIaChJwcmV2aWV3X2ZyYW1lX2tleXMYCSADKAkSCwoDYnBtGAogASgBEg0KBXdpZHRoGAsgASgFEg4KBmhlaWdodBgMIAEoBSJeChJMaXN0TGlicmFyeVJlcXVlc3QSDAoEa2luZBgBIAEoCRIJCgFxGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEg0KBWxpbWl0GAQgASgFEg4KBm9mZnNldBgFIAEoBSJoChNMaXN0TGlicmFyeVJlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEhIKCmNhdGVnb3JpZXMYAiADKAkSDQoFdG90YWwYAyABKAUiNAoWR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBIMCgRraW5kGAEgASgJEgwKBGtleXMYAiADKAkiSQoXR2V0TGlicmFyeUl0ZW1zUmVzcG9uc2USLgoFaXRlbXMYASADKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJAoQRmluZE11c2ljUmVxdWVzdBIQCghmaWxlbmFtZRgBIAEoCSIjChRNdXNpY0FuYWx5c2lzUmVxdWVzdBILCgNrZXkYASABKAkiZAoVTXVzaWNBbmFseXNpc1Jlc3BvbnNlEi0KBGl0ZW0YASABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0SDQoFYmVhdHMYAiADKAESDQoFcGVha3MYAyADKAIiVQoaSW1wb3J0TGlicmFyeU9iamVjdFJlcXVlc3QSEwoLc3RhZ2luZ19rZXkYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkiVwoVSW1wb3J0TGlicmFyeVJlc3BvbnNlEg8KB291dGNvbWUYASABKAkSLQoEaXRlbRgCIAEoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbSInChhEZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QSCwoDa2V5GAEgASgJIhsKGURlbGV0ZUxpYnJhcnlJdGVtUmVzcG9uc2UyqRIKE01lZGlhTGlicmFyeVNlcnZpY2USVQoIRGVzY3JpYmUSIy5yZWVsc21pdGgubWVkaWEudjEuRGVzY3JpYmVSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVzcG9uc2USWgoOUmVnaXN0ZXJVcGxvYWQSKS5yZWVsc21pdGgubWVkaWEudjEuUmVnaXN0ZXJVcGxvYWRSZXF1ZXN0Gh0ucmVlbHNtaXRoLm1lZGlhLnYxLk1lZGlhSXRlbRJVCghHZXRNZWRpYRIjLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRNZWRpYVJlcXVlc3QaJC5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXNwb25zZRJHCgdBZGRSZWVsEiIucmVlbHNtaXRoLm1lZGlhLnYxLkFkZFJlZWxSZXF1ZXN0GhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSWAoJTGlzdFJlZWxzEiQucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1JlcXVlc3QaJS5yZWVsc21pdGgubWVkaWEudjEuTGlzdFJlZWxzUmVzcG9uc2USWwoKRGVsZXRlUmVlbBIlLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVxdWVzdBomLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVSZWVsUmVzcG9uc2USWAoJR2V0RnJhbWVzEiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldEZyYW1lc1JlcXVlc3QaJS5yZWVsc21pdGgubWVkaWEudjEuR2V0RnJhbWVzUmVzcG9uc2USVQoITWFya1VzZWQSIy5yZWVsc21pdGgubWVkaWEudjEuTWFya1VzZWRSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVzcG9uc2USZwoORGVsZXRlVXNlckRhdGESKS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlVXNlckRhdGFSZXF1ZXN0GioucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USZwoOU2V0UmVlbFNoYXJpbmcSKS5yZWVsc21pdGgubWVkaWEudjEuU2V0UmVlbFNoYXJpbmdSZXF1ZXN0GioucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVzcG9uc2USWAoLRmVhdHVyZVJlZWwSJi5yZWVsc21pdGgubWVkaWEudjEuRmVhdHVyZVJlZWxSZXF1ZXN0GiEucmVlbHNtaXRoLm1lZGlhLnYxLlNob3djYXNlRW50cnkSZAoNVW5mZWF0dXJlUmVlbBIoLnJlZWxzbWl0aC5tZWRpYS52MS5VbmZlYXR1cmVSZWVsUmVxdWVzdBopLnJlZWxzbWl0aC5tZWRpYS52MS5VbmZlYXR1cmVSZWVsUmVzcG9uc2USYQoMTGlzdFNob3djYXNlEicucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlcXVlc3QaKC5yZWVsc21pdGgubWVkaWEudjEuTGlzdFNob3djYXNlUmVzcG9uc2USYgoQR2V0U2hvd2Nhc2VFbnRyeRIrLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRTaG93Y2FzZUVudHJ5UmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EnAKEUNvdW50U2hvd2Nhc2VWaWV3EiwucmVlbHNtaXRoLm1lZGlhLnYxLkNvdW50U2hvd2Nhc2VWaWV3UmVxdWVzdBotLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1Jlc3BvbnNlEm0KEEdldFNob3djYXNlU3RhdHMSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VTdGF0c1JlcXVlc3QaLC5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VTdGF0c1Jlc3BvbnNlEmoKD0xpc3RTaGFyZWRSZWVscxIqLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXF1ZXN0GisucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEkcKB0dldFJlZWwSIi5yZWVsc21pdGgubWVkaWEudjEuR2V0UmVlbFJlcXVlc3QaGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBJeCgtMaXN0TGlicmFyeRImLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0TGlicmFyeVJlcXVlc3QaJy5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXNwb25zZRJqCg9HZXRMaWJyYXJ5SXRlbXMSKi5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRMaWJyYXJ5SXRlbXNSZXNwb25zZRJSCglGaW5kTXVzaWMSJC5yZWVsc21pdGgubWVkaWEudjEuRmluZE11c2ljUmVxdWVzdBofLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRJkCg1NdXNpY0FuYWx5c2lzEigucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXNwb25zZRJwChNJbXBvcnRMaWJyYXJ5T2JqZWN0Ei4ucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlSZXNwb25zZRJwChFEZWxldGVMaWJyYXJ5SXRlbRIsLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKvAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCBINCgVwZWFrcxgPIAMoAiIsCgdGcmFtZUF0EhIKCm9iamVjdF9rZXkYASABKAkSDQoFYXRfbXMYAiABKAMiUQoQR2V0RnJhbWVzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIrCgZmcmFtZXMYAiADKAsyGy5yZWVsc21pdGgubWVkaWEudjEuRnJhbWVBdCInChFHZXRGcmFtZXNSZXNwb25zZRISCgpmcmFtZV9rZXlzGAEgAygJImsKFVJlZ2lzdGVyVXBsb2FkUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRISCgpvYmplY3Rfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIWCg5zaXplX2NhcF9ieXRlcxgEIAEoAyI4Cg9HZXRNZWRpYVJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkiQAoQR2V0TWVkaWFSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0i1QIKBFJlZWwSCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAUgASgDEhIKCm9iamVjdF9rZXkYBiABKAkSFQoNdGh1bWJuYWlsX2tleRgHIAEoCRIUCgxkdXJhdGlvbl9zZWMYCCABKAESEgoKc2l6ZV9ieXRlcxgJIAEoAxISCgptdXNpY191c2VkGAogASgIEhsKE2VuYWJsZV9iZWF0X21hcHBpbmcYCyABKAgSGwoTZW5hYmxlX2ludGVsbGlnZW5jZRgMIAEoCBIVCg1wYWNpbmdfcHJlc2V0GA0gASgJEhkKEXNoYXJlX3RvX3Nob3djYXNlGCggASgIEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgOIAEoAyJdCg5BZGRSZWVsUmVxdWVzdBImCgRyZWVsGAEgASgLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDAoEcGxhbhgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJIjMKDkdldFJlZWxSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkiQwoQTGlzdFJlZWxzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZvZmZzZXQYAyABKAUiSwoRTGlzdFJlZWxzUmVzcG9uc2USJwoFcmVlbHMYASADKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBINCgV0b3RhbBgCIAEoBSI2ChFEZWxldGVSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIhQKEkRlbGV0ZVJlZWxSZXNwb25zZSJICg9NYXJrVXNlZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkSDgoGam9iX2lkGAMgASgJIhIKEE1hcmtVc2VkUmVzcG9uc2UiKQoVRGVsZXRlVXNlckRhdGFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJIjgKFkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USDwoHdXBsb2FkcxgBIAEoBRINCgVyZWVscxgCIAEoBSJKChVTZXRSZWVsU2hhcmluZ1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCRIOCgZzaGFyZWQYAyABKAgiOgoWU2V0UmVlbFNoYXJpbmdSZXNwb25zZRIOCgZzaGFyZWQYASABKAgSEAoIZmVhdHVyZWQYAiABKAgiiwEKDVNob3djYXNlRW50cnkSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGNhdGVnb3J5GAIgASgJEg0KBXZpZXdzGAMgASgDEhsKE2ZlYXR1cmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMcHJldmlld19rZXlzGAUgAygJIkwKEkZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhMKC2ZlYXR1cmVkX2J5GAMgASgJIicKFFVuZmVhdHVyZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiFwoVVW5mZWF0dXJlUmVlbFJlc3BvbnNlIkUKE0xpc3RTaG93Y2FzZVJlcXVlc3QSEAoIY2F0ZWdvcnkYASABKAkSDQoFbGltaXQYAiABKAUSDQoFb3JkZXIYAyABKAkiXgoUTGlzdFNob3djYXNlUmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EhIKCmNhdGVnb3JpZXMYAiADKAkiKgoXR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSI7ChhDb3VudFNob3djYXNlVmlld1JlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAkiOwoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAxIPCgdjb3VudGVkGAIgASgIIk8KDlNob3djYXNlUmF0aW5nEg8KB3JlZWxfaWQYASABKAkSDwoHYXZlcmFnZRgCIAEoARINCgVjb3VudBgDIAEoAxIMCgRtaW5lGAQgASgFIkoKF1JhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRINCgVzdGFycxgDIAEoBSI+ChlHZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0EhAKCHJlZWxfaWRzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkiUQoaR2V0U2hvd2Nhc2VSYXRpbmdzUmVzcG9uc2USMwoHcmF0aW5ncxgBIAMoCzIiLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZVJhdGluZyIZChdHZXRTaG93Y2FzZVN0YXRzUmVxdWVzdCJMChhHZXRTaG93Y2FzZVN0YXRzUmVzcG9uc2USEwoLdG90YWxfcmVlbHMYASABKAMSGwoTYWN0aXZlX2NyZWF0b3JzXzMwZBgCIAEoAyI3ChZMaXN0U2hhcmVkUmVlbHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBSJnCgpTaGFyZWRSZWVsEiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghmZWF0dXJlZBgCIAEoCBIQCghjYXRlZ29yeRgDIAEoCRINCgV2aWV3cxgEIAEoAyJXChdMaXN0U2hhcmVkUmVlbHNSZXNwb25zZRItCgVyZWVscxgBIAMoCzIeLnJlZWxzbWl0aC5tZWRpYS52MS5TaGFyZWRSZWVsEg0KBXRvdGFsGAIgASgFIukBCgtMaWJyYXJ5SXRlbRILCgNrZXkYASABKAkSDAoEa2luZBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEhQKDGR1cmF0aW9uX3NlYxgGIAEoARISCgpvYmplY3Rfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoScHJldmlld19mcmFtZV9rZXlzGAkgAygJEgsKA2JwbRgKIAEoARINCgV3aWR0aBgLIAEoBRIOCgZoZWlnaHQYDCABKAUiXgoSTGlzdExpYnJhcnlSZXF1ZXN0EgwKBGtpbmQYASABKAkSCQoBcRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZvZmZzZXQYBSABKAUiaAoTTGlzdExpYnJhcnlSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRISCgpjYXRlZ29yaWVzGAIgAygJEg0KBXRvdGFsGAMgASgFIjQKFkdldExpYnJhcnlJdGVtc1JlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRrZXlzGAIgAygJIkkKF0dldExpYnJhcnlJdGVtc1Jlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtIiQKEEZpbmRNdXNpY1JlcXVlc3QSEAoIZmlsZW5hbWUYASABKAkiIwoUTXVzaWNBbmFseXNpc1JlcXVlc3QSCwoDa2V5GAEgASgJImQKFU11c2ljQW5hbHlzaXNSZXNwb25zZRItCgRpdGVtGAEgASgLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEg0KBWJlYXRzGAIgAygBEg0KBXBlYWtzGAMgAygCIlUKGkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0EhMKC3N0YWdpbmdfa2V5GAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJIlcKFUltcG9ydExpYnJhcnlSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEi0KBGl0ZW0YAiABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJwoYRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0EgsKA2tleRgBIAEoCSIbChlEZWxldGVMaWJyYXJ5SXRlbVJlc3BvbnNlMoMUChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElgKCUdldEZyYW1lcxIkLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRGcmFtZXNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkdldEZyYW1lc1Jlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlEmcKDkRlbGV0ZVVzZXJEYXRhEikucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVVc2VyRGF0YVJlc3BvbnNlEmcKDlNldFJlZWxTaGFyaW5nEikucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5TZXRSZWVsU2hhcmluZ1Jlc3BvbnNlElgKC0ZlYXR1cmVSZWVsEiYucmVlbHNtaXRoLm1lZGlhLnYxLkZlYXR1cmVSZWVsUmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EmQKDVVuZmVhdHVyZVJlZWwSKC5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlcXVlc3QaKS5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlc3BvbnNlEmEKDExpc3RTaG93Y2FzZRInLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hvd2Nhc2VSZXF1ZXN0GigucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlc3BvbnNlEmIKEEdldFNob3djYXNlRW50cnkSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QaIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRJwChFDb3VudFNob3djYXNlVmlldxIsLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1JlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRJtChBHZXRTaG93Y2FzZVN0YXRzEisucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXF1ZXN0GiwucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXNwb25zZRJjChBSYXRlU2hvd2Nhc2VSZWVsEisucmVlbHNtaXRoLm1lZGlhLnYxLlJhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0GiIucmVlbHNtaXRoLm1lZGlhLnYxLlNob3djYXNlUmF0aW5nEnMKEkdldFNob3djYXNlUmF0aW5ncxItLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0Gi4ucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlUmF0aW5nc1Jlc3BvbnNlEmoKD0xpc3RTaGFyZWRSZWVscxIqLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXF1ZXN0GisucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEkcKB0dldFJlZWwSIi5yZWVsc21pdGgubWVkaWEudjEuR2V0UmVlbFJlcXVlc3QaGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBJeCgtMaXN0TGlicmFyeRImLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0TGlicmFyeVJlcXVlc3QaJy5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXNwb25zZRJqCg9HZXRMaWJyYXJ5SXRlbXMSKi5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRMaWJyYXJ5SXRlbXNSZXNwb25zZRJSCglGaW5kTXVzaWMSJC5yZWVsc21pdGgubWVkaWEudjEuRmluZE11c2ljUmVxdWVzdBofLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRJkCg1NdXNpY0FuYWx5c2lzEigucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXNwb25zZRJwChNJbXBvcnRMaWJyYXJ5T2JqZWN0Ei4ucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlSZXNwb25zZRJwChFEZWxldGVMaWJyYXJ5SXRlbRIsLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.media.v1.DescribeRequest
@@ -863,6 +863,112 @@ export const CountShowcaseViewResponseSchema: GenMessage<CountShowcaseViewRespon
   messageDesc(file_reelsmith_media_v1_media, 30);
 
 /**
+ * @generated from message reelsmith.media.v1.ShowcaseRating
+ */
+export type ShowcaseRating = Message<"reelsmith.media.v1.ShowcaseRating"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+
+  /**
+   * Mean of every user's stars (0 when nobody rated it yet).
+   *
+   * @generated from field: double average = 2;
+   */
+  average: number;
+
+  /**
+   * @generated from field: int64 count = 3;
+   */
+  count: bigint;
+
+  /**
+   * The asking user's own stars, 0 when none (or no user).
+   *
+   * @generated from field: int32 mine = 4;
+   */
+  mine: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.ShowcaseRating.
+ * Use `create(ShowcaseRatingSchema)` to create a new message.
+ */
+export const ShowcaseRatingSchema: GenMessage<ShowcaseRating> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 31);
+
+/**
+ * @generated from message reelsmith.media.v1.RateShowcaseReelRequest
+ */
+export type RateShowcaseReelRequest = Message<"reelsmith.media.v1.RateShowcaseReelRequest"> & {
+  /**
+   * @generated from field: string reel_id = 1;
+   */
+  reelId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * 1 to 5. Rating again replaces the user's earlier stars (one vote per user and reel).
+   *
+   * @generated from field: int32 stars = 3;
+   */
+  stars: number;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.RateShowcaseReelRequest.
+ * Use `create(RateShowcaseReelRequestSchema)` to create a new message.
+ */
+export const RateShowcaseReelRequestSchema: GenMessage<RateShowcaseReelRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 32);
+
+/**
+ * @generated from message reelsmith.media.v1.GetShowcaseRatingsRequest
+ */
+export type GetShowcaseRatingsRequest = Message<"reelsmith.media.v1.GetShowcaseRatingsRequest"> & {
+  /**
+   * @generated from field: repeated string reel_ids = 1;
+   */
+  reelIds: string[];
+
+  /**
+   * Optional: whose own stars to return as `mine`.
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetShowcaseRatingsRequest.
+ * Use `create(GetShowcaseRatingsRequestSchema)` to create a new message.
+ */
+export const GetShowcaseRatingsRequestSchema: GenMessage<GetShowcaseRatingsRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 33);
+
+/**
+ * @generated from message reelsmith.media.v1.GetShowcaseRatingsResponse
+ */
+export type GetShowcaseRatingsResponse = Message<"reelsmith.media.v1.GetShowcaseRatingsResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.media.v1.ShowcaseRating ratings = 1;
+   */
+  ratings: ShowcaseRating[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.GetShowcaseRatingsResponse.
+ * Use `create(GetShowcaseRatingsResponseSchema)` to create a new message.
+ */
+export const GetShowcaseRatingsResponseSchema: GenMessage<GetShowcaseRatingsResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 34);
+
+/**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsRequest
  */
 export type GetShowcaseStatsRequest = Message<"reelsmith.media.v1.GetShowcaseStatsRequest"> & {
@@ -873,7 +979,7 @@ export type GetShowcaseStatsRequest = Message<"reelsmith.media.v1.GetShowcaseSta
  * Use `create(GetShowcaseStatsRequestSchema)` to create a new message.
  */
 export const GetShowcaseStatsRequestSchema: GenMessage<GetShowcaseStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 31);
+  messageDesc(file_reelsmith_media_v1_media, 35);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsResponse
@@ -899,7 +1005,7 @@ export type GetShowcaseStatsResponse = Message<"reelsmith.media.v1.GetShowcaseSt
  * Use `create(GetShowcaseStatsResponseSchema)` to create a new message.
  */
 export const GetShowcaseStatsResponseSchema: GenMessage<GetShowcaseStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 32);
+  messageDesc(file_reelsmith_media_v1_media, 36);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsRequest
@@ -921,7 +1027,7 @@ export type ListSharedReelsRequest = Message<"reelsmith.media.v1.ListSharedReels
  * Use `create(ListSharedReelsRequestSchema)` to create a new message.
  */
 export const ListSharedReelsRequestSchema: GenMessage<ListSharedReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 33);
+  messageDesc(file_reelsmith_media_v1_media, 37);
 
 /**
  * @generated from message reelsmith.media.v1.SharedReel
@@ -953,7 +1059,7 @@ export type SharedReel = Message<"reelsmith.media.v1.SharedReel"> & {
  * Use `create(SharedReelSchema)` to create a new message.
  */
 export const SharedReelSchema: GenMessage<SharedReel> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 34);
+  messageDesc(file_reelsmith_media_v1_media, 38);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsResponse
@@ -975,7 +1081,7 @@ export type ListSharedReelsResponse = Message<"reelsmith.media.v1.ListSharedReel
  * Use `create(ListSharedReelsResponseSchema)` to create a new message.
  */
 export const ListSharedReelsResponseSchema: GenMessage<ListSharedReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 35);
+  messageDesc(file_reelsmith_media_v1_media, 39);
 
 /**
  * An item of the stock video or music library.
@@ -1059,7 +1165,7 @@ export type LibraryItem = Message<"reelsmith.media.v1.LibraryItem"> & {
  * Use `create(LibraryItemSchema)` to create a new message.
  */
 export const LibraryItemSchema: GenMessage<LibraryItem> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 36);
+  messageDesc(file_reelsmith_media_v1_media, 40);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryRequest
@@ -1098,7 +1204,7 @@ export type ListLibraryRequest = Message<"reelsmith.media.v1.ListLibraryRequest"
  * Use `create(ListLibraryRequestSchema)` to create a new message.
  */
 export const ListLibraryRequestSchema: GenMessage<ListLibraryRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 37);
+  messageDesc(file_reelsmith_media_v1_media, 41);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryResponse
@@ -1129,7 +1235,7 @@ export type ListLibraryResponse = Message<"reelsmith.media.v1.ListLibraryRespons
  * Use `create(ListLibraryResponseSchema)` to create a new message.
  */
 export const ListLibraryResponseSchema: GenMessage<ListLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 38);
+  messageDesc(file_reelsmith_media_v1_media, 42);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsRequest
@@ -1153,7 +1259,7 @@ export type GetLibraryItemsRequest = Message<"reelsmith.media.v1.GetLibraryItems
  * Use `create(GetLibraryItemsRequestSchema)` to create a new message.
  */
 export const GetLibraryItemsRequestSchema: GenMessage<GetLibraryItemsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 39);
+  messageDesc(file_reelsmith_media_v1_media, 43);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsResponse
@@ -1170,7 +1276,7 @@ export type GetLibraryItemsResponse = Message<"reelsmith.media.v1.GetLibraryItem
  * Use `create(GetLibraryItemsResponseSchema)` to create a new message.
  */
 export const GetLibraryItemsResponseSchema: GenMessage<GetLibraryItemsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 40);
+  messageDesc(file_reelsmith_media_v1_media, 44);
 
 /**
  * @generated from message reelsmith.media.v1.FindMusicRequest
@@ -1187,7 +1293,7 @@ export type FindMusicRequest = Message<"reelsmith.media.v1.FindMusicRequest"> & 
  * Use `create(FindMusicRequestSchema)` to create a new message.
  */
 export const FindMusicRequestSchema: GenMessage<FindMusicRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 41);
+  messageDesc(file_reelsmith_media_v1_media, 45);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisRequest
@@ -1204,7 +1310,7 @@ export type MusicAnalysisRequest = Message<"reelsmith.media.v1.MusicAnalysisRequ
  * Use `create(MusicAnalysisRequestSchema)` to create a new message.
  */
 export const MusicAnalysisRequestSchema: GenMessage<MusicAnalysisRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 42);
+  messageDesc(file_reelsmith_media_v1_media, 46);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisResponse
@@ -1233,7 +1339,7 @@ export type MusicAnalysisResponse = Message<"reelsmith.media.v1.MusicAnalysisRes
  * Use `create(MusicAnalysisResponseSchema)` to create a new message.
  */
 export const MusicAnalysisResponseSchema: GenMessage<MusicAnalysisResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 43);
+  messageDesc(file_reelsmith_media_v1_media, 47);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryObjectRequest
@@ -1262,7 +1368,7 @@ export type ImportLibraryObjectRequest = Message<"reelsmith.media.v1.ImportLibra
  * Use `create(ImportLibraryObjectRequestSchema)` to create a new message.
  */
 export const ImportLibraryObjectRequestSchema: GenMessage<ImportLibraryObjectRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 44);
+  messageDesc(file_reelsmith_media_v1_media, 48);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryResponse
@@ -1286,7 +1392,7 @@ export type ImportLibraryResponse = Message<"reelsmith.media.v1.ImportLibraryRes
  * Use `create(ImportLibraryResponseSchema)` to create a new message.
  */
 export const ImportLibraryResponseSchema: GenMessage<ImportLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 45);
+  messageDesc(file_reelsmith_media_v1_media, 49);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemRequest
@@ -1303,7 +1409,7 @@ export type DeleteLibraryItemRequest = Message<"reelsmith.media.v1.DeleteLibrary
  * Use `create(DeleteLibraryItemRequestSchema)` to create a new message.
  */
 export const DeleteLibraryItemRequestSchema: GenMessage<DeleteLibraryItemRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 46);
+  messageDesc(file_reelsmith_media_v1_media, 50);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemResponse
@@ -1316,7 +1422,7 @@ export type DeleteLibraryItemResponse = Message<"reelsmith.media.v1.DeleteLibrar
  * Use `create(DeleteLibraryItemResponseSchema)` to create a new message.
  */
 export const DeleteLibraryItemResponseSchema: GenMessage<DeleteLibraryItemResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 47);
+  messageDesc(file_reelsmith_media_v1_media, 51);
 
 /**
  * Uploads (probed, rejected or registered, analysed in the background) and finished reels.
@@ -1471,6 +1577,24 @@ export const MediaLibraryService: GenService<{
     methodKind: "unary";
     input: typeof GetShowcaseStatsRequestSchema;
     output: typeof GetShowcaseStatsResponseSchema;
+  },
+  /**
+   * A signed-in user's 1-5 stars for a featured reel; again replaces them. NOT_FOUND when not featured.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.RateShowcaseReel
+   */
+  rateShowcaseReel: {
+    methodKind: "unary";
+    input: typeof RateShowcaseReelRequestSchema;
+    output: typeof ShowcaseRatingSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.GetShowcaseRatings
+   */
+  getShowcaseRatings: {
+    methodKind: "unary";
+    input: typeof GetShowcaseRatingsRequestSchema;
+    output: typeof GetShowcaseRatingsResponseSchema;
   },
   /**
    * Admin: reels their owners shared, featured or not, newest first.
