@@ -18,14 +18,10 @@
  * Bars are recomputed with the analysis' meter (`beatsPerBar`, 4 when not known), the first
  * downbeat kept where it was (or as near as the new beats allow).
  */
+import { TAP_LIMITS } from '@reelsmith/proto';
 import type { MusicAnalysis } from './index.js';
 
 export type TempoCorrection = { kind: 'halve' } | { kind: 'double' } | { kind: 'shift' } | { kind: 'tap'; taps: number[] };
-
-export const TEMPO_CORRECTION_KINDS = ['halve', 'double', 'shift', 'tap'] as const;
-
-/** Limits on taps: at least 4 (three intervals), at most 64; a tapped tempo within 30-300 BPM. */
-export const TAP_LIMITS = { minTaps: 4, maxTaps: 64, minBpm: 30, maxBpm: 300 } as const;
 
 /** At most this many corrections are kept for a track (older ones beyond it make no sense). */
 export const MAX_CORRECTIONS = 8;

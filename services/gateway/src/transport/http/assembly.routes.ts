@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { toJobRequestMessage, type EditPlanWire, type media } from '@reelsmith/proto';
+import { TEMPO_CORRECTION_KINDS, toJobRequestMessage, type EditPlanWire, type media, type TempoCorrectionKind } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
@@ -18,6 +18,7 @@ import {
   jobStatus,
   planRequest,
   planResult,
+  tempoCorrectionRequest,
   uploadInfo,
   uploadInfoQuery,
   uploadResult,
@@ -37,14 +38,20 @@ export interface AssemblyDeps {
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 
-/** A music analysis (engine's MusicAnalysis JSON) and waveform, as the timeline wants them. */
-export function musicView(analysisJson: string, peaks: number[]) {
-  const a = (analysisJson ? JSON.parse(analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[] };
+const correctionKind = (k: string): TempoCorrectionKind =>
+  (TEMPO_CORRECTION_KINDS as readonly string[]).includes(k) ? (k as TempoCorrectionKind) : 'tap';
+
+/** A music item's analysis (engine's MusicAnalysis JSON, the user's corrections applied) and waveform, as the timeline wants them. */
+export function musicView(m: Pick<media.MediaItem, 'analysisJson' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
+  const a = (m.analysisJson ? JSON.parse(m.analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[]; beatsPerBar?: number };
   return {
     tempo_bpm: a.bpm ?? 0,
     beats: a.beats ?? [],
     downbeats: a.bars ?? [],
-    peaks: peaks.map((p) => Math.round(p * 1000) / 1000),
+    peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
+    beats_per_bar: a.beatsPerBar ?? 4,
+    analysed_bpm: m.analysedBpm || (a.bpm ?? 0),
+    tempo_corrections: m.tempoCorrections.map((c) => correctionKind(c.kind)),
   };
 }
 
@@ -119,7 +126,46 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         height: m.height,
         thumbnail_url: kind === 'video' ? await link(m.thumbnailKey) : null,
         analysis,
-        ...(kind === 'audio' && analysis === 'ready' ? { music: musicView(m.analysisJson, m.peaks) } : {}),
+        ...(kind === 'audio' && analysis === 'ready' ? { music: musicView(m) } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/uploads/tempo',
+    {
+      config: { access: 'user', rateLimit: RATE_LIMITS.plans },
+      schema: {
+        summary:
+          "Corrects a music track's beats for you (halve, double, shift half a beat, tap tempo, or reset), kept for next time; plans use them without analysing again",
+        body: tempoCorrectionRequest,
+        response: { 200: uploadInfo, ...errors(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const { key, action, taps } = req.body;
+      if (action === 'tap' && !taps)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the times you tapped (taps, seconds into the track).', 'too_few_taps');
+      if (action !== 'tap' && taps)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Only the tap action takes taps.', 'invalid_correction');
+      const m = await peers.media.correctTempo(
+        {
+          ownerId: callerOf(req).id,
+          objectKey: key,
+          reset: action === 'reset',
+          correction: action === 'reset' ? undefined : { kind: action, taps: taps ?? [] },
+        },
+        { requestId: req.id },
+      );
+      return {
+        object_key: m.objectKey,
+        kind: 'audio' as const,
+        duration_sec: m.durationSec,
+        width: m.width,
+        height: m.height,
+        thumbnail_url: null,
+        analysis: 'ready' as const,
+        music: musicView(m),
       };
     },
   );
@@ -169,6 +215,9 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
               beats: m.beats,
               downbeats: m.downbeats,
               peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
+              beats_per_bar: m.beatsPerBar || 4,
+              analysed_bpm: m.analysedBpm || m.tempoBpm,
+              tempo_corrections: m.tempoCorrections.map(correctionKind),
             }
           : null,
       };
