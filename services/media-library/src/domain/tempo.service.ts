@@ -24,6 +24,8 @@ export interface StoredCorrection {
 export interface TempoRepository {
   /** The owner's corrections of these tracks (uploads of theirs and library tracks), by object key. */
   forOwner(ownerId: string, media: Pick<MediaRecord, 'objectKey' | 'library'>[]): Promise<Map<string, StoredCorrection>>;
+  /** The corrections of the owner's latest other upload of the same file (same name and size), if any. */
+  sameFile(ownerId: string, m: Pick<MediaRecord, 'objectKey' | 'displayName' | 'sizeBytes'>): Promise<StoredCorrection | null>;
   /** Stores (or with null removes) the owner's corrections of a track. */
   set(ownerId: string, media: Pick<MediaRecord, 'objectKey' | 'library'>, value: StoredCorrection | null): Promise<void>;
 }
@@ -69,6 +71,17 @@ export class TempoService {
       if (!a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm)) return { ...m, tempoCorrections: [], analysedBpm };
       return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
     });
+  }
+
+  /**
+   * A song uploaded again (the same name and size as an earlier upload of the owner's) takes the
+   * corrections made to it before: "next time" for a file the browser does not keep between
+   * visits. They apply once its analysis finds the tempo they were made on.
+   */
+  async carryOver(ownerId: string, m: MediaRecord): Promise<void> {
+    if (m.kind !== 'audio' || m.library) return;
+    const earlier = await this.repo.sameFile(ownerId, m);
+    if (earlier) await this.repo.set(ownerId, m, earlier);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { MediaRecord } from '../domain/media.service.js';
 import type { StoredCorrection, TempoRepository } from '../domain/tempo.service.js';
@@ -29,6 +29,25 @@ export class DrizzleTempoRepository implements TempoRepository {
       for (const r of rows) out.set(r.key, r.c as StoredCorrection);
     }
     return out;
+  }
+
+  async sameFile(ownerId: string, m: Pick<MediaRecord, 'objectKey' | 'displayName' | 'sizeBytes'>) {
+    const [row] = await this.orm
+      .select({ c: mediaObjects.tempoCorrection })
+      .from(mediaObjects)
+      .where(
+        and(
+          eq(mediaObjects.ownerId, ownerId),
+          eq(mediaObjects.kind, 'audio'),
+          eq(mediaObjects.displayName, m.displayName),
+          eq(mediaObjects.sizeBytes, m.sizeBytes),
+          ne(mediaObjects.objectKey, m.objectKey),
+          isNotNull(mediaObjects.tempoCorrection),
+        ),
+      )
+      .orderBy(desc(mediaObjects.createdAt))
+      .limit(1);
+    return (row?.c as StoredCorrection | undefined) ?? null;
   }
 
   async set(ownerId: string, m: Track, value: StoredCorrection | null) {

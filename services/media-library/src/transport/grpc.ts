@@ -79,7 +79,11 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
   bind(media.MediaLibraryService, {
     ...showcase,
     describe: describeHandler('media-library'),
-    registerUpload: async (req) => item(await svc.registerUpload(req.ownerId, req.objectKey, req.displayName, Number(req.sizeCapBytes))),
+    registerUpload: async (req) => {
+      const m = await svc.registerUpload(req.ownerId, req.objectKey, req.displayName, Number(req.sizeCapBytes));
+      await tempo.carryOver(req.ownerId, m);
+      return item(m);
+    },
     getMedia: async (req) => ({
       items: (await tempo.corrected(req.ownerId, await svc.media(req.ownerId, req.objectKeys, libraryMedia(lib)))).map(item),
     }),

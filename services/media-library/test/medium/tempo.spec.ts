@@ -119,6 +119,28 @@ describe('tempo corrections against real PostgreSQL', () => {
     expect(row!.c).toBeNull();
   });
 
+  it('carries the corrections over to the same song uploaded again by the same owner (only)', async () => {
+    const owner = uid();
+    const first = upload(owner);
+    await media.insert(first);
+    await media.setAnalysis(first.objectKey, 'done', analysis());
+    await fresh().correct(owner, (await media.byKeys([first.objectKey]))[0]!, parseCorrection('halve', []));
+    const again = { ...upload(owner), analysisStatus: 'pending' as const };
+    const other = { ...upload(owner), sizeBytes: 999 };
+    const theirs = upload(uid());
+    for (const m of [again, other, theirs]) {
+      await media.insert(m);
+      await fresh().carryOver(m.ownerId, m);
+      await media.setAnalysis(m.objectKey, 'done', analysis());
+    }
+    const [a, o] = await media.byKeys([again.objectKey, other.objectKey]);
+    expect(await read(owner, a!)).toMatchObject({ tempoCorrections: [{ kind: 'halve' }] });
+    expect(((await read(owner, a!)).analysis as MusicAnalysis).bpm).toBeCloseTo(60, 3);
+    expect((await read(owner, o!)).tempoCorrections).toEqual([]);
+    const [t] = await media.byKeys([theirs.objectKey]);
+    expect((await read(theirs.ownerId, t!)).tempoCorrections).toEqual([]);
+  });
+
   it("corrects a library track for one user only; gone with the user's data and with the item", async () => {
     const track = libraryTrack();
     expect(await library.insertItem(track)).toBe(true);
