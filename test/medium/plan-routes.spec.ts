@@ -275,6 +275,65 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     expect(acct.account!.dailyFreeUsed).toBe(false);
   }, 120_000);
 
+  it('a tempo correction (POST /uploads/tempo) is kept with the upload and re-plans on the corrected beats; bad ones are clear 400s', async () => {
+    const tempo = (body: Json, token = owner) => call('POST', '/uploads/tempo', token, body);
+    const before = await call('POST', '/jobs/plan', owner, request());
+    const found = before.body.music as Json;
+    expect(found).toMatchObject({ beats_per_bar: 4, tempo_corrections: [] });
+    expect(found.analysed_bpm).toBeCloseTo(found.tempo_bpm, 6);
+
+    // Bad input, each with its own clear message (nothing stored).
+    const cases: [Json, number, RegExp][] = [
+      [{ key: song, action: 'tap', taps: [1, 1.5, 2] }, 400, /Tap at least 4 times/],
+      [{ key: song, action: 'tap' }, 400, /times you tapped/],
+      [{ key: song, action: 'tap', taps: [1, 1.5, 1.2, 2] }, 400, /must increase/],
+      [{ key: song, action: 'tap', taps: [1, 1.05, 1.1, 1.15] }, 400, /1200 BPM/],
+      [{ key: song, action: 'tap', taps: [20, 20.5, 21, 21.5] }, 400, /within the track/],
+      [{ key: song, action: 'halve', taps: [1, 2, 3, 4] }, 400, /Only the tap action/],
+      [{ key: song, action: 'triple' }, 400, /action/],
+      [{ action: 'double' }, 400, /key/],
+      [{ key: clips[0], action: 'double' }, 400, /Only a music track/],
+    ];
+    for (const [body, status, detail] of cases) {
+      const r = await tempo(body);
+      expect([JSON.stringify(body), r.status, r.body.detail]).toEqual([JSON.stringify(body), status, expect.stringMatching(detail)]);
+    }
+    expect((await tempo({ key: song, action: 'double' }, signIn())).status).toBe(404);
+
+    // Double: twice the tempo, the cuts move onto the new beats, and the choice is kept.
+    const doubled = await tempo({ key: song, action: 'double' });
+    expect(doubled.status).toBe(200);
+    expect(doubled.body.music.tempo_bpm).toBeCloseTo(2 * found.tempo_bpm, 0);
+    expect(doubled.body.music).toMatchObject({ tempo_corrections: ['double'], analysed_bpm: found.analysed_bpm });
+    const after = await call('POST', '/jobs/plan', owner, request());
+    const music = after.body.music as Json;
+    expect(music.tempo_corrections).toEqual(['double']);
+    expect(music.tempo_bpm).toBeCloseTo(2 * found.tempo_bpm, 0);
+    const cuts = (r: Json) => (r.body.plan.segments as Json[]).slice(1).map((s) => s.start as number);
+    expect(cuts(after)).not.toEqual(cuts(before));
+    // Every cut on a corrected beat (within half a frame), and some on a beat that was not there before.
+    for (const c of cuts(after))
+      expect(Math.min(...(music.beats as number[]).map((b) => Math.abs(b - c)))).toBeLessThanOrEqual(1 / 60 + 1e-6);
+    // Four beats a segment at twice the tempo: segments half as long, so about twice as many.
+    expect(cuts(after).length).toBeGreaterThanOrEqual(Math.floor(1.6 * cuts(before).length));
+    expect((await ready(owner, song)).music).toMatchObject({ tempo_corrections: ['double'] });
+
+    // Shift, then tap along at the analysed tempo on the analysed beats: the tap replaces the rest.
+    expect((await tempo({ key: song, action: 'shift' })).body.music.tempo_corrections).toEqual(['double', 'shift']);
+    const beats = found.beats as number[];
+    const tapped = await tempo({ key: song, action: 'tap', taps: beats.slice(4, 10).map((b) => b + 0.02) });
+    expect(tapped.status).toBe(200);
+    expect(tapped.body.music.tempo_corrections).toEqual(['tap']);
+    // Snapped onto the analysed beats.
+    expect(tapped.body.music.beats.length).toBe(beats.length);
+    (tapped.body.music.beats as number[]).forEach((b, i) => expect(Math.abs(b - beats[i]!)).toBeLessThan(1e-3));
+
+    // Reset: the beats as analysed, the plan as before.
+    const reset = await tempo({ key: song, action: 'reset' });
+    expect(reset.body.music).toMatchObject({ tempo_corrections: [], beats: found.beats });
+    expect(cuts(await call('POST', '/jobs/plan', owner, request()))).toEqual(cuts(before));
+  }, 120_000);
+
   it('/jobs/assemble refuses an invalid plan with a 400 naming the first problem, and reserves nothing', async () => {
     const { body } = await call('POST', '/jobs/plan', owner, request());
     const plan = body.plan as Json;

@@ -11,4 +11,5 @@ export * from './render.js';
 export * from './render-args.js';
 export * from './render-batch-args.js';
 export * from './settings.js';
+export * from './tempo-correction.js';
 export * from './title.js';

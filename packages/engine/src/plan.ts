@@ -13,7 +13,11 @@
  *    segments are relaxed 4 s, standard 2.5 s, high-energy 1.2 s. A last piece shorter than half a
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
- *    the reel has at least as many segments as there are clips.
+ *    the reel has at least as many segments as there are clips. With Intelligence the clips share
+ *    the reel by their usable material: a segment goes to the clip whose best window for it is of
+ *    the best kind (rule 4: fresh clean material first), then to a clip other than the one just
+ *    before, then round robin. So a clip whose clean material is all on the reel gives its turn to
+ *    one that still has some, and nothing is shown again while fresh clean material remains.
  * 4. Moments. With Intelligence, each segment shows a window of its clip chosen in this order
  *    (CHOICE_REASONS): fresh clean material (no black, frozen or blurred sample, no shot
  *    boundary inside, nothing of it on the reel yet), best quality first; then clean material
@@ -97,7 +101,7 @@ export function totalLength(input: PlanInput): number {
 }
 
 /** Where the cuts go on the timeline: [0, c1, c2, ..., total]. */
-function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanClip): number[] {
+function cutPoints(input: PlanInput, total: number, clipOf: (k: number, cur: number, len: number) => PlanClip): number[] {
   const beats = input.music?.analysis?.beats ?? [];
   const beatAligned = input.beatMapping && Boolean(input.music) && beats.length >= 4;
   const cuts = [0];
@@ -105,7 +109,7 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
     const len = SECONDS_PER_SEGMENT[input.pacing];
     let cur = 0;
     for (let k = 0; cur < total - EPS; k++) {
-      const avail = clipOf(k).durationSec;
+      const avail = clipOf(k, cur, len).durationSec;
       let next = Math.min(total, cur + Math.min(len, Math.max(avail, 0.5)));
       if (total - next < len / 2) next = total;
       cuts.push(next);
@@ -123,7 +127,7 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number) => PlanC
     // The local beat period: the music's tempo may change, so segment lengths follow it.
     const period = periodAt(analysis, cur + EPS);
     const target = BEATS_PER_SEGMENT[input.pacing] * period;
-    const avail = clipOf(k).durationSec;
+    const avail = clipOf(k, cur, target).durationSec;
     const desired = cur + target;
     const after = inRange.filter((b) => b > cur + period * 0.5 - EPS);
     if (after.length === 0 || total - cur < target * 1.5) {
@@ -333,13 +337,75 @@ export function forEachWindow(
   }
 }
 
+/** a < b, comparing element by element. */
+const lexLess = (a: number[], b: number[]) => {
+  for (let j = 0; j < a.length; j++) {
+    if (a[j]! < b[j]! - EPS) return true;
+    if (a[j]! > b[j]! + EPS) return false;
+  }
+  return false;
+};
+
+/**
+ * Rule 3 with Intelligence: which clip piece `k` (starting at `cur`, about `len` long) takes.
+ * Called in order of k; the piece before k is known by then, so its window is chosen exactly as
+ * planEdit will choose it (same inputs, same order: deterministic) and counted as used.
+ */
+function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
+  const n = input.clips.length;
+  const used = input.clips.map((): Used[] => []);
+  const usedSec = input.clips.map(() => 0);
+  let prev: { clip: number; start: number } | undefined;
+  return (k: number, cur: number, len: number): number => {
+    // The piece before is now complete (it is not the last: another follows).
+    if (prev) {
+      const start = frame(prev.start);
+      const end = frame(cur);
+      const clip = input.clips[prev.clip]!;
+      const avail = Math.min(end - start, clip.durationSec);
+      if (end - start > EPS) {
+        usedSec[prev.clip] = usedSec[prev.clip]! + avail;
+        if (clip.analysis && clip.analysis.times.length > 0) {
+          const w = chooseWindow(clip.analysis, clip.durationSec, avail, used[prev.clip]!, start);
+          used[prev.clip]!.push({ in: w.start, out: w.start + avail, reelStart: start, reelEnd: end });
+        }
+      }
+    }
+    const reelStart = frame(cur);
+    const tierOf = (c: number) => {
+      const clip = input.clips[c]!;
+      const l = Math.min(len, clip.durationSec);
+      if (clip.analysis && clip.analysis.times.length > 0)
+        return chooseWindow(clip.analysis, clip.durationSec, l, used[c]!, reelStart).tier;
+      return usedSec[c]! + l <= clip.durationSec + EPS ? 0 : 1;
+    };
+    let best = k % n;
+    let bestKey: number[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const c = (k + i) % n;
+      const key = [tierOf(c), prev && prev.clip === c ? 1 : 0];
+      if (!bestKey || lexLess(key, bestKey)) {
+        best = c;
+        bestKey = key;
+      }
+    }
+    prev = { clip: best, start: cur };
+    return best;
+  };
+}
+
 export function planEdit(input: PlanInput): EditPlan {
   if (input.clips.length === 0) throw new Error('at least one clip is needed');
   const total = totalLength(input);
-  const clipOf = (k: number) => input.clips[k % input.clips.length]!;
-  const cuts = cutPoints(input, total, clipOf);
   const fps = input.fps;
   const frame = (t: number) => Math.round(t * fps) / fps;
+  const order: number[] = [];
+  const sharer = input.intelligence ? shareByMaterial(input, frame) : undefined;
+  const clipOf = (k: number, cur: number, len: number) => {
+    order[k] = sharer ? sharer(k, cur, len) : k % input.clips.length;
+    return input.clips[order[k]!]!;
+  };
+  const cuts = cutPoints(input, total, clipOf);
   const beats = input.music?.analysis?.beats ?? [];
   const beatAligned = input.beatMapping && Boolean(input.music) && beats.length >= 4;
 
@@ -348,7 +414,7 @@ export function planEdit(input: PlanInput): EditPlan {
   for (let k = 0; k + 1 < cuts.length; k++) {
     const start = frame(cuts[k]!);
     const end = k + 2 === cuts.length ? round6(total) : frame(cuts[k + 1]!);
-    if (end - start > EPS) pieces.push({ clip: k % input.clips.length, start, end });
+    if (end - start > EPS) pieces.push({ clip: order[k] ?? k % input.clips.length, start, end });
   }
 
   // Evenly spaced moments need to know how often each clip is used.

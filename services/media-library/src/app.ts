@@ -14,6 +14,8 @@ import { ShowcaseService } from './domain/showcase.service.js';
 import { DrizzleShowcaseRepository } from './repositories/showcase.repository.js';
 import { grabPreviewFrames } from './repositories/showcase-frames.js';
 import { showcaseHandlers } from './transport/showcase.grpc.js';
+import { TempoService } from './domain/tempo.service.js';
+import { DrizzleTempoRepository } from './repositories/tempo.repository.js';
 
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
@@ -36,6 +38,7 @@ export function wire(p: Platform<Config>): App {
         service,
         library,
         showcaseHandlers(new ShowcaseService(new DrizzleShowcaseRepository(p.db.orm), store, grabPreviewFrames, p.log)),
+        new TempoService(new DrizzleTempoRepository(p.db.orm)),
       ),
     ],
     checks: [{ name: 'storage', check: () => store.ping() }],

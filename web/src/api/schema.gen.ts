@@ -1232,6 +1232,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/uploads/tempo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Corrects a music track's beats for you (halve, double, shift half a beat, tap tempo, or reset), kept for next time; plans use them without analysing again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TempoCorrectionRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadInfo"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/offers": {
         parameters: {
             query?: never;
@@ -2315,20 +2400,32 @@ export interface components {
             user_email: string;
         };
         PlanMusic: {
+            /** @description The tempo the analysis found, before the user's corrections (tempo_bpm is after them) */
+            analysed_bpm: number;
             beats: number[];
+            /** @description The meter: beats in a bar (3 or 4) */
+            beats_per_bar: number;
             downbeats: number[];
             duration_sec: number;
             /** @description Peak amplitude (0..1) of equal slices of the track */
             peaks: number[];
             tempo_bpm: number;
+            /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
+            tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
         };
         PlanMusicInput: {
+            /** @description The tempo the analysis found, before the user's corrections (tempo_bpm is after them) */
+            analysed_bpm: number;
             beats: number[];
+            /** @description The meter: beats in a bar (3 or 4) */
+            beats_per_bar: number;
             downbeats: number[];
             duration_sec: number;
             /** @description Peak amplitude (0..1) of equal slices of the track */
             peaks: number[];
             tempo_bpm: number;
+            /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
+            tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
         };
         PlanRequest: {
             /**
@@ -2687,6 +2784,28 @@ export interface components {
             /** @description Ignored when sent back */
             thumbnail_url?: string;
         };
+        TempoCorrectionRequest: {
+            /**
+             * @description halve or double the tempo, shift the beats half a beat later, tap (with taps), or reset to the beats as analysed
+             * @enum {string}
+             */
+            action: "halve" | "double" | "shift" | "tap" | "reset";
+            /** @description The object_key of the music (an upload of yours or a library track) */
+            key: string;
+            /** @description tap: the times you tapped, seconds into the track, ascending (4-64) */
+            taps?: number[];
+        };
+        TempoCorrectionRequestInput: {
+            /**
+             * @description halve or double the tempo, shift the beats half a beat later, tap (with taps), or reset to the beats as analysed
+             * @enum {string}
+             */
+            action: "halve" | "double" | "shift" | "tap" | "reset";
+            /** @description The object_key of the music (an upload of yours or a library track) */
+            key: string;
+            /** @description tap: the times you tapped, seconds into the track, ascending (4-64) */
+            taps?: number[];
+        };
         TitleConfig: {
             /** @default true */
             enabled: boolean;
@@ -2732,11 +2851,17 @@ export interface components {
             kind: "video" | "audio";
             /** @description Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform */
             music?: {
+                /** @description The tempo the analysis found, before the user's corrections (tempo_bpm is after them) */
+                analysed_bpm: number;
                 beats: number[];
+                /** @description The meter: beats in a bar (3 or 4) */
+                beats_per_bar: number;
                 downbeats: number[];
                 /** @description Peak amplitude (0..1) of equal slices of the track */
                 peaks: number[];
                 tempo_bpm: number;
+                /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
+                tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
             };
             object_key: string;
             thumbnail_url: string | null;
@@ -2751,11 +2876,17 @@ export interface components {
             kind: "video" | "audio";
             /** @description Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform */
             music?: {
+                /** @description The tempo the analysis found, before the user's corrections (tempo_bpm is after them) */
+                analysed_bpm: number;
                 beats: number[];
+                /** @description The meter: beats in a bar (3 or 4) */
+                beats_per_bar: number;
                 downbeats: number[];
                 /** @description Peak amplitude (0..1) of equal slices of the track */
                 peaks: number[];
                 tempo_bpm: number;
+                /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
+                tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
             };
             object_key: string;
             thumbnail_url: string | null;

@@ -37,3 +37,5 @@ export type PlanResult = Schemas['PlanResult'];
 export type EditPlan = Schemas['EditPlan'];
 export type PlanSegment = Schemas['PlanSegment'];
 export type PlanMusic = Schemas['PlanMusic'];
+export type TempoCorrectionRequest = Schemas['TempoCorrectionRequestInput'];
+export type TempoCorrectionKind = PlanMusic['tempo_corrections'][number];

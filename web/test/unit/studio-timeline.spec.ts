@@ -1,5 +1,5 @@
 import type { EditPlan } from '../../src/api/types';
-import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, widths } from '../../src/features/studio/timeline';
+import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from '../../src/features/studio/timeline';
 import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
 
 const seg = (clip: number, inS: number, start: number, end: number, hold = 0) => ({
@@ -105,5 +105,15 @@ describe('the media tray', () => {
     expect(checkNumber('7.5', 'Font size', lim, true)).toBe('Font size must be a whole number');
     expect(checkNumber(' 64 ', 'Font size', lim, true)).toBe(64);
     expect(checkNumber('2.5', 'Fade-in', { min: 0, max: 10 })).toBe(2.5);
+  });
+});
+
+describe('tapBpm', () => {
+  it('is 0 before two taps, then the tempo tapped, a missed tap counted as a skipped beat', () => {
+    expect(tapBpm([])).toBe(0);
+    expect(tapBpm([1])).toBe(0);
+    expect(tapBpm([1, 1.5])).toBeCloseTo(120, 6);
+    // 100 BPM with the fourth tap missed and a little jitter.
+    expect(tapBpm([0, 0.61, 1.2, 2.4, 3.01, 3.6])).toBeCloseTo(100, 0);
   });
 });

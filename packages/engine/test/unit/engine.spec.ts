@@ -187,14 +187,14 @@ describe('Intelligence: which moments a segment shows', () => {
   });
 
   it('when every window of a short clip touches its latest showing, repeats the least of it', () => {
-    // A 3 s clip in a reel of 1.8 s segments alongside a long clip: every window of the short clip
-    // overlaps its last showing, so the next one shows the other end of it.
+    // Two 3 s clips in a reel of 1.8 s segments: every window of a clip overlaps its last showing,
+    // so the next one shows the other end of it.
     const short = kinds('ggg');
     const plan = planEdit(
       base({
         clips: [
           { durationSec: 3, analysis: short },
-          { durationSec: 60, analysis: kinds('g'.repeat(60)) },
+          { durationSec: 3, analysis: kinds('ggg') },
         ],
         music: { durationSec: 22, analysis: music(22, 133.3) },
         pacing: 'standard',
@@ -208,6 +208,35 @@ describe('Intelligence: which moments a segment shows', () => {
       const shared = Math.max(0, Math.min(a.out, b.out) - Math.max(a.in, b.in));
       // Never the same window again; at most what two windows of 1.8 s in 3 s must share.
       expect([i, shared <= 2 * 1.8 - 3 + 1e-6]).toEqual([i, true]);
+    }
+  });
+
+  it('shares the reel by usable material: nothing shown again while fresh clean material remains', () => {
+    // A clip with 6 good seconds (the rest black, frozen, blurred) and one with 12; a 15 s reel at
+    // standard pacing. Turn by turn the first clip would show 3-4 segments (7.5-8 s) of its 6 s.
+    const six = { durationSec: 20, analysis: kinds('gggggg' + 'kkkkk' + 'ffff' + 'bbbbb') };
+    const twelve = { durationSec: 20, analysis: kinds('kk' + 'g'.repeat(12) + 'ffffff') };
+    for (const beatMapping of [true, false]) {
+      const plan = planEdit(base({ clips: [six, twelve], music: { durationSec: 15, analysis: music(15, 120, 0.25) }, beatMapping }));
+      expect(plan.totalSec).toBe(15);
+      const label = (s: (typeof plan.segments)[number]) =>
+        `${beatMapping ? 'beats' : 'fixed'} #${plan.segments.indexOf(s)} clip ${s.clip} ${s.in}-${s.out}`;
+      // Every segment fresh clean material, in the good stretches.
+      for (const s of plan.segments) {
+        expect([label(s), s.why?.reason]).toEqual([label(s), 'fresh clean material']);
+        const [lo, hi] = s.clip === 0 ? [0, 6] : [2, 14];
+        expect([label(s), s.in >= lo - 1e-6 && s.out <= hi + 1e-6]).toEqual([label(s), true]);
+      }
+      // No two windows of a clip overlap.
+      for (const c of [0, 1]) {
+        const mine = plan.segments.filter((s) => s.clip === c).sort((a, b) => a.in - b.in);
+        for (let i = 1; i < mine.length; i++) expect(mine[i]!.in).toBeGreaterThanOrEqual(mine[i - 1]!.out - 1e-6);
+      }
+      // Both clips used, the second for more of the reel.
+      const secs = (c: number) => plan.segments.filter((s) => s.clip === c).reduce((t, s) => t + s.end - s.start, 0);
+      expect(secs(0)).toBeGreaterThan(0);
+      expect(secs(0)).toBeLessThanOrEqual(6 + 1e-6);
+      expect(secs(1)).toBeGreaterThan(secs(0));
     }
   });
 

@@ -114,13 +114,25 @@ export interface MediaInfo {
   analysis?: unknown;
   /** Audio: the waveform (peak amplitude 0..1 of equal slices). */
   peaks?: number[];
+  /** Audio: the tempo the analysis found, and the owner's corrections (already in `analysis`). */
+  analysedBpm?: number;
+  tempoCorrections?: string[];
 }
 
 /** What POST /jobs/plan answers (besides the thumbnails the gateway adds). */
 export interface PlanAnswer {
   plan: EditPlanWire;
   estimate: number;
-  music: { durationSec: number; tempoBpm: number; beats: number[]; downbeats: number[]; peaks: number[] } | null;
+  music: {
+    durationSec: number;
+    tempoBpm: number;
+    beats: number[];
+    downbeats: number[];
+    peaks: number[];
+    beatsPerBar: number;
+    analysedBpm: number;
+    tempoCorrections: string[];
+  } | null;
 }
 
 /** The plan options of POST /jobs/plan. */
@@ -415,6 +427,9 @@ export class JobsService {
             beats: musicAnalysis?.beats ?? [],
             downbeats: musicAnalysis?.bars ?? [],
             peaks: music.peaks ?? [],
+            beatsPerBar: (musicAnalysis as { beatsPerBar?: number } | undefined)?.beatsPerBar ?? 4,
+            analysedBpm: music.analysedBpm ?? musicAnalysis?.bpm ?? 0,
+            tempoCorrections: music.tempoCorrections ?? [],
           }
         : null,
     };

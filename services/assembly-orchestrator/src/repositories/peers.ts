@@ -18,6 +18,8 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         analysisStatus: (i.analysisStatus || 'pending') as 'pending' | 'done' | 'failed',
         analysis: i.analysisJson ? (JSON.parse(i.analysisJson) as unknown) : undefined,
         peaks: i.peaks,
+        analysedBpm: i.analysedBpm,
+        tempoCorrections: i.tempoCorrections.map((c) => c.kind),
       })),
     entitlements: async (userId, unlimited) => {
       const e = (await b.getAccount({ userId, unlimited })).account!.entitlements!;

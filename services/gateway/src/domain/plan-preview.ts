@@ -1,4 +1,4 @@
-import type { EditPlanWire, JobRequest } from '@reelsmith/proto';
+import { TEMPO_CORRECTION_KINDS, type EditPlanWire, type JobRequest, type TempoCorrectionKind } from '@reelsmith/proto';
 
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
@@ -9,7 +9,16 @@ export interface PlannedMusic {
   beats: number[];
   downbeats: number[];
   peaks: number[];
+  /** The meter found (3 or 4; 0 when unknown). */
+  beatsPerBar: number;
+  /** The tempo the analysis found, before the user's corrections (0 when unknown). */
+  analysedBpm: number;
+  /** The user's tempo corrections of this track, in the order applied. */
+  tempoCorrections: string[];
 }
+
+export const correctionKind = (k: string): TempoCorrectionKind =>
+  (TEMPO_CORRECTION_KINDS as readonly string[]).includes(k) ? (k as TempoCorrectionKind) : 'tap';
 
 /** The services a plan preview combines (bound to gRPC and storage in repositories/plan-preview.ts). */
 export interface PlanPreviewPorts {
@@ -56,6 +65,9 @@ export async function previewPlan(ports: PlanPreviewPorts, owner: { id: string; 
           beats: m.beats,
           downbeats: m.downbeats,
           peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
+          beats_per_bar: m.beatsPerBar || 4,
+          analysed_bpm: m.analysedBpm || m.tempoBpm,
+          tempo_corrections: m.tempoCorrections.map(correctionKind),
         }
       : null,
   };

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { MediaKind, MediaRecord, MediaRepository, ReelRecord } from '../domain/media.service.js';
-import { mediaObjects, reels } from './schema.js';
+import { libraryTempoCorrections, mediaObjects, reels } from './schema.js';
 
 const toMedia = (r: typeof mediaObjects.$inferSelect): MediaRecord => ({
   id: r.id,
@@ -200,6 +200,8 @@ export class DrizzleMediaRepository implements MediaRepository {
     return this.orm.transaction(async (tx) => {
       const uploads = await tx.delete(mediaObjects).where(eq(mediaObjects.ownerId, ownerId)).returning({ k: mediaObjects.objectKey });
       const gone = await tx.delete(reels).where(eq(reels.ownerId, ownerId)).returning({ id: reels.id });
+      // Their tempo corrections of library tracks (those of their uploads went with the uploads).
+      await tx.delete(libraryTempoCorrections).where(eq(libraryTempoCorrections.ownerId, ownerId));
       return { uploads: uploads.length, reels: gone.length };
     });
   }

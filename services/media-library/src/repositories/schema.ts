@@ -1,4 +1,4 @@
-import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const mediaObjects = pgTable('media_objects', {
   id: uuid('id').primaryKey(),
@@ -19,6 +19,8 @@ export const mediaObjects = pgTable('media_objects', {
   analysisClaimedBy: text('analysis_claimed_by'),
   analysisClaimedAt: timestamp('analysis_claimed_at', { withTimezone: true }),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  /** The owner's tempo corrections of this music (TempoService's StoredCorrection), null without. */
+  tempoCorrection: jsonb('tempo_correction'),
 });
 
 export const reels = pgTable('reels', {
@@ -69,5 +71,17 @@ export const libraryItems = pgTable('library_items', {
   analysisClaimedBy: text('analysis_claimed_by'),
   analysisClaimedAt: timestamp('analysis_claimed_at', { withTimezone: true }),
 });
+
+/** Each user's tempo corrections of a library track (shared by everyone, corrected per user). */
+export const libraryTempoCorrections = pgTable(
+  'library_tempo_corrections',
+  {
+    ownerId: uuid('owner_id').notNull(),
+    objectKey: text('object_key').notNull(),
+    correction: jsonb('correction').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.objectKey] })],
+);
 
 export * from './showcase.schema.js';

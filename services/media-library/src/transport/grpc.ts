@@ -2,9 +2,10 @@ import { bind, describeHandler } from '@reelsmith/kit';
 import { media } from '@reelsmith/proto';
 import type { LibraryItem, LibraryService } from '../domain/library.service.js';
 import type { MediaKind, MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
+import { parseCorrection, type CorrectedMedia, type TempoService } from '../domain/tempo.service.js';
 import type { ShowcaseHandlers } from './showcase.grpc.js';
 
-const item = (m: MediaRecord) => ({
+const item = (m: MediaRecord & Partial<Pick<CorrectedMedia, 'tempoCorrections' | 'analysedBpm'>>) => ({
   objectKey: m.objectKey,
   ownerId: m.ownerId,
   kind: m.kind,
@@ -20,6 +21,8 @@ const item = (m: MediaRecord) => ({
   analysisJson: m.analysis ? JSON.stringify(m.analysis) : '',
   library: Boolean(m.library),
   peaks: m.peaks ?? (m.analysis as { peaks?: number[] } | null)?.peaks ?? [],
+  tempoCorrections: (m.tempoCorrections ?? []).map((c) => ({ kind: c.kind, taps: c.kind === 'tap' ? c.taps : [] })),
+  analysedBpm: m.analysedBpm ?? 0,
 });
 
 const reel = (r: ReelRecord) => ({
@@ -67,17 +70,28 @@ export const asMedia = (i: LibraryItem): MediaRecord => ({
   peaks: i.peaks,
 });
 
+const libraryMedia = (lib: LibraryService) => async (keys: string[]) => (await lib.byObjectKeys(keys)).map(asMedia);
+
 const kindOf = (k: string): MediaKind => (k === 'audio' ? 'audio' : 'video');
 
 /** gRPC handlers of media-library: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: ShowcaseHandlers) =>
+export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: ShowcaseHandlers, tempo: TempoService) =>
   bind(media.MediaLibraryService, {
     ...showcase,
     describe: describeHandler('media-library'),
-    registerUpload: async (req) => item(await svc.registerUpload(req.ownerId, req.objectKey, req.displayName, Number(req.sizeCapBytes))),
+    registerUpload: async (req) => {
+      const m = await svc.registerUpload(req.ownerId, req.objectKey, req.displayName, Number(req.sizeCapBytes));
+      await tempo.carryOver(req.ownerId, m);
+      return item(m);
+    },
     getMedia: async (req) => ({
-      items: (await svc.media(req.ownerId, req.objectKeys, async (keys) => (await lib.byObjectKeys(keys)).map(asMedia))).map(item),
+      items: (await tempo.corrected(req.ownerId, await svc.media(req.ownerId, req.objectKeys, libraryMedia(lib)))).map(item),
     }),
+    correctTempo: async (req) => {
+      const correction = req.reset ? 'reset' : parseCorrection(req.correction?.kind ?? '', req.correction?.taps ?? []);
+      const [m] = await svc.media(req.ownerId, [req.objectKey], libraryMedia(lib));
+      return item(await tempo.correct(req.ownerId, m!, correction));
+    },
     addReel: async (req) => {
       const r = req.reel!;
       return reel(

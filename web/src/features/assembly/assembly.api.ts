@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io-client';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_SPREAD, handshakeFailure, reconnectDelay } from './reconnect';
-import type { EstimateRequest, JobList, JobRequest, JobStatus, UploadInfo, UploadResult } from '../../api/types';
+import type { EstimateRequest, JobList, JobRequest, JobStatus, TempoCorrectionRequest, UploadInfo, UploadResult } from '../../api/types';
 
 /** The job status as the page holds it: the server's view, plus whether the socket is delivering. */
 export type LiveJobStatus = JobStatus & { live?: boolean };
@@ -15,6 +15,19 @@ const assemblyApi = api.injectEndpoints({
     /** An upload's (or library item's) probe, thumbnail and analysis; music gets tempo, beats and waveform once analysed. */
     uploadInfo: build.query<UploadInfo, string>({
       query: (key) => ({ url: '/uploads/info', params: { key } }),
+    }),
+    /** Corrects a music track's beats (halve, double, shift, tap, reset); kept for next time. */
+    correctTempo: build.mutation<UploadInfo, TempoCorrectionRequest>({
+      query: (body) => ({ url: '/uploads/tempo', method: 'POST', body }),
+      async onQueryStarted(body, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          // The tray's tempo follows at once.
+          dispatch(assemblyApi.util.upsertQueryData('uploadInfo', body.key, data));
+        } catch {
+          // the studio shows the server's message
+        }
+      },
     }),
     /** The caller's queued and processing jobs (a reload or another tab finds its running job). */
     activeJobs: build.query<JobList, void>({
@@ -118,8 +131,15 @@ const assemblyApi = api.injectEndpoints({
   }),
 });
 
-export const { useEstimateQuery, useCreateJobMutation, useJobStatusQuery, useUploadInfoQuery, useActiveJobsQuery, useCancelJobMutation } =
-  assemblyApi;
+export const {
+  useEstimateQuery,
+  useCreateJobMutation,
+  useJobStatusQuery,
+  useUploadInfoQuery,
+  useActiveJobsQuery,
+  useCancelJobMutation,
+  useCorrectTempoMutation,
+} = assemblyApi;
 
 /** Uploads one file with progress (fetch has no upload progress, XHR has). */
 export function uploadFile(

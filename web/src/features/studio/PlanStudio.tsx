@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { EditPlan, JobRequest, PlanMusic } from '../../api/types';
+import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
+import { useCorrectTempoMutation } from '../assembly/assembly.api';
 import { clock } from '../assembly/tray';
 import { usePlanMutation } from './studio.api';
-import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, widths } from './timeline';
+import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from './timeline';
 import './studio.css';
 
 /**
@@ -39,6 +40,14 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   const [seed, setSeed] = useState(1);
   const [playhead, setPlayhead] = useState(0);
   const [playing, setPlaying] = useState(false);
+  const [correctTempo, correcting] = useCorrectTempoMutation();
+  /** The playhead as of the last frame (tap times are read from it), and a request to start playing. */
+  const now = useRef(0);
+  const [playSignal, setPlaySignal] = useState(0);
+  const onPlayhead = useCallback((t: number) => {
+    now.current = t;
+    setPlayhead(t);
+  }, []);
   const requestKey = useMemo(() => (request ? JSON.stringify(request) : ''), [request]);
   const planFor = useRef('');
   const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -94,6 +103,18 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       if (!n.delete(i)) n.add(i);
       return n;
     });
+  /** A tempo correction of the music, kept for next time; the plan is made again on the corrected beats. */
+  const correct = async (action: TempoCorrectionKind | 'reset', taps?: number[]) => {
+    if (!request?.music_file) return;
+    setProblem('');
+    try {
+      await correctTempo({ key: request.music_file, action, ...(taps ? { taps } : {}) }).unwrap();
+      setLocked(new Set());
+      await ask();
+    } catch (e) {
+      setProblem(errorDetail(e, 'Could not correct the tempo'));
+    }
+  };
   const beats = music?.beats ?? [];
   const nudge = (i: number, dir: -1 | 1) => {
     if (!plan) return;
@@ -151,6 +172,15 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         </span>
         {credits !== undefined && <span data-testid="plan-estimate">Generating this edit: {credits} credits</span>}
       </div>
+      {music && request.music_file && (
+        <TempoPanel
+          music={music}
+          busy={correcting.isLoading || state.isLoading}
+          onCorrect={(a, t) => void correct(a, t)}
+          now={() => now.current}
+          startPlaying={() => setPlaySignal((n) => n + 1)}
+        />
+      )}
       <div className="timeline-scroll">
         <div className="timeline" style={{ minWidth: `${Math.max(100, plan.segments.length * 9)}%` }}>
           <div className="segments" role="listbox" aria-label="Segments of the edit" aria-orientation="horizontal">
@@ -241,8 +271,9 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         musicSource={musicSource}
         playhead={playhead}
         playing={playing}
-        onPlayhead={setPlayhead}
+        onPlayhead={onPlayhead}
         onPlaying={setPlaying}
+        playSignal={playSignal}
       />
     </div>
   );
@@ -298,6 +329,7 @@ function InstantPreview({
   playing,
   onPlayhead,
   onPlaying,
+  playSignal = 0,
 }: {
   plan: EditPlan;
   clipSources: string[];
@@ -306,6 +338,8 @@ function InstantPreview({
   playing: boolean;
   onPlayhead: (t: number) => void;
   onPlaying: (p: boolean) => void;
+  /** Starts playing when it changes (tap tempo plays the music to tap along with). */
+  playSignal?: number;
 }) {
   const video = useRef<HTMLVideoElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
@@ -371,6 +405,14 @@ function InstantPreview({
     onPlaying(true);
   };
 
+  const toggleRef = useRef(toggle);
+  toggleRef.current = toggle;
+  const playingRef = useRef(playing);
+  playingRef.current = playing;
+  useEffect(() => {
+    if (playSignal && !playingRef.current) toggleRef.current();
+  }, [playSignal]);
+
   return (
     <div className={`instant-preview aspect-${plan.aspect.replace(':', 'x')}`}>
       <video ref={video} muted playsInline preload="auto" aria-label="Instant preview of the edit" />
@@ -383,6 +425,136 @@ function InstantPreview({
           {clock(playhead)} / {clock(plan.total_sec)} · a quick look, not the render
         </span>
       </div>
+    </div>
+  );
+}
+
+const CORRECTED: Record<TempoCorrectionKind, string> = {
+  halve: 'halved',
+  double: 'doubled',
+  shift: 'shifted half a beat',
+  tap: 'tapped',
+};
+
+/**
+ * The tempo and meter found, and the corrections people ask for: halve, double, shift by half a
+ * beat, tap tempo (T or Space on the tap pad along with the music; Enter uses it, Escape cancels),
+ * and reset. Each is kept with the track and re-plans at once.
+ */
+function TempoPanel({
+  music,
+  busy,
+  onCorrect,
+  now,
+  startPlaying,
+}: {
+  music: PlanMusic;
+  busy: boolean;
+  onCorrect: (action: TempoCorrectionKind | 'reset', taps?: number[]) => void;
+  now: () => number;
+  startPlaying: () => void;
+}) {
+  const [taps, setTaps] = useState<number[] | null>(null);
+  const [hint, setHint] = useState('');
+  const pad = useRef<HTMLDivElement>(null);
+  const tapButton = useRef<HTMLButtonElement>(null);
+  const tapping = taps !== null;
+  useEffect(() => {
+    if (tapping) pad.current?.focus();
+  }, [tapping]);
+  const hasBeats = music.beats.length >= 2;
+  const corrections = music.tempo_corrections;
+  const found = Math.round(music.analysed_bpm);
+  const shown = Math.round(music.tempo_bpm);
+  const bpm = taps ? tapBpm(taps) : 0;
+
+  const begin = () => {
+    setHint('');
+    setTaps([]);
+    startPlaying();
+  };
+  const stop = () => {
+    setTaps(null);
+    setHint('');
+    tapButton.current?.focus();
+  };
+  const tap = () => setTaps((t) => (t ? [...t, Math.round(now() * 1000) / 1000].filter((x, i, a) => i === 0 || x > a[i - 1]!) : t));
+  const use = () => {
+    if (!taps || taps.length < 4) return setHint('Tap at least 4 times along with the music.');
+    const t = taps;
+    stop();
+    onCorrect('tap', t);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 't' || e.key === 'T' || e.key === ' ') {
+      e.preventDefault();
+      if (!e.repeat) tap();
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      use();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      stop();
+    }
+  };
+
+  return (
+    <div className="tempo-panel" role="group" aria-label="Tempo and meter">
+      <span data-testid="plan-tempo">
+        {shown > 0 ? `${shown} BPM` : 'No steady beat'} · {music.beats_per_bar}/4
+        {corrections.length > 0
+          ? ` · ${corrections.map((c) => CORRECTED[c]).join(', ')}${found > 0 && found !== shown ? ` (found ${found} BPM)` : ''}`
+          : ''}
+      </span>
+      <div className="row wrap">
+        <button className="btn" onClick={() => onCorrect('halve')} disabled={busy || tapping || !hasBeats}>
+          Halve
+        </button>
+        <button className="btn" onClick={() => onCorrect('double')} disabled={busy || tapping || !hasBeats}>
+          Double
+        </button>
+        <button className="btn" onClick={() => onCorrect('shift')} disabled={busy || tapping || !hasBeats}>
+          Shift half a beat
+        </button>
+        <button className="btn" ref={tapButton} onClick={begin} disabled={busy || tapping} aria-expanded={tapping}>
+          Tap tempo
+        </button>
+        {corrections.length > 0 && (
+          <button className="btn link" onClick={() => onCorrect('reset')} disabled={busy || tapping}>
+            Beats as found
+          </button>
+        )}
+      </div>
+      {tapping && (
+        <div className="tap-row row wrap">
+          <div
+            ref={pad}
+            className="tap-pad"
+            role="button"
+            tabIndex={0}
+            data-testid="tap-pad"
+            aria-label="Tap pad: press T or Space with each beat; Enter uses the tapped tempo, Escape cancels"
+            onKeyDown={onKey}
+            onPointerDown={(e) => {
+              e.preventDefault();
+              pad.current?.focus();
+              tap();
+            }}
+          >
+            Tap here (T or Space) with the beat
+          </div>
+          <span aria-live="polite" data-testid="tapped-bpm">
+            {taps.length} taps{bpm > 0 ? ` · ${Math.round(bpm)} BPM` : ''}
+          </span>
+          <button className="btn" onClick={use} disabled={taps.length < 4}>
+            Use tapped tempo
+          </button>
+          <button className="btn link" onClick={stop}>
+            Cancel
+          </button>
+          {hint && <span className="error">{hint}</span>}
+        </div>
+      )}
     </div>
   );
 }

@@ -103,3 +103,28 @@ export function moveCut(plan: EditPlan, i: number, to: number): EditPlan | strin
   segments[i + 1] = resize(b, -delta, 'start');
   return { ...plan, segments };
 }
+
+/**
+ * The tempo of taps as the user taps (BPM, 0 before two taps): each tap gets its beat number from
+ * the median interval (a missed tap is a skipped beat), then the period by least squares. The
+ * server fits the same way and snaps the phase onto the track's beats.
+ */
+export function tapBpm(taps: number[]): number {
+  if (taps.length < 2) return 0;
+  const gaps = taps
+    .slice(1)
+    .map((t, i) => t - taps[i]!)
+    .sort((a, b) => a - b);
+  const mid = gaps.length >> 1;
+  const p0 = gaps.length % 2 ? gaps[mid]! : (gaps[mid - 1]! + gaps[mid]!) / 2;
+  if (!(p0 > 0)) return 0;
+  const k = taps.map((t) => Math.round((t - taps[0]!) / p0));
+  const n = taps.length;
+  const sx = k.reduce((a, b) => a + b, 0);
+  const sy = taps.reduce((a, b) => a + b, 0);
+  const sxx = k.reduce((a, b) => a + b * b, 0);
+  const sxy = k.reduce((a, b, i) => a + b * taps[i]!, 0);
+  const den = n * sxx - sx * sx;
+  const period = den > 0 ? (n * sxy - sx * sy) / den : p0;
+  return period > 0 ? 60 / period : 0;
+}

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
-import { previewPlan } from '../../domain/plan-preview.js';
+import { correctionKind, previewPlan } from '../../domain/plan-preview.js';
 import { planPreviewPorts } from '../../repositories/plan-preview.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
@@ -21,6 +21,7 @@ import {
   jobStatus,
   planRequest,
   planResult,
+  tempoCorrectionRequest,
   uploadInfo,
   uploadInfoQuery,
   uploadResult,
@@ -37,14 +38,17 @@ export interface AssemblyDeps {
   signer: LinkSigner;
 }
 
-/** A music analysis (engine's MusicAnalysis JSON) and waveform, as the timeline wants them. */
-export function musicView(analysisJson: string, peaks: number[]) {
-  const a = (analysisJson ? JSON.parse(analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[] };
+/** A music item's analysis (engine's MusicAnalysis JSON, the user's corrections applied) and waveform, as the timeline wants them. */
+export function musicView(m: Pick<media.MediaItem, 'analysisJson' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
+  const a = (m.analysisJson ? JSON.parse(m.analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[]; beatsPerBar?: number };
   return {
     tempo_bpm: a.bpm ?? 0,
     beats: a.beats ?? [],
     downbeats: a.bars ?? [],
-    peaks: peaks.map((p) => Math.round(p * 1000) / 1000),
+    peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
+    beats_per_bar: a.beatsPerBar ?? 4,
+    analysed_bpm: m.analysedBpm || (a.bpm ?? 0),
+    tempo_corrections: m.tempoCorrections.map((c) => correctionKind(c.kind)),
   };
 }
 
@@ -130,7 +134,46 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
         height: m.height,
         thumbnail_url: kind === 'video' ? await link(m.thumbnailKey) : null,
         analysis,
-        ...(kind === 'audio' && analysis === 'ready' ? { music: musicView(m.analysisJson, m.peaks) } : {}),
+        ...(kind === 'audio' && analysis === 'ready' ? { music: musicView(m) } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/uploads/tempo',
+    {
+      config: { access: 'user', rateLimit: RATE_LIMITS.plans },
+      schema: {
+        summary:
+          "Corrects a music track's beats for you (halve, double, shift half a beat, tap tempo, or reset), kept for next time; plans use them without analysing again",
+        body: tempoCorrectionRequest,
+        response: { 200: uploadInfo, ...errors(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const { key, action, taps } = req.body;
+      if (action === 'tap' && !taps)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the times you tapped (taps, seconds into the track).', 'too_few_taps');
+      if (action !== 'tap' && taps)
+        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Only the tap action takes taps.', 'invalid_correction');
+      const m = await peers.media.correctTempo(
+        {
+          ownerId: callerOf(req).id,
+          objectKey: key,
+          reset: action === 'reset',
+          correction: action === 'reset' ? undefined : { kind: action, taps: taps ?? [] },
+        },
+        { requestId: req.id },
+      );
+      return {
+        object_key: m.objectKey,
+        kind: 'audio' as const,
+        duration_sec: m.durationSec,
+        width: m.width,
+        height: m.height,
+        thumbnail_url: null,
+        analysis: 'ready' as const,
+        music: musicView(m),
       };
     },
   );

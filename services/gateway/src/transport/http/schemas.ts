@@ -4,7 +4,7 @@
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
  * component of that document. The job request itself is the shared contract in @reelsmith/proto.
  */
-import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, jobRequestSchema } from '@reelsmith/proto';
+import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, TAP_LIMITS, TEMPO_CORRECTION_KINDS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
 import { identifier } from './input-text.js';
 
@@ -132,8 +132,28 @@ export const planMusic = z
     beats: z.array(z.number()),
     downbeats: z.array(z.number()),
     peaks: z.array(z.number()).describe('Peak amplitude (0..1) of equal slices of the track'),
+    beats_per_bar: z.number().int().describe('The meter: beats in a bar (3 or 4)'),
+    analysed_bpm: z.number().describe("The tempo the analysis found, before the user's corrections (tempo_bpm is after them)"),
+    tempo_corrections: z
+      .array(z.enum(TEMPO_CORRECTION_KINDS))
+      .describe("The user's corrections of this track's beats in effect, in order (kept for next time)"),
   })
   .meta({ id: 'PlanMusic' });
+
+/** POST /uploads/tempo: one correction of a music track's beats, or reset. */
+export const tempoCorrectionRequest = z
+  .object({
+    key: z.string().min(1).max(600).describe('The object_key of the music (an upload of yours or a library track)'),
+    action: z
+      .enum([...TEMPO_CORRECTION_KINDS, 'reset'])
+      .describe('halve or double the tempo, shift the beats half a beat later, tap (with taps), or reset to the beats as analysed'),
+    taps: z
+      .array(z.number().min(0).max(86_400))
+      .max(TAP_LIMITS.maxTaps)
+      .optional()
+      .describe(`tap: the times you tapped, seconds into the track, ascending (${TAP_LIMITS.minTaps}-${TAP_LIMITS.maxTaps})`),
+  })
+  .meta({ id: 'TempoCorrectionRequest' });
 
 export const planResult = z
   .object({

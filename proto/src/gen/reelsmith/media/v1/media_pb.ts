@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/media/v1/media.proto.
  */
 export const file_reelsmith_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKvAgoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCBINCgVwZWFrcxgPIAMoAiIsCgdGcmFtZUF0EhIKCm9iamVjdF9rZXkYASABKAkSDQoFYXRfbXMYAiABKAMiUQoQR2V0RnJhbWVzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIrCgZmcmFtZXMYAiADKAsyGy5yZWVsc21pdGgubWVkaWEudjEuRnJhbWVBdCInChFHZXRGcmFtZXNSZXNwb25zZRISCgpmcmFtZV9rZXlzGAEgAygJImsKFVJlZ2lzdGVyVXBsb2FkUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRISCgpvYmplY3Rfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIWCg5zaXplX2NhcF9ieXRlcxgEIAEoAyI4Cg9HZXRNZWRpYVJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkiQAoQR2V0TWVkaWFSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0i1QIKBFJlZWwSCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAUgASgDEhIKCm9iamVjdF9rZXkYBiABKAkSFQoNdGh1bWJuYWlsX2tleRgHIAEoCRIUCgxkdXJhdGlvbl9zZWMYCCABKAESEgoKc2l6ZV9ieXRlcxgJIAEoAxISCgptdXNpY191c2VkGAogASgIEhsKE2VuYWJsZV9iZWF0X21hcHBpbmcYCyABKAgSGwoTZW5hYmxlX2ludGVsbGlnZW5jZRgMIAEoCBIVCg1wYWNpbmdfcHJlc2V0GA0gASgJEhkKEXNoYXJlX3RvX3Nob3djYXNlGCggASgIEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgOIAEoAyJdCg5BZGRSZWVsUmVxdWVzdBImCgRyZWVsGAEgASgLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDAoEcGxhbhgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJIjMKDkdldFJlZWxSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkiQwoQTGlzdFJlZWxzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZvZmZzZXQYAyABKAUiSwoRTGlzdFJlZWxzUmVzcG9uc2USJwoFcmVlbHMYASADKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBINCgV0b3RhbBgCIAEoBSI2ChFEZWxldGVSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIhQKEkRlbGV0ZVJlZWxSZXNwb25zZSJICg9NYXJrVXNlZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkSDgoGam9iX2lkGAMgASgJIhIKEE1hcmtVc2VkUmVzcG9uc2UiKQoVRGVsZXRlVXNlckRhdGFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJIjgKFkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USDwoHdXBsb2FkcxgBIAEoBRINCgVyZWVscxgCIAEoBSJKChVTZXRSZWVsU2hhcmluZ1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCRIOCgZzaGFyZWQYAyABKAgiOgoWU2V0UmVlbFNoYXJpbmdSZXNwb25zZRIOCgZzaGFyZWQYASABKAgSEAoIZmVhdHVyZWQYAiABKAgiiwEKDVNob3djYXNlRW50cnkSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGNhdGVnb3J5GAIgASgJEg0KBXZpZXdzGAMgASgDEhsKE2ZlYXR1cmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMcHJldmlld19rZXlzGAUgAygJIkwKEkZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhMKC2ZlYXR1cmVkX2J5GAMgASgJIicKFFVuZmVhdHVyZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiFwoVVW5mZWF0dXJlUmVlbFJlc3BvbnNlIkUKE0xpc3RTaG93Y2FzZVJlcXVlc3QSEAoIY2F0ZWdvcnkYASABKAkSDQoFbGltaXQYAiABKAUSDQoFb3JkZXIYAyABKAkiXgoUTGlzdFNob3djYXNlUmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EhIKCmNhdGVnb3JpZXMYAiADKAkiKgoXR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSI7ChhDb3VudFNob3djYXNlVmlld1JlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAkiOwoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAxIPCgdjb3VudGVkGAIgASgIIk8KDlNob3djYXNlUmF0aW5nEg8KB3JlZWxfaWQYASABKAkSDwoHYXZlcmFnZRgCIAEoARINCgVjb3VudBgDIAEoAxIMCgRtaW5lGAQgASgFIkoKF1JhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRINCgVzdGFycxgDIAEoBSI+ChlHZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0EhAKCHJlZWxfaWRzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkiUQoaR2V0U2hvd2Nhc2VSYXRpbmdzUmVzcG9uc2USMwoHcmF0aW5ncxgBIAMoCzIiLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZVJhdGluZyIZChdHZXRTaG93Y2FzZVN0YXRzUmVxdWVzdCJMChhHZXRTaG93Y2FzZVN0YXRzUmVzcG9uc2USEwoLdG90YWxfcmVlbHMYASABKAMSGwoTYWN0aXZlX2NyZWF0b3JzXzMwZBgCIAEoAyI3ChZMaXN0U2hhcmVkUmVlbHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBSJnCgpTaGFyZWRSZWVsEiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghmZWF0dXJlZBgCIAEoCBIQCghjYXRlZ29yeRgDIAEoCRINCgV2aWV3cxgEIAEoAyJXChdMaXN0U2hhcmVkUmVlbHNSZXNwb25zZRItCgVyZWVscxgBIAMoCzIeLnJlZWxzbWl0aC5tZWRpYS52MS5TaGFyZWRSZWVsEg0KBXRvdGFsGAIgASgFIukBCgtMaWJyYXJ5SXRlbRILCgNrZXkYASABKAkSDAoEa2luZBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEhQKDGR1cmF0aW9uX3NlYxgGIAEoARISCgpvYmplY3Rfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoScHJldmlld19mcmFtZV9rZXlzGAkgAygJEgsKA2JwbRgKIAEoARINCgV3aWR0aBgLIAEoBRIOCgZoZWlnaHQYDCABKAUiXgoSTGlzdExpYnJhcnlSZXF1ZXN0EgwKBGtpbmQYASABKAkSCQoBcRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZvZmZzZXQYBSABKAUiaAoTTGlzdExpYnJhcnlSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRISCgpjYXRlZ29yaWVzGAIgAygJEg0KBXRvdGFsGAMgASgFIjQKFkdldExpYnJhcnlJdGVtc1JlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRrZXlzGAIgAygJIkkKF0dldExpYnJhcnlJdGVtc1Jlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtIiQKEEZpbmRNdXNpY1JlcXVlc3QSEAoIZmlsZW5hbWUYASABKAkiIwoUTXVzaWNBbmFseXNpc1JlcXVlc3QSCwoDa2V5GAEgASgJImQKFU11c2ljQW5hbHlzaXNSZXNwb25zZRItCgRpdGVtGAEgASgLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEg0KBWJlYXRzGAIgAygBEg0KBXBlYWtzGAMgAygCIlUKGkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0EhMKC3N0YWdpbmdfa2V5GAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJIlcKFUltcG9ydExpYnJhcnlSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEi0KBGl0ZW0YAiABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJwoYRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0EgsKA2tleRgBIAEoCSIbChlEZWxldGVMaWJyYXJ5SXRlbVJlc3BvbnNlMoMUChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElgKCUdldEZyYW1lcxIkLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRGcmFtZXNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkdldEZyYW1lc1Jlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlEmcKDkRlbGV0ZVVzZXJEYXRhEikucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVVc2VyRGF0YVJlc3BvbnNlEmcKDlNldFJlZWxTaGFyaW5nEikucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5TZXRSZWVsU2hhcmluZ1Jlc3BvbnNlElgKC0ZlYXR1cmVSZWVsEiYucmVlbHNtaXRoLm1lZGlhLnYxLkZlYXR1cmVSZWVsUmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EmQKDVVuZmVhdHVyZVJlZWwSKC5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlcXVlc3QaKS5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlc3BvbnNlEmEKDExpc3RTaG93Y2FzZRInLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hvd2Nhc2VSZXF1ZXN0GigucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlc3BvbnNlEmIKEEdldFNob3djYXNlRW50cnkSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QaIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRJwChFDb3VudFNob3djYXNlVmlldxIsLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1JlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRJtChBHZXRTaG93Y2FzZVN0YXRzEisucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXF1ZXN0GiwucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXNwb25zZRJjChBSYXRlU2hvd2Nhc2VSZWVsEisucmVlbHNtaXRoLm1lZGlhLnYxLlJhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0GiIucmVlbHNtaXRoLm1lZGlhLnYxLlNob3djYXNlUmF0aW5nEnMKEkdldFNob3djYXNlUmF0aW5ncxItLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0Gi4ucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlUmF0aW5nc1Jlc3BvbnNlEmoKD0xpc3RTaGFyZWRSZWVscxIqLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXF1ZXN0GisucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEkcKB0dldFJlZWwSIi5yZWVsc21pdGgubWVkaWEudjEuR2V0UmVlbFJlcXVlc3QaGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBJeCgtMaXN0TGlicmFyeRImLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0TGlicmFyeVJlcXVlc3QaJy5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXNwb25zZRJqCg9HZXRMaWJyYXJ5SXRlbXMSKi5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRMaWJyYXJ5SXRlbXNSZXNwb25zZRJSCglGaW5kTXVzaWMSJC5yZWVsc21pdGgubWVkaWEudjEuRmluZE11c2ljUmVxdWVzdBofLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRJkCg1NdXNpY0FuYWx5c2lzEigucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXNwb25zZRJwChNJbXBvcnRMaWJyYXJ5T2JqZWN0Ei4ucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlSZXNwb25zZRJwChFEZWxldGVMaWJyYXJ5SXRlbRIsLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("Ch5yZWVsc21pdGgvbWVkaWEvdjEvbWVkaWEucHJvdG8SEnJlZWxzbWl0aC5tZWRpYS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKFAwoJTWVkaWFJdGVtEhIKCm9iamVjdF9rZXkYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkSEgoKc2l6ZV9ieXRlcxgFIAEoAxIUCgxkdXJhdGlvbl9zZWMYBiABKAESDQoFd2lkdGgYByABKAUSDgoGaGVpZ2h0GAggASgFEhMKC3ZpZGVvX2NvZGVjGAkgASgJEhMKC2F1ZGlvX2NvZGVjGAogASgJEhUKDXRodW1ibmFpbF9rZXkYCyABKAkSFwoPYW5hbHlzaXNfc3RhdHVzGAwgASgJEhUKDWFuYWx5c2lzX2pzb24YDSABKAkSDwoHbGlicmFyeRgOIAEoCBINCgVwZWFrcxgPIAMoAhI+ChF0ZW1wb19jb3JyZWN0aW9ucxgQIAMoCzIjLnJlZWxzbWl0aC5tZWRpYS52MS5UZW1wb0NvcnJlY3Rpb24SFAoMYW5hbHlzZWRfYnBtGBEgASgBIi0KD1RlbXBvQ29ycmVjdGlvbhIMCgRraW5kGAEgASgJEgwKBHRhcHMYAiADKAEigwEKE0NvcnJlY3RUZW1wb1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEgoKb2JqZWN0X2tleRgCIAEoCRI3Cgpjb3JyZWN0aW9uGAMgASgLMiMucmVlbHNtaXRoLm1lZGlhLnYxLlRlbXBvQ29ycmVjdGlvbhINCgVyZXNldBgEIAEoCCIsCgdGcmFtZUF0EhIKCm9iamVjdF9rZXkYASABKAkSDQoFYXRfbXMYAiABKAMiUQoQR2V0RnJhbWVzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIrCgZmcmFtZXMYAiADKAsyGy5yZWVsc21pdGgubWVkaWEudjEuRnJhbWVBdCInChFHZXRGcmFtZXNSZXNwb25zZRISCgpmcmFtZV9rZXlzGAEgAygJImsKFVJlZ2lzdGVyVXBsb2FkUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRISCgpvYmplY3Rfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIWCg5zaXplX2NhcF9ieXRlcxgEIAEoAyI4Cg9HZXRNZWRpYVJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkiQAoQR2V0TWVkaWFSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0i1QIKBFJlZWwSCgoCaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAUgASgDEhIKCm9iamVjdF9rZXkYBiABKAkSFQoNdGh1bWJuYWlsX2tleRgHIAEoCRIUCgxkdXJhdGlvbl9zZWMYCCABKAESEgoKc2l6ZV9ieXRlcxgJIAEoAxISCgptdXNpY191c2VkGAogASgIEhsKE2VuYWJsZV9iZWF0X21hcHBpbmcYCyABKAgSGwoTZW5hYmxlX2ludGVsbGlnZW5jZRgMIAEoCBIVCg1wYWNpbmdfcHJlc2V0GA0gASgJEhkKEXNoYXJlX3RvX3Nob3djYXNlGCggASgIEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgOIAEoAyJdCg5BZGRSZWVsUmVxdWVzdBImCgRyZWVsGAEgASgLMhgucmVlbHNtaXRoLm1lZGlhLnYxLlJlZWwSDAoEcGxhbhgCIAEoCRIVCg1iaWxsaW5nX2N5Y2xlGAMgASgJIjMKDkdldFJlZWxSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEg8KB3JlZWxfaWQYAiABKAkiQwoQTGlzdFJlZWxzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBRIOCgZvZmZzZXQYAyABKAUiSwoRTGlzdFJlZWxzUmVzcG9uc2USJwoFcmVlbHMYASADKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBINCgV0b3RhbBgCIAEoBSI2ChFEZWxldGVSZWVsUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIPCgdyZWVsX2lkGAIgASgJIhQKEkRlbGV0ZVJlZWxSZXNwb25zZSJICg9NYXJrVXNlZFJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEwoLb2JqZWN0X2tleXMYAiADKAkSDgoGam9iX2lkGAMgASgJIhIKEE1hcmtVc2VkUmVzcG9uc2UiKQoVRGVsZXRlVXNlckRhdGFSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJIjgKFkRlbGV0ZVVzZXJEYXRhUmVzcG9uc2USDwoHdXBsb2FkcxgBIAEoBRINCgVyZWVscxgCIAEoBSJKChVTZXRSZWVsU2hhcmluZ1JlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSDwoHcmVlbF9pZBgCIAEoCRIOCgZzaGFyZWQYAyABKAgiOgoWU2V0UmVlbFNoYXJpbmdSZXNwb25zZRIOCgZzaGFyZWQYASABKAgSEAoIZmVhdHVyZWQYAiABKAgiiwEKDVNob3djYXNlRW50cnkSJgoEcmVlbBgBIAEoCzIYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsEhAKCGNhdGVnb3J5GAIgASgJEg0KBXZpZXdzGAMgASgDEhsKE2ZlYXR1cmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMcHJldmlld19rZXlzGAUgAygJIkwKEkZlYXR1cmVSZWVsUmVxdWVzdBIPCgdyZWVsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhMKC2ZlYXR1cmVkX2J5GAMgASgJIicKFFVuZmVhdHVyZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkiFwoVVW5mZWF0dXJlUmVlbFJlc3BvbnNlIkUKE0xpc3RTaG93Y2FzZVJlcXVlc3QSEAoIY2F0ZWdvcnkYASABKAkSDQoFbGltaXQYAiABKAUSDQoFb3JkZXIYAyABKAkiXgoUTGlzdFNob3djYXNlUmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EhIKCmNhdGVnb3JpZXMYAiADKAkiKgoXR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCSI7ChhDb3VudFNob3djYXNlVmlld1JlcXVlc3QSDwoHcmVlbF9pZBgBIAEoCRIOCgZ2aWV3ZXIYAiABKAkiOwoZQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRINCgV2aWV3cxgBIAEoAxIPCgdjb3VudGVkGAIgASgIIk8KDlNob3djYXNlUmF0aW5nEg8KB3JlZWxfaWQYASABKAkSDwoHYXZlcmFnZRgCIAEoARINCgVjb3VudBgDIAEoAxIMCgRtaW5lGAQgASgFIkoKF1JhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0Eg8KB3JlZWxfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRINCgVzdGFycxgDIAEoBSI+ChlHZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0EhAKCHJlZWxfaWRzGAEgAygJEg8KB3VzZXJfaWQYAiABKAkiUQoaR2V0U2hvd2Nhc2VSYXRpbmdzUmVzcG9uc2USMwoHcmF0aW5ncxgBIAMoCzIiLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZVJhdGluZyIZChdHZXRTaG93Y2FzZVN0YXRzUmVxdWVzdCJMChhHZXRTaG93Y2FzZVN0YXRzUmVzcG9uc2USEwoLdG90YWxfcmVlbHMYASABKAMSGwoTYWN0aXZlX2NyZWF0b3JzXzMwZBgCIAEoAyI3ChZMaXN0U2hhcmVkUmVlbHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEg4KBm9mZnNldBgCIAEoBSJnCgpTaGFyZWRSZWVsEiYKBHJlZWwYASABKAsyGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBIQCghmZWF0dXJlZBgCIAEoCBIQCghjYXRlZ29yeRgDIAEoCRINCgV2aWV3cxgEIAEoAyJXChdMaXN0U2hhcmVkUmVlbHNSZXNwb25zZRItCgVyZWVscxgBIAMoCzIeLnJlZWxzbWl0aC5tZWRpYS52MS5TaGFyZWRSZWVsEg0KBXRvdGFsGAIgASgFIukBCgtMaWJyYXJ5SXRlbRILCgNrZXkYASABKAkSDAoEa2luZBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEhQKDGR1cmF0aW9uX3NlYxgGIAEoARISCgpvYmplY3Rfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoScHJldmlld19mcmFtZV9rZXlzGAkgAygJEgsKA2JwbRgKIAEoARINCgV3aWR0aBgLIAEoBRIOCgZoZWlnaHQYDCABKAUiXgoSTGlzdExpYnJhcnlSZXF1ZXN0EgwKBGtpbmQYASABKAkSCQoBcRgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRINCgVsaW1pdBgEIAEoBRIOCgZvZmZzZXQYBSABKAUiaAoTTGlzdExpYnJhcnlSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRISCgpjYXRlZ29yaWVzGAIgAygJEg0KBXRvdGFsGAMgASgFIjQKFkdldExpYnJhcnlJdGVtc1JlcXVlc3QSDAoEa2luZBgBIAEoCRIMCgRrZXlzGAIgAygJIkkKF0dldExpYnJhcnlJdGVtc1Jlc3BvbnNlEi4KBWl0ZW1zGAEgAygLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtIiQKEEZpbmRNdXNpY1JlcXVlc3QSEAoIZmlsZW5hbWUYASABKAkiIwoUTXVzaWNBbmFseXNpc1JlcXVlc3QSCwoDa2V5GAEgASgJImQKFU11c2ljQW5hbHlzaXNSZXNwb25zZRItCgRpdGVtGAEgASgLMh8ucmVlbHNtaXRoLm1lZGlhLnYxLkxpYnJhcnlJdGVtEg0KBWJlYXRzGAIgAygBEg0KBXBlYWtzGAMgAygCIlUKGkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0EhMKC3N0YWdpbmdfa2V5GAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhAKCGNhdGVnb3J5GAMgASgJIlcKFUltcG9ydExpYnJhcnlSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEi0KBGl0ZW0YAiABKAsyHy5yZWVsc21pdGgubWVkaWEudjEuTGlicmFyeUl0ZW0iJwoYRGVsZXRlTGlicmFyeUl0ZW1SZXF1ZXN0EgsKA2tleRgBIAEoCSIbChlEZWxldGVMaWJyYXJ5SXRlbVJlc3BvbnNlMtsUChNNZWRpYUxpYnJhcnlTZXJ2aWNlElUKCERlc2NyaWJlEiMucmVlbHNtaXRoLm1lZGlhLnYxLkRlc2NyaWJlUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5EZXNjcmliZVJlc3BvbnNlEloKDlJlZ2lzdGVyVXBsb2FkEikucmVlbHNtaXRoLm1lZGlhLnYxLlJlZ2lzdGVyVXBsb2FkUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW0SVQoIR2V0TWVkaWESIy5yZWVsc21pdGgubWVkaWEudjEuR2V0TWVkaWFSZXF1ZXN0GiQucmVlbHNtaXRoLm1lZGlhLnYxLkdldE1lZGlhUmVzcG9uc2USRwoHQWRkUmVlbBIiLnJlZWxzbWl0aC5tZWRpYS52MS5BZGRSZWVsUmVxdWVzdBoYLnJlZWxzbWl0aC5tZWRpYS52MS5SZWVsElgKCUxpc3RSZWVscxIkLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0UmVlbHNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RSZWVsc1Jlc3BvbnNlElsKCkRlbGV0ZVJlZWwSJS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlcXVlc3QaJi5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlUmVlbFJlc3BvbnNlElgKCUdldEZyYW1lcxIkLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRGcmFtZXNSZXF1ZXN0GiUucmVlbHNtaXRoLm1lZGlhLnYxLkdldEZyYW1lc1Jlc3BvbnNlElUKCE1hcmtVc2VkEiMucmVlbHNtaXRoLm1lZGlhLnYxLk1hcmtVc2VkUmVxdWVzdBokLnJlZWxzbWl0aC5tZWRpYS52MS5NYXJrVXNlZFJlc3BvbnNlEmcKDkRlbGV0ZVVzZXJEYXRhEikucmVlbHNtaXRoLm1lZGlhLnYxLkRlbGV0ZVVzZXJEYXRhUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVVc2VyRGF0YVJlc3BvbnNlEmcKDlNldFJlZWxTaGFyaW5nEikucmVlbHNtaXRoLm1lZGlhLnYxLlNldFJlZWxTaGFyaW5nUmVxdWVzdBoqLnJlZWxzbWl0aC5tZWRpYS52MS5TZXRSZWVsU2hhcmluZ1Jlc3BvbnNlElgKC0ZlYXR1cmVSZWVsEiYucmVlbHNtaXRoLm1lZGlhLnYxLkZlYXR1cmVSZWVsUmVxdWVzdBohLnJlZWxzbWl0aC5tZWRpYS52MS5TaG93Y2FzZUVudHJ5EmQKDVVuZmVhdHVyZVJlZWwSKC5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlcXVlc3QaKS5yZWVsc21pdGgubWVkaWEudjEuVW5mZWF0dXJlUmVlbFJlc3BvbnNlEmEKDExpc3RTaG93Y2FzZRInLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hvd2Nhc2VSZXF1ZXN0GigucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaG93Y2FzZVJlc3BvbnNlEmIKEEdldFNob3djYXNlRW50cnkSKy5yZWVsc21pdGgubWVkaWEudjEuR2V0U2hvd2Nhc2VFbnRyeVJlcXVlc3QaIS5yZWVsc21pdGgubWVkaWEudjEuU2hvd2Nhc2VFbnRyeRJwChFDb3VudFNob3djYXNlVmlldxIsLnJlZWxzbWl0aC5tZWRpYS52MS5Db3VudFNob3djYXNlVmlld1JlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuQ291bnRTaG93Y2FzZVZpZXdSZXNwb25zZRJtChBHZXRTaG93Y2FzZVN0YXRzEisucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXF1ZXN0GiwucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlU3RhdHNSZXNwb25zZRJjChBSYXRlU2hvd2Nhc2VSZWVsEisucmVlbHNtaXRoLm1lZGlhLnYxLlJhdGVTaG93Y2FzZVJlZWxSZXF1ZXN0GiIucmVlbHNtaXRoLm1lZGlhLnYxLlNob3djYXNlUmF0aW5nEnMKEkdldFNob3djYXNlUmF0aW5ncxItLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRTaG93Y2FzZVJhdGluZ3NSZXF1ZXN0Gi4ucmVlbHNtaXRoLm1lZGlhLnYxLkdldFNob3djYXNlUmF0aW5nc1Jlc3BvbnNlEmoKD0xpc3RTaGFyZWRSZWVscxIqLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0U2hhcmVkUmVlbHNSZXF1ZXN0GisucmVlbHNtaXRoLm1lZGlhLnYxLkxpc3RTaGFyZWRSZWVsc1Jlc3BvbnNlEkcKB0dldFJlZWwSIi5yZWVsc21pdGgubWVkaWEudjEuR2V0UmVlbFJlcXVlc3QaGC5yZWVsc21pdGgubWVkaWEudjEuUmVlbBJeCgtMaXN0TGlicmFyeRImLnJlZWxzbWl0aC5tZWRpYS52MS5MaXN0TGlicmFyeVJlcXVlc3QaJy5yZWVsc21pdGgubWVkaWEudjEuTGlzdExpYnJhcnlSZXNwb25zZRJqCg9HZXRMaWJyYXJ5SXRlbXMSKi5yZWVsc21pdGgubWVkaWEudjEuR2V0TGlicmFyeUl0ZW1zUmVxdWVzdBorLnJlZWxzbWl0aC5tZWRpYS52MS5HZXRMaWJyYXJ5SXRlbXNSZXNwb25zZRJSCglGaW5kTXVzaWMSJC5yZWVsc21pdGgubWVkaWEudjEuRmluZE11c2ljUmVxdWVzdBofLnJlZWxzbWl0aC5tZWRpYS52MS5MaWJyYXJ5SXRlbRJkCg1NdXNpY0FuYWx5c2lzEigucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLk11c2ljQW5hbHlzaXNSZXNwb25zZRJwChNJbXBvcnRMaWJyYXJ5T2JqZWN0Ei4ucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlPYmplY3RSZXF1ZXN0GikucmVlbHNtaXRoLm1lZGlhLnYxLkltcG9ydExpYnJhcnlSZXNwb25zZRJwChFEZWxldGVMaWJyYXJ5SXRlbRIsLnJlZWxzbWl0aC5tZWRpYS52MS5EZWxldGVMaWJyYXJ5SXRlbVJlcXVlc3QaLS5yZWVsc21pdGgubWVkaWEudjEuRGVsZXRlTGlicmFyeUl0ZW1SZXNwb25zZRJWCgxDb3JyZWN0VGVtcG8SJy5yZWVsc21pdGgubWVkaWEudjEuQ29ycmVjdFRlbXBvUmVxdWVzdBodLnJlZWxzbWl0aC5tZWRpYS52MS5NZWRpYUl0ZW1iBnByb3RvMw", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.media.v1.DescribeRequest
@@ -136,6 +136,20 @@ export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
    * @generated from field: repeated float peaks = 15;
    */
   peaks: number[];
+
+  /**
+   * Audio: the tempo corrections this owner made (applied to analysis_json already), in order.
+   *
+   * @generated from field: repeated reelsmith.media.v1.TempoCorrection tempo_corrections = 16;
+   */
+  tempoCorrections: TempoCorrection[];
+
+  /**
+   * Audio: the tempo the analysis found, before the corrections (0 without a pulse).
+   *
+   * @generated from field: double analysed_bpm = 17;
+   */
+  analysedBpm: number;
 };
 
 /**
@@ -144,6 +158,69 @@ export type MediaItem = Message<"reelsmith.media.v1.MediaItem"> & {
  */
 export const MediaItemSchema: GenMessage<MediaItem> = /*@__PURE__*/
   messageDesc(file_reelsmith_media_v1_media, 2);
+
+/**
+ * A user's correction of a track's beats: halve, double, shift (half a beat later) or tap (taps:
+ * the tapped times, seconds into the track).
+ *
+ * @generated from message reelsmith.media.v1.TempoCorrection
+ */
+export type TempoCorrection = Message<"reelsmith.media.v1.TempoCorrection"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: repeated double taps = 2;
+   */
+  taps: number[];
+};
+
+/**
+ * Describes the message reelsmith.media.v1.TempoCorrection.
+ * Use `create(TempoCorrectionSchema)` to create a new message.
+ */
+export const TempoCorrectionSchema: GenMessage<TempoCorrection> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 3);
+
+/**
+ * @generated from message reelsmith.media.v1.CorrectTempoRequest
+ */
+export type CorrectTempoRequest = Message<"reelsmith.media.v1.CorrectTempoRequest"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * An upload of the owner's or a library track (corrected for this owner only).
+   *
+   * @generated from field: string object_key = 2;
+   */
+  objectKey: string;
+
+  /**
+   * Added after the corrections made so far; unset with reset.
+   *
+   * @generated from field: reelsmith.media.v1.TempoCorrection correction = 3;
+   */
+  correction?: TempoCorrection | undefined;
+
+  /**
+   * Drops every correction: the beats as analysed.
+   *
+   * @generated from field: bool reset = 4;
+   */
+  reset: boolean;
+};
+
+/**
+ * Describes the message reelsmith.media.v1.CorrectTempoRequest.
+ * Use `create(CorrectTempoRequestSchema)` to create a new message.
+ */
+export const CorrectTempoRequestSchema: GenMessage<CorrectTempoRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_media_v1_media, 4);
 
 /**
  * @generated from message reelsmith.media.v1.FrameAt
@@ -167,7 +244,7 @@ export type FrameAt = Message<"reelsmith.media.v1.FrameAt"> & {
  * Use `create(FrameAtSchema)` to create a new message.
  */
 export const FrameAtSchema: GenMessage<FrameAt> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 3);
+  messageDesc(file_reelsmith_media_v1_media, 5);
 
 /**
  * @generated from message reelsmith.media.v1.GetFramesRequest
@@ -189,7 +266,7 @@ export type GetFramesRequest = Message<"reelsmith.media.v1.GetFramesRequest"> & 
  * Use `create(GetFramesRequestSchema)` to create a new message.
  */
 export const GetFramesRequestSchema: GenMessage<GetFramesRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 4);
+  messageDesc(file_reelsmith_media_v1_media, 6);
 
 /**
  * @generated from message reelsmith.media.v1.GetFramesResponse
@@ -208,7 +285,7 @@ export type GetFramesResponse = Message<"reelsmith.media.v1.GetFramesResponse"> 
  * Use `create(GetFramesResponseSchema)` to create a new message.
  */
 export const GetFramesResponseSchema: GenMessage<GetFramesResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 5);
+  messageDesc(file_reelsmith_media_v1_media, 7);
 
 /**
  * @generated from message reelsmith.media.v1.RegisterUploadRequest
@@ -242,7 +319,7 @@ export type RegisterUploadRequest = Message<"reelsmith.media.v1.RegisterUploadRe
  * Use `create(RegisterUploadRequestSchema)` to create a new message.
  */
 export const RegisterUploadRequestSchema: GenMessage<RegisterUploadRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 6);
+  messageDesc(file_reelsmith_media_v1_media, 8);
 
 /**
  * @generated from message reelsmith.media.v1.GetMediaRequest
@@ -264,7 +341,7 @@ export type GetMediaRequest = Message<"reelsmith.media.v1.GetMediaRequest"> & {
  * Use `create(GetMediaRequestSchema)` to create a new message.
  */
 export const GetMediaRequestSchema: GenMessage<GetMediaRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 7);
+  messageDesc(file_reelsmith_media_v1_media, 9);
 
 /**
  * @generated from message reelsmith.media.v1.GetMediaResponse
@@ -281,7 +358,7 @@ export type GetMediaResponse = Message<"reelsmith.media.v1.GetMediaResponse"> & 
  * Use `create(GetMediaResponseSchema)` to create a new message.
  */
 export const GetMediaResponseSchema: GenMessage<GetMediaResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 8);
+  messageDesc(file_reelsmith_media_v1_media, 10);
 
 /**
  * @generated from message reelsmith.media.v1.Reel
@@ -372,7 +449,7 @@ export type Reel = Message<"reelsmith.media.v1.Reel"> & {
  * Use `create(ReelSchema)` to create a new message.
  */
 export const ReelSchema: GenMessage<Reel> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 9);
+  messageDesc(file_reelsmith_media_v1_media, 11);
 
 /**
  * @generated from message reelsmith.media.v1.AddReelRequest
@@ -403,7 +480,7 @@ export type AddReelRequest = Message<"reelsmith.media.v1.AddReelRequest"> & {
  * Use `create(AddReelRequestSchema)` to create a new message.
  */
 export const AddReelRequestSchema: GenMessage<AddReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 10);
+  messageDesc(file_reelsmith_media_v1_media, 12);
 
 /**
  * @generated from message reelsmith.media.v1.GetReelRequest
@@ -425,7 +502,7 @@ export type GetReelRequest = Message<"reelsmith.media.v1.GetReelRequest"> & {
  * Use `create(GetReelRequestSchema)` to create a new message.
  */
 export const GetReelRequestSchema: GenMessage<GetReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 11);
+  messageDesc(file_reelsmith_media_v1_media, 13);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsRequest
@@ -452,7 +529,7 @@ export type ListReelsRequest = Message<"reelsmith.media.v1.ListReelsRequest"> & 
  * Use `create(ListReelsRequestSchema)` to create a new message.
  */
 export const ListReelsRequestSchema: GenMessage<ListReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 12);
+  messageDesc(file_reelsmith_media_v1_media, 14);
 
 /**
  * @generated from message reelsmith.media.v1.ListReelsResponse
@@ -474,7 +551,7 @@ export type ListReelsResponse = Message<"reelsmith.media.v1.ListReelsResponse"> 
  * Use `create(ListReelsResponseSchema)` to create a new message.
  */
 export const ListReelsResponseSchema: GenMessage<ListReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 13);
+  messageDesc(file_reelsmith_media_v1_media, 15);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelRequest
@@ -496,7 +573,7 @@ export type DeleteReelRequest = Message<"reelsmith.media.v1.DeleteReelRequest"> 
  * Use `create(DeleteReelRequestSchema)` to create a new message.
  */
 export const DeleteReelRequestSchema: GenMessage<DeleteReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 14);
+  messageDesc(file_reelsmith_media_v1_media, 16);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteReelResponse
@@ -509,7 +586,7 @@ export type DeleteReelResponse = Message<"reelsmith.media.v1.DeleteReelResponse"
  * Use `create(DeleteReelResponseSchema)` to create a new message.
  */
 export const DeleteReelResponseSchema: GenMessage<DeleteReelResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 15);
+  messageDesc(file_reelsmith_media_v1_media, 17);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedRequest
@@ -538,7 +615,7 @@ export type MarkUsedRequest = Message<"reelsmith.media.v1.MarkUsedRequest"> & {
  * Use `create(MarkUsedRequestSchema)` to create a new message.
  */
 export const MarkUsedRequestSchema: GenMessage<MarkUsedRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 16);
+  messageDesc(file_reelsmith_media_v1_media, 18);
 
 /**
  * @generated from message reelsmith.media.v1.MarkUsedResponse
@@ -551,7 +628,7 @@ export type MarkUsedResponse = Message<"reelsmith.media.v1.MarkUsedResponse"> & 
  * Use `create(MarkUsedResponseSchema)` to create a new message.
  */
 export const MarkUsedResponseSchema: GenMessage<MarkUsedResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 17);
+  messageDesc(file_reelsmith_media_v1_media, 19);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteUserDataRequest
@@ -568,7 +645,7 @@ export type DeleteUserDataRequest = Message<"reelsmith.media.v1.DeleteUserDataRe
  * Use `create(DeleteUserDataRequestSchema)` to create a new message.
  */
 export const DeleteUserDataRequestSchema: GenMessage<DeleteUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 18);
+  messageDesc(file_reelsmith_media_v1_media, 20);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteUserDataResponse
@@ -590,7 +667,7 @@ export type DeleteUserDataResponse = Message<"reelsmith.media.v1.DeleteUserDataR
  * Use `create(DeleteUserDataResponseSchema)` to create a new message.
  */
 export const DeleteUserDataResponseSchema: GenMessage<DeleteUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 19);
+  messageDesc(file_reelsmith_media_v1_media, 21);
 
 /**
  * @generated from message reelsmith.media.v1.SetReelSharingRequest
@@ -617,7 +694,7 @@ export type SetReelSharingRequest = Message<"reelsmith.media.v1.SetReelSharingRe
  * Use `create(SetReelSharingRequestSchema)` to create a new message.
  */
 export const SetReelSharingRequestSchema: GenMessage<SetReelSharingRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 20);
+  messageDesc(file_reelsmith_media_v1_media, 22);
 
 /**
  * @generated from message reelsmith.media.v1.SetReelSharingResponse
@@ -641,7 +718,7 @@ export type SetReelSharingResponse = Message<"reelsmith.media.v1.SetReelSharingR
  * Use `create(SetReelSharingResponseSchema)` to create a new message.
  */
 export const SetReelSharingResponseSchema: GenMessage<SetReelSharingResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 21);
+  messageDesc(file_reelsmith_media_v1_media, 23);
 
 /**
  * @generated from message reelsmith.media.v1.ShowcaseEntry
@@ -680,7 +757,7 @@ export type ShowcaseEntry = Message<"reelsmith.media.v1.ShowcaseEntry"> & {
  * Use `create(ShowcaseEntrySchema)` to create a new message.
  */
 export const ShowcaseEntrySchema: GenMessage<ShowcaseEntry> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 22);
+  messageDesc(file_reelsmith_media_v1_media, 24);
 
 /**
  * @generated from message reelsmith.media.v1.FeatureReelRequest
@@ -709,7 +786,7 @@ export type FeatureReelRequest = Message<"reelsmith.media.v1.FeatureReelRequest"
  * Use `create(FeatureReelRequestSchema)` to create a new message.
  */
 export const FeatureReelRequestSchema: GenMessage<FeatureReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 23);
+  messageDesc(file_reelsmith_media_v1_media, 25);
 
 /**
  * @generated from message reelsmith.media.v1.UnfeatureReelRequest
@@ -726,7 +803,7 @@ export type UnfeatureReelRequest = Message<"reelsmith.media.v1.UnfeatureReelRequ
  * Use `create(UnfeatureReelRequestSchema)` to create a new message.
  */
 export const UnfeatureReelRequestSchema: GenMessage<UnfeatureReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 24);
+  messageDesc(file_reelsmith_media_v1_media, 26);
 
 /**
  * @generated from message reelsmith.media.v1.UnfeatureReelResponse
@@ -739,7 +816,7 @@ export type UnfeatureReelResponse = Message<"reelsmith.media.v1.UnfeatureReelRes
  * Use `create(UnfeatureReelResponseSchema)` to create a new message.
  */
 export const UnfeatureReelResponseSchema: GenMessage<UnfeatureReelResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 25);
+  messageDesc(file_reelsmith_media_v1_media, 27);
 
 /**
  * @generated from message reelsmith.media.v1.ListShowcaseRequest
@@ -770,7 +847,7 @@ export type ListShowcaseRequest = Message<"reelsmith.media.v1.ListShowcaseReques
  * Use `create(ListShowcaseRequestSchema)` to create a new message.
  */
 export const ListShowcaseRequestSchema: GenMessage<ListShowcaseRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 26);
+  messageDesc(file_reelsmith_media_v1_media, 28);
 
 /**
  * @generated from message reelsmith.media.v1.ListShowcaseResponse
@@ -794,7 +871,7 @@ export type ListShowcaseResponse = Message<"reelsmith.media.v1.ListShowcaseRespo
  * Use `create(ListShowcaseResponseSchema)` to create a new message.
  */
 export const ListShowcaseResponseSchema: GenMessage<ListShowcaseResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 27);
+  messageDesc(file_reelsmith_media_v1_media, 29);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseEntryRequest
@@ -811,7 +888,7 @@ export type GetShowcaseEntryRequest = Message<"reelsmith.media.v1.GetShowcaseEnt
  * Use `create(GetShowcaseEntryRequestSchema)` to create a new message.
  */
 export const GetShowcaseEntryRequestSchema: GenMessage<GetShowcaseEntryRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 28);
+  messageDesc(file_reelsmith_media_v1_media, 30);
 
 /**
  * @generated from message reelsmith.media.v1.CountShowcaseViewRequest
@@ -836,7 +913,7 @@ export type CountShowcaseViewRequest = Message<"reelsmith.media.v1.CountShowcase
  * Use `create(CountShowcaseViewRequestSchema)` to create a new message.
  */
 export const CountShowcaseViewRequestSchema: GenMessage<CountShowcaseViewRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 29);
+  messageDesc(file_reelsmith_media_v1_media, 31);
 
 /**
  * @generated from message reelsmith.media.v1.CountShowcaseViewResponse
@@ -860,7 +937,7 @@ export type CountShowcaseViewResponse = Message<"reelsmith.media.v1.CountShowcas
  * Use `create(CountShowcaseViewResponseSchema)` to create a new message.
  */
 export const CountShowcaseViewResponseSchema: GenMessage<CountShowcaseViewResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 30);
+  messageDesc(file_reelsmith_media_v1_media, 32);
 
 /**
  * @generated from message reelsmith.media.v1.ShowcaseRating
@@ -896,7 +973,7 @@ export type ShowcaseRating = Message<"reelsmith.media.v1.ShowcaseRating"> & {
  * Use `create(ShowcaseRatingSchema)` to create a new message.
  */
 export const ShowcaseRatingSchema: GenMessage<ShowcaseRating> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 31);
+  messageDesc(file_reelsmith_media_v1_media, 33);
 
 /**
  * @generated from message reelsmith.media.v1.RateShowcaseReelRequest
@@ -925,7 +1002,7 @@ export type RateShowcaseReelRequest = Message<"reelsmith.media.v1.RateShowcaseRe
  * Use `create(RateShowcaseReelRequestSchema)` to create a new message.
  */
 export const RateShowcaseReelRequestSchema: GenMessage<RateShowcaseReelRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 32);
+  messageDesc(file_reelsmith_media_v1_media, 34);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseRatingsRequest
@@ -949,7 +1026,7 @@ export type GetShowcaseRatingsRequest = Message<"reelsmith.media.v1.GetShowcaseR
  * Use `create(GetShowcaseRatingsRequestSchema)` to create a new message.
  */
 export const GetShowcaseRatingsRequestSchema: GenMessage<GetShowcaseRatingsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 33);
+  messageDesc(file_reelsmith_media_v1_media, 35);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseRatingsResponse
@@ -966,7 +1043,7 @@ export type GetShowcaseRatingsResponse = Message<"reelsmith.media.v1.GetShowcase
  * Use `create(GetShowcaseRatingsResponseSchema)` to create a new message.
  */
 export const GetShowcaseRatingsResponseSchema: GenMessage<GetShowcaseRatingsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 34);
+  messageDesc(file_reelsmith_media_v1_media, 36);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsRequest
@@ -979,7 +1056,7 @@ export type GetShowcaseStatsRequest = Message<"reelsmith.media.v1.GetShowcaseSta
  * Use `create(GetShowcaseStatsRequestSchema)` to create a new message.
  */
 export const GetShowcaseStatsRequestSchema: GenMessage<GetShowcaseStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 35);
+  messageDesc(file_reelsmith_media_v1_media, 37);
 
 /**
  * @generated from message reelsmith.media.v1.GetShowcaseStatsResponse
@@ -1005,7 +1082,7 @@ export type GetShowcaseStatsResponse = Message<"reelsmith.media.v1.GetShowcaseSt
  * Use `create(GetShowcaseStatsResponseSchema)` to create a new message.
  */
 export const GetShowcaseStatsResponseSchema: GenMessage<GetShowcaseStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 36);
+  messageDesc(file_reelsmith_media_v1_media, 38);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsRequest
@@ -1027,7 +1104,7 @@ export type ListSharedReelsRequest = Message<"reelsmith.media.v1.ListSharedReels
  * Use `create(ListSharedReelsRequestSchema)` to create a new message.
  */
 export const ListSharedReelsRequestSchema: GenMessage<ListSharedReelsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 37);
+  messageDesc(file_reelsmith_media_v1_media, 39);
 
 /**
  * @generated from message reelsmith.media.v1.SharedReel
@@ -1059,7 +1136,7 @@ export type SharedReel = Message<"reelsmith.media.v1.SharedReel"> & {
  * Use `create(SharedReelSchema)` to create a new message.
  */
 export const SharedReelSchema: GenMessage<SharedReel> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 38);
+  messageDesc(file_reelsmith_media_v1_media, 40);
 
 /**
  * @generated from message reelsmith.media.v1.ListSharedReelsResponse
@@ -1081,7 +1158,7 @@ export type ListSharedReelsResponse = Message<"reelsmith.media.v1.ListSharedReel
  * Use `create(ListSharedReelsResponseSchema)` to create a new message.
  */
 export const ListSharedReelsResponseSchema: GenMessage<ListSharedReelsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 39);
+  messageDesc(file_reelsmith_media_v1_media, 41);
 
 /**
  * An item of the stock video or music library.
@@ -1165,7 +1242,7 @@ export type LibraryItem = Message<"reelsmith.media.v1.LibraryItem"> & {
  * Use `create(LibraryItemSchema)` to create a new message.
  */
 export const LibraryItemSchema: GenMessage<LibraryItem> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 40);
+  messageDesc(file_reelsmith_media_v1_media, 42);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryRequest
@@ -1204,7 +1281,7 @@ export type ListLibraryRequest = Message<"reelsmith.media.v1.ListLibraryRequest"
  * Use `create(ListLibraryRequestSchema)` to create a new message.
  */
 export const ListLibraryRequestSchema: GenMessage<ListLibraryRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 41);
+  messageDesc(file_reelsmith_media_v1_media, 43);
 
 /**
  * @generated from message reelsmith.media.v1.ListLibraryResponse
@@ -1235,7 +1312,7 @@ export type ListLibraryResponse = Message<"reelsmith.media.v1.ListLibraryRespons
  * Use `create(ListLibraryResponseSchema)` to create a new message.
  */
 export const ListLibraryResponseSchema: GenMessage<ListLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 42);
+  messageDesc(file_reelsmith_media_v1_media, 44);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsRequest
@@ -1259,7 +1336,7 @@ export type GetLibraryItemsRequest = Message<"reelsmith.media.v1.GetLibraryItems
  * Use `create(GetLibraryItemsRequestSchema)` to create a new message.
  */
 export const GetLibraryItemsRequestSchema: GenMessage<GetLibraryItemsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 43);
+  messageDesc(file_reelsmith_media_v1_media, 45);
 
 /**
  * @generated from message reelsmith.media.v1.GetLibraryItemsResponse
@@ -1276,7 +1353,7 @@ export type GetLibraryItemsResponse = Message<"reelsmith.media.v1.GetLibraryItem
  * Use `create(GetLibraryItemsResponseSchema)` to create a new message.
  */
 export const GetLibraryItemsResponseSchema: GenMessage<GetLibraryItemsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 44);
+  messageDesc(file_reelsmith_media_v1_media, 46);
 
 /**
  * @generated from message reelsmith.media.v1.FindMusicRequest
@@ -1293,7 +1370,7 @@ export type FindMusicRequest = Message<"reelsmith.media.v1.FindMusicRequest"> & 
  * Use `create(FindMusicRequestSchema)` to create a new message.
  */
 export const FindMusicRequestSchema: GenMessage<FindMusicRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 45);
+  messageDesc(file_reelsmith_media_v1_media, 47);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisRequest
@@ -1310,7 +1387,7 @@ export type MusicAnalysisRequest = Message<"reelsmith.media.v1.MusicAnalysisRequ
  * Use `create(MusicAnalysisRequestSchema)` to create a new message.
  */
 export const MusicAnalysisRequestSchema: GenMessage<MusicAnalysisRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 46);
+  messageDesc(file_reelsmith_media_v1_media, 48);
 
 /**
  * @generated from message reelsmith.media.v1.MusicAnalysisResponse
@@ -1339,7 +1416,7 @@ export type MusicAnalysisResponse = Message<"reelsmith.media.v1.MusicAnalysisRes
  * Use `create(MusicAnalysisResponseSchema)` to create a new message.
  */
 export const MusicAnalysisResponseSchema: GenMessage<MusicAnalysisResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 47);
+  messageDesc(file_reelsmith_media_v1_media, 49);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryObjectRequest
@@ -1368,7 +1445,7 @@ export type ImportLibraryObjectRequest = Message<"reelsmith.media.v1.ImportLibra
  * Use `create(ImportLibraryObjectRequestSchema)` to create a new message.
  */
 export const ImportLibraryObjectRequestSchema: GenMessage<ImportLibraryObjectRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 48);
+  messageDesc(file_reelsmith_media_v1_media, 50);
 
 /**
  * @generated from message reelsmith.media.v1.ImportLibraryResponse
@@ -1392,7 +1469,7 @@ export type ImportLibraryResponse = Message<"reelsmith.media.v1.ImportLibraryRes
  * Use `create(ImportLibraryResponseSchema)` to create a new message.
  */
 export const ImportLibraryResponseSchema: GenMessage<ImportLibraryResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 49);
+  messageDesc(file_reelsmith_media_v1_media, 51);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemRequest
@@ -1409,7 +1486,7 @@ export type DeleteLibraryItemRequest = Message<"reelsmith.media.v1.DeleteLibrary
  * Use `create(DeleteLibraryItemRequestSchema)` to create a new message.
  */
 export const DeleteLibraryItemRequestSchema: GenMessage<DeleteLibraryItemRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 50);
+  messageDesc(file_reelsmith_media_v1_media, 52);
 
 /**
  * @generated from message reelsmith.media.v1.DeleteLibraryItemResponse
@@ -1422,7 +1499,7 @@ export type DeleteLibraryItemResponse = Message<"reelsmith.media.v1.DeleteLibrar
  * Use `create(DeleteLibraryItemResponseSchema)` to create a new message.
  */
 export const DeleteLibraryItemResponseSchema: GenMessage<DeleteLibraryItemResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_media_v1_media, 51);
+  messageDesc(file_reelsmith_media_v1_media, 53);
 
 /**
  * Uploads (probed, rejected or registered, analysed in the background) and finished reels.
@@ -1667,6 +1744,16 @@ export const MediaLibraryService: GenService<{
     methodKind: "unary";
     input: typeof DeleteLibraryItemRequestSchema;
     output: typeof DeleteLibraryItemResponseSchema;
+  },
+  /**
+   * Corrects a music track's beats for its owner (kept for next time); answers the item as GetMedia would.
+   *
+   * @generated from rpc reelsmith.media.v1.MediaLibraryService.CorrectTempo
+   */
+  correctTempo: {
+    methodKind: "unary";
+    input: typeof CorrectTempoRequestSchema;
+    output: typeof MediaItemSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_media_v1_media, 0);

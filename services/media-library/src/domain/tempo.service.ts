@@ -1,0 +1,126 @@
+import {
+  applyTempoCorrections,
+  correctionProblem,
+  normaliseCorrections,
+  type MusicAnalysis,
+  type TempoCorrection,
+} from '@reelsmith/engine';
+import { DomainError, ErrorCode } from '@reelsmith/kit';
+import { TAP_LIMITS, TEMPO_CORRECTION_KINDS } from '@reelsmith/proto';
+import type { MediaRecord } from './media.service.js';
+
+/**
+ * What is kept of a user's corrections of a track: the corrections in order (normalised), and the
+ * tempo of the analysis they were made on. A newer engine that analyses the track again and
+ * finds another tempo makes them stale: they are not applied to it (a "double" made for a track
+ * found at half its tempo would double the right tempo), and the beats are shown as analysed.
+ */
+export interface StoredCorrection {
+  baseBpm: number;
+  corrections: TempoCorrection[];
+}
+
+/** Where corrections are kept: with an upload's record, per user for a library track. */
+export interface TempoRepository {
+  /** The owner's corrections of these tracks (uploads of theirs and library tracks), by object key. */
+  forOwner(ownerId: string, media: Pick<MediaRecord, 'objectKey' | 'library'>[]): Promise<Map<string, StoredCorrection>>;
+  /** The corrections of the owner's latest other upload of the same file (same name and size), if any. */
+  sameFile(ownerId: string, m: Pick<MediaRecord, 'objectKey' | 'displayName' | 'sizeBytes'>): Promise<StoredCorrection | null>;
+  /** Stores (or with null removes) the owner's corrections of a track. */
+  set(ownerId: string, media: Pick<MediaRecord, 'objectKey' | 'library'>, value: StoredCorrection | null): Promise<void>;
+}
+
+/** A track as a user sees it: the analysis with their corrections applied, and what they were. */
+export type CorrectedMedia = MediaRecord & { tempoCorrections: TempoCorrection[]; analysedBpm: number };
+
+/** How far (relatively) an analysis' tempo may differ from the one corrected and still take the corrections. */
+const SAME_BPM = 0.02;
+
+const invalid = (message: string, code = 'invalid_correction') => new DomainError(ErrorCode.INVALID_ARGUMENT, message, code);
+
+/** Checks a correction as received (kind, taps); the message names what is wrong. */
+export function parseCorrection(kind: string, taps: number[]): TempoCorrection {
+  if (!(TEMPO_CORRECTION_KINDS as readonly string[]).includes(kind))
+    throw invalid(`Unknown tempo correction "${kind}": use one of ${TEMPO_CORRECTION_KINDS.join(', ')}.`);
+  if (kind !== 'tap') {
+    if (taps.length) throw invalid('Only a tap correction has taps.');
+    return { kind } as TempoCorrection;
+  }
+  const c: TempoCorrection = { kind: 'tap', taps: taps.map((t) => Math.round(t * 1e4) / 1e4) };
+  const problem = correctionProblem(c);
+  if (problem) throw invalid(problem, taps.length < TAP_LIMITS.minTaps ? 'too_few_taps' : 'invalid_taps');
+  return c;
+}
+
+/**
+ * Tempo corrections of music tracks: applied to the stored analysis whenever a user's tracks are
+ * asked for (the plan, the render and the timeline all see the corrected beats), changed without
+ * analysing the audio again.
+ */
+export class TempoService {
+  constructor(private readonly repo: TempoRepository) {}
+
+  /** The owner's view of these media: music with their (still current) corrections applied. */
+  async corrected(ownerId: string, media: MediaRecord[]): Promise<CorrectedMedia[]> {
+    const music = media.filter((m) => m.kind === 'audio' && m.analysisStatus === 'done' && m.analysis);
+    const stored = music.length ? await this.repo.forOwner(ownerId, music) : new Map<string, StoredCorrection>();
+    return media.map((m) => {
+      const a = m.kind === 'audio' && m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
+      const analysedBpm = a?.bpm ?? 0;
+      const s = stored.get(m.objectKey);
+      if (!a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm)) return { ...m, tempoCorrections: [], analysedBpm };
+      return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
+    });
+  }
+
+  /**
+   * A song uploaded again (the same name and size as an earlier upload of the owner's) takes the
+   * corrections made to it before: "next time" for a file the browser does not keep between
+   * visits. They apply once its analysis finds the tempo they were made on.
+   */
+  async carryOver(ownerId: string, m: MediaRecord): Promise<void> {
+    if (m.kind !== 'audio' || m.library) return;
+    const earlier = await this.repo.sameFile(ownerId, m);
+    if (earlier) await this.repo.set(ownerId, m, earlier);
+  }
+
+  /**
+   * Adds a correction after the owner's earlier ones (or with `reset` drops them all) and answers
+   * the track as corrected. The track must be analysed music the owner may use (`media` has
+   * checked that); tapping needs no beats, the other corrections do.
+   */
+  async correct(ownerId: string, m: MediaRecord, correction: TempoCorrection | 'reset'): Promise<CorrectedMedia> {
+    if (m.kind !== 'audio') throw invalid('Only a music track has a tempo to correct.', 'not_audio');
+    if (m.analysisStatus === 'pending')
+      throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Music analysis is still running, try again in a moment.', 'analysis_pending');
+    const a = m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
+    if (!a)
+      throw new DomainError(
+        ErrorCode.FAILED_PRECONDITION,
+        'This track could not be analysed, so it has no beats to correct.',
+        'no_analysis',
+      );
+    if (correction === 'reset') {
+      await this.repo.set(ownerId, m, null);
+      return (await this.corrected(ownerId, [m]))[0]!;
+    }
+    const [current] = await this.corrected(ownerId, [m]);
+    const now = current!.analysis as MusicAnalysis;
+    if (correction.kind !== 'tap' && now.beats.length < 2)
+      throw new DomainError(
+        ErrorCode.FAILED_PRECONDITION,
+        'No beat was found in this track: tap the tempo along with the music instead.',
+        'no_beats',
+      );
+    if (correction.kind === 'tap' && correction.taps.at(-1)! > a.durationSec)
+      throw invalid(`Taps must lie within the track (${a.durationSec.toFixed(1)} s).`, 'invalid_taps');
+    const corrections = normaliseCorrections([...current!.tempoCorrections, correction]);
+    await this.repo.set(ownerId, m, corrections.length ? { baseBpm: a.bpm, corrections } : null);
+    return (await this.corrected(ownerId, [m]))[0]!;
+  }
+}
+
+function sameTempo(base: number, now: number): boolean {
+  if (base === 0 || now === 0) return base === now;
+  return Math.abs(now / base - 1) <= SAME_BPM;
+}
