@@ -33,6 +33,17 @@ export const editPlanSchema = z
     total_sec: z.number().positive(),
     fps: z.number().int().min(1).max(240),
     beat_aligned: z.boolean(),
+    music_start: z
+      .number()
+      .min(0)
+      .default(0)
+      .describe("Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t"),
+    music_fade_out_sec: z
+      .number()
+      .min(0)
+      .max(10)
+      .default(0)
+      .describe("Seconds the music fades out over at the reel's end, when the reel ends before the song does"),
     aspect: z.enum(ASPECTS),
     segments: z
       .array(planSegmentSchema)
@@ -50,6 +61,8 @@ export interface EnginePlanShape {
   totalSec: number;
   fps: number;
   beatAligned: boolean;
+  musicStart: number;
+  musicFadeOutSec?: number;
   segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
 }
 
@@ -59,6 +72,8 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
     total_sec: p.totalSec,
     fps: p.fps,
     beat_aligned: p.beatAligned,
+    music_start: p.musicStart,
+    music_fade_out_sec: p.musicFadeOutSec ?? 0,
     aspect,
     segments: p.segments.map((s) => ({
       clip: s.clip,
@@ -78,6 +93,8 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
     totalSec: w.total_sec,
     fps: w.fps,
     beatAligned: w.beat_aligned,
+    musicStart: w.music_start,
+    ...(w.music_fade_out_sec ? { musicFadeOutSec: w.music_fade_out_sec } : {}),
     segments: w.segments.map((s) => ({
       clip: s.clip,
       in: s.in,

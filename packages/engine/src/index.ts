@@ -11,3 +11,4 @@ export * from './render-args.js';
 export * from './render-batch-args.js';
 export * from './settings.js';
 export * from './title.js';
+export * from './song-sections.js';

@@ -6054,6 +6054,16 @@ export interface components {
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
             fps: number;
+            /**
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @default 0
+             */
+            music_fade_out_sec: number;
+            /**
+             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @default 0
+             */
+            music_start: number;
             segments: components["schemas"]["SubmittedPlanSegment"][];
             total_sec: number;
             version: number;
@@ -6063,6 +6073,16 @@ export interface components {
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
             fps: number;
+            /**
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @default 0
+             */
+            music_fade_out_sec: number;
+            /**
+             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @default 0
+             */
+            music_start: number;
             segments: components["schemas"]["SubmittedPlanSegmentInput"][];
             total_sec: number;
             version: number;
@@ -6358,7 +6378,11 @@ export const jobRequestDefaults = {
   "fade_out_duration_sec": 2,
   "enable_letterbox": true,
   "aspect": "16:9",
-  "get_footage_offers": false
+  "get_footage_offers": false,
+  "plan": {
+    "music_start": 0,
+    "music_fade_out_sec": 0
+  }
 } as const;
 
 /** The job request's limits ({min, max} of numbers, {max} of text lengths), as the server checks them. */
@@ -6391,6 +6415,13 @@ export const jobRequestLimits = {
     "fps": {
       "min": 1,
       "max": 240
+    },
+    "music_start": {
+      "min": 0
+    },
+    "music_fade_out_sec": {
+      "min": 0,
+      "max": 10
     }
   }
 } as const;
