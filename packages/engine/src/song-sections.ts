@@ -127,7 +127,9 @@ const meanDb = (bars: Array<{ db: number }>) =>
  * cover the song. Without at least eight bars the song is one section.
  */
 export function songSections(samples: Float32Array, sampleRate: number, bars: readonly number[], durationSec: number): SongSection[] {
-  const lines = bars.filter((b) => b > 0.05 && b < durationSec - 0.05);
+  // A bar line too close to the end (a last partial bar, the tail) starts no bar of its own.
+  const spacing = bars.length > 1 ? (bars.at(-1)! - bars[0]!) / (bars.length - 1) : 0;
+  const lines = bars.filter((b) => b > 0.05 && b < durationSec - Math.max(0.05, spacing / 2));
   if (lines.length < 8) {
     const all = barFeatures(samples, sampleRate, 0, durationSec);
     return [{ start: 0, end: round6(durationSec), label: 'A', kind: 'chorus', energy: 1, loudnessDb: round3(all.db) }];
@@ -143,7 +145,9 @@ export function songSections(samples: Float32Array, sampleRate: number, bars: re
     const after = feats.slice(k, Math.min(n, k + PHRASE));
     novelty[k] = 1 - cosine(meanChroma(before), meanChroma(after)) + Math.abs(meanDb(before) - meanDb(after)) / 6;
   }
-  const vals = [...novelty.slice(1)].sort((a, b) => a - b);
+  // The threshold from the bar lines that may become boundaries (not the song's ragged ends).
+  const vals = [...novelty.slice(PHRASE, n - PHRASE + 1)].sort((a, b) => a - b);
+  if (!vals.length) vals.push(Infinity);
   const median = vals[Math.floor(vals.length / 2)]!;
   const threshold = median + (vals.at(-1)! - median) / 4;
   const peaks: number[] = [];
