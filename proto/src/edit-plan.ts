@@ -44,6 +44,7 @@ export const editPlanSchema = z
       .max(10)
       .default(0)
       .describe("Seconds the music fades out over at the reel's end, when the reel ends before the song does"),
+    clamped_to_song: z.boolean().default(false).describe('The target length was longer than the song: the reel is the whole song'),
     aspect: z.enum(ASPECTS),
     segments: z
       .array(planSegmentSchema)
@@ -63,6 +64,7 @@ export interface EnginePlanShape {
   beatAligned: boolean;
   musicStart: number;
   musicFadeOutSec?: number;
+  clampedToSong?: boolean;
   segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
 }
 
@@ -74,6 +76,7 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
     beat_aligned: p.beatAligned,
     music_start: p.musicStart,
     music_fade_out_sec: p.musicFadeOutSec ?? 0,
+    clamped_to_song: p.clampedToSong ?? false,
     aspect,
     segments: p.segments.map((s) => ({
       clip: s.clip,
@@ -95,6 +98,7 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
     beatAligned: w.beat_aligned,
     musicStart: w.music_start,
     ...(w.music_fade_out_sec ? { musicFadeOutSec: w.music_fade_out_sec } : {}),
+    ...(w.clamped_to_song ? { clampedToSong: true } : {}),
     segments: w.segments.map((s) => ({
       clip: s.clip,
       in: s.in,

@@ -5177,7 +5177,13 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /** @description The target length was longer than the song: the reel is the whole song */
+            clamped_to_song: boolean;
             fps: number;
+            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            music_fade_out_sec: number;
+            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            music_start: number;
             segments: components["schemas"]["PlanSegment"][];
             total_sec: number;
             version: number;
@@ -5186,7 +5192,13 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /** @description The target length was longer than the song: the reel is the whole song */
+            clamped_to_song: boolean;
             fps: number;
+            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            music_fade_out_sec: number;
+            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            music_start: number;
             segments: components["schemas"]["PlanSegmentInput"][];
             total_sec: number;
             version: number;
@@ -5392,6 +5404,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -5400,6 +5414,8 @@ export interface components {
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             plan?: components["schemas"]["SubmittedPlan"];
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             title_config: components["schemas"]["TitleConfig"];
         };
         JobRequestInput: {
@@ -5425,6 +5441,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -5433,6 +5451,8 @@ export interface components {
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             plan?: components["schemas"]["SubmittedPlanInput"];
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             /** @default {} */
             title_config: components["schemas"]["TitleConfigInput"];
         };
@@ -5802,6 +5822,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -5820,6 +5842,8 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             title_config: components["schemas"]["TitleConfig"];
         };
         PlanRequestInput: {
@@ -5850,6 +5874,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -5868,6 +5894,8 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             /** @default {} */
             title_config: components["schemas"]["TitleConfigInput"];
         };
@@ -6053,6 +6081,11 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /**
+             * @description The target length was longer than the song: the reel is the whole song
+             * @default false
+             */
+            clamped_to_song: boolean;
             fps: number;
             /**
              * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
@@ -6072,6 +6105,11 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /**
+             * @description The target length was longer than the song: the reel is the whole song
+             * @default false
+             */
+            clamped_to_song: boolean;
             fps: number;
             /**
              * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
@@ -6381,7 +6419,8 @@ export const jobRequestDefaults = {
   "get_footage_offers": false,
   "plan": {
     "music_start": 0,
-    "music_fade_out_sec": 0
+    "music_fade_out_sec": 0,
+    "clamped_to_song": false
   }
 } as const;
 
