@@ -233,7 +233,7 @@ const shareIn = (sections: readonly SongSection[], a: number, b: number, pick: (
 
 /**
  * The window of the song a reel of `targetSec` plays (see the top of this file). `targetSec`
- * undefined: the whole song. `startSec`: the user's choice of start (a bar line; the nearest bar
+ * undefined: the whole song (from the bar line of `startSec` when given). `startSec`: the user's choice of start (a bar line; the nearest bar
  * line is used), otherwise the best part of the song. Without tracked bars the window starts at
  * `startSec` (or 0) and lasts the target.
  */
@@ -244,7 +244,13 @@ export function chooseMusicWindow(
   startSec?: number,
 ): MusicWindow {
   const whole = (clamped: boolean): MusicWindow => ({ start: 0, end: durationSec, clamped, fadeOutSec: 0 });
-  if (targetSec === undefined) return whole(false);
+  if (targetSec === undefined) {
+    // The rest of the song from the user's bar line (the nearest one), or the whole song.
+    const lines = analysis?.bars ?? [];
+    if (startSec === undefined || !lines.length) return whole(false);
+    const from = lines.reduce((b, x) => (Math.abs(x - startSec) < Math.abs(b - startSec) ? x : b));
+    return from > 0 && from < durationSec - 1 ? { start: round6(from), end: durationSec, clamped: false, fadeOutSec: 0 } : whole(false);
+  }
   if (targetSec >= durationSec - 1e-6) return whole(targetSec > durationSec + 1e-6);
   const bars = (analysis?.bars ?? []).filter((b) => b >= 0 && b <= durationSec + 1e-6);
   const fadeAt = (end: number) =>

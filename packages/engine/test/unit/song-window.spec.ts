@@ -156,6 +156,11 @@ describe('a reel cut from the best part of the song', () => {
     expect(w.start).toBeCloseTo(song.bars[3]!, 6);
     expect(Math.abs(w.end - w.start - 15)).toBeLessThanOrEqual(1 + 1e-6); // 7 or 8 bars of 2 s
     expect(distance(w.end, song.bars)).toBeLessThan(1e-6);
+    // Without a target: the rest of the song from that bar.
+    expect(chooseMusicWindow(analysis, song.durationSec, undefined, song.bars[3]! + 0.004)).toMatchObject({
+      start: song.bars[3],
+      end: song.durationSec,
+    });
     const p = planEdit({ clips, pacing: 'standard', beatMapping: true, intelligence: false, fps: 30, targetSec: 20 });
     expect(p.totalSec).toBe(20);
     expect(p.musicStart).toBe(0);
