@@ -33,6 +33,18 @@ export const editPlanSchema = z
     total_sec: z.number().positive(),
     fps: z.number().int().min(1).max(240),
     beat_aligned: z.boolean(),
+    music_start: z
+      .number()
+      .min(0)
+      .default(0)
+      .describe("Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t"),
+    music_fade_out_sec: z
+      .number()
+      .min(0)
+      .max(10)
+      .default(0)
+      .describe("Seconds the music fades out over at the reel's end, when the reel ends before the song does"),
+    clamped_to_song: z.boolean().default(false).describe('The target length was longer than the song: the reel is the whole song'),
     aspect: z.enum(ASPECTS),
     segments: z
       .array(planSegmentSchema)
@@ -50,6 +62,9 @@ export interface EnginePlanShape {
   totalSec: number;
   fps: number;
   beatAligned: boolean;
+  musicStart: number;
+  musicFadeOutSec?: number;
+  clampedToSong?: boolean;
   segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
 }
 
@@ -59,6 +74,9 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
     total_sec: p.totalSec,
     fps: p.fps,
     beat_aligned: p.beatAligned,
+    music_start: p.musicStart,
+    music_fade_out_sec: p.musicFadeOutSec ?? 0,
+    clamped_to_song: p.clampedToSong ?? false,
     aspect,
     segments: p.segments.map((s) => ({
       clip: s.clip,
@@ -78,6 +96,9 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
     totalSec: w.total_sec,
     fps: w.fps,
     beatAligned: w.beat_aligned,
+    musicStart: w.music_start,
+    ...(w.music_fade_out_sec ? { musicFadeOutSec: w.music_fade_out_sec } : {}),
+    ...(w.clamped_to_song ? { clampedToSong: true } : {}),
     segments: w.segments.map((s) => ({
       clip: s.clip,
       in: s.in,

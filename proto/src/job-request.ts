@@ -9,6 +9,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
 import { ASPECTS, editPlanSchema, planJson, type AspectName } from './edit-plan.js';
+import { TARGET_DURATION_LIMITS } from './reel-length.js';
 
 export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
 export type PacingPreset = (typeof PACING_PRESETS)[number];
@@ -95,6 +96,19 @@ export const jobRequestSchema = z
     music_file: objectKey.nullish(),
     ...renderOptionsShape,
     get_footage_offers: z.boolean().default(JOB_DEFAULTS.get_footage_offers),
+    target_duration_sec: z
+      .number()
+      .min(TARGET_DURATION_LIMITS.min, `The target length must be at least ${TARGET_DURATION_LIMITS.min} seconds`)
+      .max(TARGET_DURATION_LIMITS.max, `The target length must be at most ${TARGET_DURATION_LIMITS.max} seconds`)
+      .nullish()
+      .describe(
+        "The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song",
+      ),
+    music_start_sec: z
+      .number()
+      .min(0, 'The music start must be at least 0 seconds')
+      .nullish()
+      .describe("Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part"),
     /** An edit plan from POST /jobs/plan (possibly edited): the render follows it exactly. */
     plan: editPlanSchema.optional(),
   })
@@ -134,6 +148,8 @@ export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobR
     getFootageOffers: r.get_footage_offers,
     aspect: r.aspect,
     planJson: r.plan ? planJson(r.plan) : '',
+    targetDurationSec: r.target_duration_sec ?? undefined,
+    musicStartSec: r.music_start_sec ?? undefined,
   };
 }
 
@@ -165,5 +181,7 @@ export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
     get_footage_offers: m.getFootageOffers,
     aspect: m.aspect as AspectName,
     plan: planOf(m),
+    target_duration_sec: m.targetDurationSec ?? null,
+    music_start_sec: m.musicStartSec ?? null,
   } as JobRequestInput;
 }

@@ -3,13 +3,19 @@
  *
  *   npx reelsmith-render --clip a.mp4 --clip b.mov [--music song.mp3] [--pacing standard]
  *     [--no-beat-mapping] [--no-intelligence] [--title "Text"] [--title-position center]
- *     [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--plan-only] --out reel.mp4
+ *     [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--duration SECONDS]
+ *     [--music-start SECONDS] [--plan-only] --out reel.mp4
+ *
+ * --duration: the reel's length (5 to 600 s): a whole number of bars nearest it, cut from the best
+ * part of the song (absent: the whole song). --music-start: where in the song the reel's music
+ * starts (the nearest bar line is used).
  *
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
 import { parseArgs } from 'node:util';
+import { TARGET_DURATION_LIMITS } from '@reelsmith/proto';
 import { isEngineError } from './errors.js';
-import type { MusicAnalysis } from './beat-tracker.js';
+import type { SongAnalysis } from './song-sections.js';
 import type { ClipAnalysis } from './clip-analysis.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
@@ -18,7 +24,8 @@ import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
   'usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing relaxed|standard|high-energy] [--no-beat-mapping] [--no-intelligence] ' +
-  '[--title TEXT] [--title-position top|center|bottom] [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--plan-only] --out FILE';
+  '[--title TEXT] [--title-position top|center|bottom] [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] ' +
+  '[--duration SECONDS] [--music-start SECONDS] [--plan-only] --out FILE';
 
 class UsageError extends Error {}
 
@@ -28,6 +35,8 @@ export function parseCli(argv: string[]): {
   out?: string;
   planOnly: boolean;
   settings: RenderSettingsInput;
+  targetSec?: number;
+  musicStartSec?: number;
 } {
   let parsed;
   try {
@@ -45,6 +54,8 @@ export function parseCli(argv: string[]): {
         'no-fades': { type: 'boolean' },
         'no-letterbox': { type: 'boolean' },
         aspect: { type: 'string' },
+        duration: { type: 'string' },
+        'music-start': { type: 'string' },
         'plan-only': { type: 'boolean' },
         out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -63,6 +74,16 @@ export function parseCli(argv: string[]): {
   if (v['title-position'] && !['top', 'center', 'bottom'].includes(v['title-position']))
     throw new UsageError('--title-position must be top, center or bottom');
   if (v.aspect && !['16:9', '9:16', '1:1'].includes(v.aspect)) throw new UsageError('--aspect must be 16:9, 9:16 or 1:1');
+  const seconds = (flag: string, raw: string | undefined, min: number, max: number) => {
+    if (raw === undefined) return undefined;
+    const x = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(x) || x < min || x > max)
+      throw new UsageError(`--${flag} must be a number of seconds from ${min} to ${max}, not ${raw}`);
+    return x;
+  };
+  const targetSec = seconds('duration', v.duration, TARGET_DURATION_LIMITS.min, TARGET_DURATION_LIMITS.max);
+  const musicStartSec = seconds('music-start', v['music-start'], 0, 86_400);
+  if (musicStartSec !== undefined && !v.music) throw new UsageError('--music-start needs --music');
   const settings: RenderSettingsInput = {
     pacing_preset: v.pacing as RenderSettingsInput['pacing_preset'],
     enable_beat_mapping: !v['no-beat-mapping'],
@@ -76,7 +97,7 @@ export function parseCli(argv: string[]): {
       position: (v['title-position'] as 'top' | 'center' | 'bottom' | undefined) ?? 'center',
     },
   };
-  return { clips, music: v.music, out: v.out, planOnly: Boolean(v['plan-only']), settings };
+  return { clips, music: v.music, out: v.out, planOnly: Boolean(v['plan-only']), settings, targetSec, musicStartSec };
 }
 
 /**
@@ -89,7 +110,7 @@ export function planSummary(
   plan: EditPlan,
   clips: MediaInfo[],
   music?: MediaInfo,
-  musicAnalysis?: MusicAnalysis,
+  musicAnalysis?: SongAnalysis,
   clipAnalyses: Array<ClipAnalysis | undefined> = [],
 ): string {
   const f = (x: number) => x.toFixed(2);
@@ -122,6 +143,15 @@ export function planSummary(
         `music: ${name(music.path)}, ${f(music.durationSec)} s, ${m.bpm.toFixed(1)} BPM on average (${lo.toFixed(0)}-${hi.toFixed(0)} locally), ${m.beats.length} beats, ${m.bars.length} bars`,
       );
     } else lines.push(`music: ${name(music.path)}, ${f(music.durationSec)} s${m ? ', no steady beat found' : ''}`);
+    if (m?.sections?.length)
+      lines.push(
+        `sections: ${m.sections.map((s) => `${s.kind} ${s.label} ${f(s.start)}-${f(s.end)} (energy ${s.energy.toFixed(2)})`).join(', ')}`,
+      );
+    const end = plan.musicStart + plan.totalSec;
+    lines.push(
+      `window: ${f(plan.musicStart)}-${f(end)} s of the song${plan.clampedToSong ? ' (the target is longer than the song: the whole song)' : ''}` +
+        `${plan.musicStart > 0 ? ', fade-in 0.03 s' : ''}${plan.musicFadeOutSec ? `, fade-out over the last beat (${f(plan.musicFadeOutSec)} s)` : ''}`,
+    );
   }
   lines.push(
     `reel: ${f(plan.totalSec)} s, ${plan.segments.length} segments at ${plan.fps} fps, cuts ${plan.beatAligned ? 'on beats' : 'at fixed lengths'}`,
@@ -156,7 +186,13 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   try {
     if (opts.planOnly) {
-      const p = await prepare({ clips: opts.clips, music: opts.music, settings: opts.settings });
+      const p = await prepare({
+        clips: opts.clips,
+        music: opts.music,
+        settings: opts.settings,
+        targetSec: opts.targetSec,
+        musicStartSec: opts.musicStartSec,
+      });
       // The plan as JSON on stdout (for tools); the same plan for a person on stderr.
       process.stdout.write(`${JSON.stringify(p.plan, null, 2)}\n`);
       process.stderr.write(planSummary(p.plan, p.clips, p.music, p.analyses.music, p.analyses.clips));
@@ -168,6 +204,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       clips: opts.clips,
       music: opts.music,
       settings: opts.settings,
+      targetSec: opts.targetSec,
+      musicStartSec: opts.musicStartSec,
       output: opts.out!,
       onProgress: (p, stage) => {
         if (tty) process.stderr.write(progressBar(p, stage));

@@ -13,3 +13,4 @@ export * from './render-batch-args.js';
 export * from './settings.js';
 export * from './tempo-correction.js';
 export * from './title.js';
+export * from './song-sections.js';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-tracker.js';
 import { execMedia } from './exec.js';
 import { INPUT_GUARD } from './probe.js';
+import { songSections, type SongSection } from './song-sections.js';
 
 export const ANALYSIS_SAMPLE_RATE = 22050;
 
@@ -81,7 +82,7 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
 }
 
 /**
- * Tempo, beats and bars of a music file: decode, onset envelope, the local-tempo beat tracker
+ * Tempo, beats, bars and sections of a music file: decode, onset envelope, the local-tempo beat tracker
  * (beat-tracker.ts). aubio's tracker is no longer on this path: it cost five times the rest of the
  * analysis, and the tracker's own tempo curve follows tempo changes where aubio's single tempo
  * does not. `opts.aubio` still runs it, for comparison (benches), and returns its beats as
@@ -93,12 +94,14 @@ export async function analyseMusic(
   timeoutMs?: number,
   signal?: AbortSignal,
   opts: { aubio?: boolean } = {},
-): Promise<MusicAnalysis & { rawBeats: number[] }> {
+): Promise<MusicAnalysis & { rawBeats: number[]; sections: SongSection[] }> {
   const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs, signal);
   const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
   const raw = opts.aubio ? await aubioBeats(samples, ANALYSIS_SAMPLE_RATE) : { bpm: 0, beats: [] };
   const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, raw.bpm, raw.beats, (t) =>
     rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
   );
-  return { ...fit, rawBeats: raw.beats };
+  // The song's form on its bar lines (song-sections.ts): the reel's window is chosen from it.
+  const sections = songSections(samples, ANALYSIS_SAMPLE_RATE, fit.bars, duration);
+  return { ...fit, sections, rawBeats: raw.beats };
 }

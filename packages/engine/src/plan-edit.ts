@@ -40,7 +40,8 @@ const onGrid = (t: number, fps: number) => Math.abs(t * fps - Math.round(t * fps
  * ('plan.segments[3]: out 12.5 is past the end of clip 1 (10 s)'), or null when it can be
  * rendered as it is: clip indexes exist, in/out inside the clip, segments contiguous from 0 to
  * the total, boundaries on the output frame grid (the reel's end may be the music's end), each
- * segment's source time plus hold equal to its length, the total within the music (or, without
+ * segment's source time plus hold equal to its length, the music's window (music_start plus the
+ * total) within the music (or, without
  * music, the material), at most MAX_SEGMENTS segments.
  */
 export function validatePlan(plan: EditPlan, limits: PlanLimits): string | null {
@@ -79,9 +80,15 @@ export function validatePlan(plan: EditPlan, limits: PlanLimits): string | null 
     prevEnd = s.end;
   }
   if (Math.abs(prevEnd - plan.totalSec) > EPS) return `plan.total_sec ${fmt(plan.totalSec)} is not the last segment's end ${fmt(prevEnd)}`;
+  const musicStart = plan.musicStart ?? 0;
+  if (!num(musicStart) || musicStart < 0) return 'plan.music_start must be a number of seconds, at least 0';
   if (limits.musicSec !== undefined) {
-    if (plan.totalSec > limits.musicSec + SRC_TOL)
-      return `plan.total_sec ${fmt(plan.totalSec)} is longer than the music (${fmt(limits.musicSec)} s)`;
+    if (musicStart >= limits.musicSec)
+      return `plan.music_start ${fmt(musicStart)} is past the end of the music (${fmt(limits.musicSec)} s)`;
+    if (musicStart + plan.totalSec > limits.musicSec + SRC_TOL)
+      return musicStart > 0
+        ? `plan.music_start ${fmt(musicStart)} + total_sec ${fmt(plan.totalSec)} is past the end of the music (${fmt(limits.musicSec)} s)`
+        : `plan.total_sec ${fmt(plan.totalSec)} is longer than the music (${fmt(limits.musicSec)} s)`;
   } else {
     const material = limits.clipDurations.reduce((a, b) => a + b, 0);
     if (plan.totalSec > material + SRC_TOL)

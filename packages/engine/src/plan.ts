@@ -3,9 +3,16 @@
  * an edit decision list. Same inputs and settings give the same plan, byte for byte.
  *
  * The rules:
- * 1. Length. The reel is as long as the music. Without music it is as long as the material: the
- *    sum of the clips' durations (with Intelligence, minus their black and frozen stretches).
- * 2. Cuts. With beat mapping on and music present, every cut lands on a beat of the music. The
+ * 1. Length. Without a target length the reel is as long as the music. With a target
+ *    (`targetSec`) the reel plays a window of the song (song-sections.ts `chooseMusicWindow`):
+ *    the best part of the song, or from the user's bar line (`musicStartSec`), a whole number of
+ *    bars nearest the target; a target at least the song's length gives the whole song. The plan's
+ *    `musicStart` is where the window begins in the song; segment times stay on the reel's own
+ *    clock (a cut at reel time t is at song time musicStart + t). Without music the reel is as
+ *    long as the material: the sum of the clips' durations (with Intelligence, minus their black
+ *    and frozen stretches), or the target when that is shorter.
+ * 2. Cuts. With beat mapping on and music present, every cut lands on a beat of the music inside
+ *    the window. The
  *    pacing sets the target segment length: relaxed 8 beats (two bars of 4/4), standard 4 beats,
  *    high-energy 2 beats, counted at the local tempo (the spacing of the tracked beats where the
  *    segment starts), so segments follow a tempo change. A cut goes to the bar line nearest the
@@ -36,6 +43,7 @@ import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
+import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
 
 export const PLAN_VERSION = 2;
 
@@ -46,11 +54,15 @@ export interface PlanClip {
 
 export interface PlanInput {
   clips: PlanClip[];
-  music?: { durationSec: number; analysis?: MusicAnalysis };
+  music?: { durationSec: number; analysis?: SongAnalysis };
   pacing: Pacing;
   beatMapping: boolean;
   intelligence: boolean;
   fps: number;
+  /** The reel's target length, seconds; undefined: the whole song (or all the material). */
+  targetSec?: number;
+  /** Where in the song the reel's music starts (a bar line); undefined: the best part. */
+  musicStartSec?: number;
 }
 
 export interface Segment {
@@ -74,6 +86,12 @@ export interface EditPlan {
   totalSec: number;
   fps: number;
   beatAligned: boolean;
+  /** Seconds into the song where the reel's music begins (0: from the start, or no music). */
+  musicStart: number;
+  /** Seconds the music fades out over at the reel's end (its last beat) when the window ends before the song. */
+  musicFadeOutSec?: number;
+  /** The target was longer than the song: the reel is the whole song. */
+  clampedToSong?: boolean;
   segments: Segment[];
 }
 
@@ -92,12 +110,26 @@ function unusableSec(a?: ClipAnalysis): number {
   return bad;
 }
 
+/** Rule 1: the part of the song the reel plays (the whole song without a target). */
+export function musicWindow(input: PlanInput): MusicWindow | undefined {
+  const m = input.music;
+  return m ? chooseMusicWindow(m.analysis, m.durationSec, input.targetSec, input.musicStartSec) : undefined;
+}
+
 /** Rule 1, with the length rule shared with the orchestrator (which prices and caps by it). */
-export function totalLength(input: PlanInput): number {
+export function totalLength(input: PlanInput, window = musicWindow(input)): number {
+  if (window) return window.end - window.start;
   const usable = input.clips.map((c) =>
     Math.max(Math.min(1, c.durationSec), c.durationSec - (input.intelligence ? unusableSec(c.analysis) : 0)),
   );
-  return reelSeconds(usable, input.music?.durationSec);
+  return reelSeconds(usable, undefined, input.targetSec);
+}
+
+/** The analysis on the reel's clock: beats and bars of the window, shifted by its start. */
+function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnalysis {
+  if (start === 0) return a;
+  const shift = (xs: number[]) => xs.map((x) => round6(x - start)).filter((x) => x >= -EPS && x <= total + EPS);
+  return { ...a, beats: shift(a.beats), bars: shift(a.bars), ...(a.onsets ? { onsets: shift(a.onsets) } : {}) };
 }
 
 /** Where the cuts go on the timeline: [0, c1, c2, ..., total]. */
@@ -396,7 +428,12 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
 
 export function planEdit(input: PlanInput): EditPlan {
   if (input.clips.length === 0) throw new Error('at least one clip is needed');
-  const total = totalLength(input);
+  const window = musicWindow(input);
+  const total = totalLength(input, window);
+  if (window && input.music?.analysis) {
+    // Cuts are planned on the reel's clock: the window's beats, shifted to start at 0.
+    input = { ...input, music: { ...input.music, analysis: onReelClock(input.music.analysis, window.start, total) } };
+  }
   const fps = input.fps;
   const frame = (t: number) => Math.round(t * fps) / fps;
   const order: number[] = [];
@@ -450,5 +487,15 @@ export function planEdit(input: PlanInput): EditPlan {
     }
     return seg;
   });
-  return { version: PLAN_VERSION, totalSec: round6(total), fps, beatAligned, segments };
+  const plan: EditPlan = {
+    version: PLAN_VERSION,
+    totalSec: round6(total),
+    fps,
+    beatAligned,
+    musicStart: round6(window?.start ?? 0),
+    segments,
+  };
+  if (window?.fadeOutSec) plan.musicFadeOutSec = window.fadeOutSec;
+  if (window?.clamped) plan.clampedToSong = true;
+  return plan;
 }

@@ -169,7 +169,6 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   const n = plan.segments.length;
   const totalFrames = plan.segments.reduce((s, seg) => s + segmentFrames(seg, fps), 0);
   const total = totalFrames / fps;
-  const totalSamples = Math.round(total * AUDIO_RATE);
   const pads = plan.segments.map((_, i) => (withMusic ? `[v${i}]` : `[v${i}][a${i}]`)).join('');
   filters.push(`${pads}concat=n=${n}:v=1:a=${withMusic ? 0 : 1}${withMusic ? '[vc]' : '[vc][ac]'}`);
 
@@ -190,17 +189,13 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     filters.push(`${v}${vf}[vout]`);
   }
 
-  let a = '[ac]';
   if (withMusic) {
-    const m = n;
-    args.push('-t', num(total + 1), ...INPUT_GUARD, '-i', `file:${input.music!.path}`);
-    filters.push(
-      `[${m}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${totalSamples}[am]`,
-    );
-    a = '[am]';
+    args.push(...musicInputArgs(input.music!, plan, total));
+    filters.push(`[${n}:a]${musicWindowAudioFilter(plan, settings, total)}[aout]`);
+  } else {
+    const af = fades ? `afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : 'anull';
+    filters.push(`[ac]${af}[aout]`);
   }
-  const af = fades ? `afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : 'anull';
-  filters.push(`${a}${af}[aout]`);
 
   args.push(
     '-filter_complex',
@@ -221,6 +216,49 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     args.push('-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', '-f', 'image2', `file:${input.thumbnail.path}`);
   }
   return { args, frames: totalFrames, durationSec: total };
+}
+
+/** Fade-in of a window that starts inside the song, seconds: long enough that it never clicks. */
+export const WINDOW_FADE_IN_SEC = 0.03;
+
+/** The part of the plan that says which part of the song plays (plan.ts `EditPlan`). */
+export type MusicWindowPlan = Pick<EditPlan, 'musicStart' | 'musicFadeOutSec'>;
+
+/**
+ * The music's input options for a reel of `totalSec`: seek to the window's start
+ * (`plan.musicStart`; ffmpeg decodes from there sample-exactly) and read a second more than the
+ * reel, so the trim below always has enough.
+ */
+export function musicInputArgs(music: MediaInfo, plan: MusicWindowPlan, totalSec: number): string[] {
+  const start = plan.musicStart ?? 0;
+  return [...(start > 0 ? ['-ss', num(start)] : []), '-t', num(totalSec + 1), ...INPUT_GUARD, '-i', `file:${music.path}`];
+}
+
+/**
+ * The whole audio chain of a reel with music, from the music input (opened with
+ * `musicInputArgs`) to the reel's sound: normalised to the delivery format, exactly `totalSec`
+ * long (padded with silence if the music is shorter), then the fades:
+ *  - in: the settings' fade-in when fades are on; a window that starts after 0 s fades in over
+ *    at least WINDOW_FADE_IN_SEC so the cut into the song never clicks;
+ *  - out: the settings' fade-out when fades are on; a window that ends before the song does
+ *    fades out over at least its last beat (`plan.musicFadeOutSec`), ending with the picture.
+ * Used by the single pass and by the join of a long reel alike (one continuous track).
+ */
+export function musicWindowAudioFilter(plan: MusicWindowPlan, settings: RenderSettings, totalSec: number): string {
+  const totalSamples = Math.round(totalSec * AUDIO_RATE);
+  const fades = fadeTimes(settings, totalSec);
+  const fadeIn = Math.max(fades?.in ?? 0, (plan.musicStart ?? 0) > 0 ? WINDOW_FADE_IN_SEC : 0);
+  const fadeOut = Math.min(totalSec * 0.5, Math.max(fades?.out ?? 0, plan.musicFadeOutSec ?? 0));
+  const chain = [
+    'asetpts=PTS-STARTPTS',
+    `aresample=${AUDIO_RATE}`,
+    'aformat=sample_fmts=fltp:channel_layouts=stereo',
+    'apad',
+    `atrim=end_sample=${totalSamples}`,
+  ];
+  if (fadeIn > 0) chain.push(`afade=t=in:st=0:d=${num(fadeIn)}`);
+  if (fadeOut > 0) chain.push(`afade=t=out:st=${num(totalSec - fadeOut)}:d=${num(fadeOut)}`);
+  return chain.join(',');
 }
 
 /** Fade lengths that fit the reel (each at most 40 % of it), or none. */

@@ -19,18 +19,20 @@
  */
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
-import { INPUT_GUARD } from './probe.js';
 import {
   AUDIO_RATE,
   deliveryAudioArgs,
   fadeTimes,
   filterValue,
+  musicInputArgs,
+  musicWindowAudioFilter,
   num,
   segmentFilters,
   segmentFrames,
   segmentInputArgs,
   videoCodecArgs,
   type BuiltCommand,
+  type MusicWindowPlan,
 } from './render-args.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
 import { TITLE_SECONDS } from './title.js';
@@ -196,6 +198,8 @@ export interface JoinArgsInput {
   /** Concat list of the PCM chunks (without music). */
   audioList?: string;
   music?: MediaInfo;
+  /** With music: the part of the song the reel plays (the plan's musicStart and fade-out). */
+  window?: MusicWindowPlan;
   output: string;
 }
 
@@ -208,13 +212,18 @@ export function buildJoinArgs(input: JoinArgsInput): BuiltCommand {
   // Our own lists, read with the concat demuxer only: the inputs' guard does not allow it.
   const list = (file: string) => ['-protocol_whitelist', 'file', '-f', 'concat', '-i', `file:${file}`];
   const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...list(input.videoList)];
-  if (input.music) args.push('-t', num(total + 1), ...INPUT_GUARD, '-i', `file:${input.music.path}`);
+  if (input.music) args.push(...musicInputArgs(input.music, input.window ?? { musicStart: 0 }, total));
   else args.push(...list(input.audioList!));
-  const fades = fadeTimes(settings, total);
-  const af = fades ? `,afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : '';
+  let audio: string;
+  if (input.music) audio = musicWindowAudioFilter(input.window ?? { musicStart: 0 }, settings, total);
+  else {
+    const fades = fadeTimes(settings, total);
+    const af = fades ? `,afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : '';
+    audio = `asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${totalSamples}${af}`;
+  }
   args.push(
     '-filter_complex',
-    `[1:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${totalSamples}${af}[aout]`,
+    `[1:a]${audio}[aout]`,
     '-map',
     '0:v',
     '-map',

@@ -13,6 +13,7 @@ import { probe, type MediaInfo } from './probe.js';
 import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
 import { buildChunkArgs, buildJoinArgs, concatList, planBatches, type BatchOptions } from './render-batch-args.js';
 import { ASPECTS, parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
+import type { SongAnalysis } from './song-sections.js';
 import { titleScript } from './title.js';
 
 export type Stage = 'probing' | 'analysing' | 'planning' | 'rendering' | 'finalizing' | 'done';
@@ -34,6 +35,10 @@ export interface RenderRequest {
    * planning. Checked against the probed inputs first (INVALID_SETTINGS naming the problem).
    */
   plan?: EditPlan;
+  /** The reel's target length, seconds (a whole number of bars nearest it); absent: the whole song. */
+  targetSec?: number;
+  /** Where the reel's music starts in the song (a bar line); absent: the best part of the song. */
+  musicStartSec?: number;
   /** 0..100, monotone, at least once a second while rendering. */
   onProgress?: (percent: number, stage: Stage) => void;
   /** Overall limit; default: 2 minutes plus 4x the reel's length. */
@@ -134,10 +139,16 @@ export async function prepare(
   // contention), the heaviest first (pixels to decode) so that no big clip is left running alone
   // at the end, and the music alongside them. A clip's failure is reported in clip order.
   let done = 0;
-  const musicJob =
-    music && settings.enable_beat_mapping && req.analyses?.music?.version !== MUSIC_ANALYSIS_VERSION
+  // A cached analysis counts if it is of this version; a reel cut from the song also needs its
+  // sections (analyses cached before them lack them).
+  const cachedMusic = req.analyses?.music as SongAnalysis | undefined;
+  const musicUsable =
+    cachedMusic?.version === MUSIC_ANALYSIS_VERSION && (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
+  const needsAnalysis = settings.enable_beat_mapping || req.targetSec !== undefined;
+  const musicJob: Promise<SongAnalysis | undefined> =
+    music && needsAnalysis && !musicUsable
       ? analyseMusic(music.path, music.durationSec, undefined, req.signal)
-      : Promise.resolve(req.analyses?.music?.version === MUSIC_ANALYSIS_VERSION ? req.analyses.music : undefined);
+      : Promise.resolve(musicUsable ? cachedMusic : undefined);
   musicJob.catch(() => undefined); // awaited below, after the clips
   const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(
     clips,
@@ -166,6 +177,8 @@ export async function prepare(
     beatMapping: settings.enable_beat_mapping,
     intelligence: settings.enable_intelligence,
     fps: settings.fps,
+    targetSec: req.targetSec,
+    musicStartSec: req.musicStartSec,
   });
   return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis } };
 }
@@ -270,7 +283,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
         audioList = path.join(tmp, 'audio.txt');
         fs.writeFileSync(audioList, concatList(audio));
       }
-      const join = buildJoinArgs({ settings, fps: plan.fps, totalFrames, videoList, audioList, music, output: partial });
+      const join = buildJoinArgs({ settings, fps: plan.fps, totalFrames, videoList, audioList, music, window: plan, output: partial });
       await ffmpeg(join, 95, 98);
       durationSec = join.durationSec;
     }

@@ -1818,7 +1818,13 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /** @description The target length was longer than the song: the reel is the whole song */
+            clamped_to_song: boolean;
             fps: number;
+            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            music_fade_out_sec: number;
+            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            music_start: number;
             segments: components["schemas"]["PlanSegment"][];
             total_sec: number;
             version: number;
@@ -1827,7 +1833,13 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /** @description The target length was longer than the song: the reel is the whole song */
+            clamped_to_song: boolean;
             fps: number;
+            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            music_fade_out_sec: number;
+            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            music_start: number;
             segments: components["schemas"]["PlanSegmentInput"][];
             total_sec: number;
             version: number;
@@ -2033,6 +2045,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -2041,6 +2055,8 @@ export interface components {
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             plan?: components["schemas"]["SubmittedPlan"];
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             title_config: components["schemas"]["TitleConfig"];
         };
         JobRequestInput: {
@@ -2066,6 +2082,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -2074,6 +2092,8 @@ export interface components {
              */
             pacing_preset: "relaxed" | "standard" | "high-energy";
             plan?: components["schemas"]["SubmittedPlanInput"];
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             /** @default {} */
             title_config: components["schemas"]["TitleConfigInput"];
         };
@@ -2455,6 +2475,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -2473,6 +2495,8 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             title_config: components["schemas"]["TitleConfig"];
         };
         PlanRequestInput: {
@@ -2503,6 +2527,8 @@ export interface components {
             /** @default [] */
             media_files: string[];
             music_file?: string | null;
+            /** @description Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part */
+            music_start_sec?: number | null;
             /** @default reel_output.mp4 */
             output_filename: string;
             /**
@@ -2521,6 +2547,8 @@ export interface components {
              * @default 0
              */
             seed: number;
+            /** @description The reel's length in seconds (a whole number of bars nearest it, cut from the best part of the song); null: the whole song */
+            target_duration_sec?: number | null;
             /** @default {} */
             title_config: components["schemas"]["TitleConfigInput"];
         };
@@ -2724,7 +2752,22 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /**
+             * @description The target length was longer than the song: the reel is the whole song
+             * @default false
+             */
+            clamped_to_song: boolean;
             fps: number;
+            /**
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @default 0
+             */
+            music_fade_out_sec: number;
+            /**
+             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @default 0
+             */
+            music_start: number;
             segments: components["schemas"]["SubmittedPlanSegment"][];
             total_sec: number;
             version: number;
@@ -2733,7 +2776,22 @@ export interface components {
             /** @enum {string} */
             aspect: "16:9" | "9:16" | "1:1";
             beat_aligned: boolean;
+            /**
+             * @description The target length was longer than the song: the reel is the whole song
+             * @default false
+             */
+            clamped_to_song: boolean;
             fps: number;
+            /**
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @default 0
+             */
+            music_fade_out_sec: number;
+            /**
+             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @default 0
+             */
+            music_start: number;
             segments: components["schemas"]["SubmittedPlanSegmentInput"][];
             total_sec: number;
             version: number;
@@ -8046,7 +8104,12 @@ export const jobRequestDefaults = {
   "fade_out_duration_sec": 2,
   "enable_letterbox": true,
   "aspect": "16:9",
-  "get_footage_offers": false
+  "get_footage_offers": false,
+  "plan": {
+    "music_start": 0,
+    "music_fade_out_sec": 0,
+    "clamped_to_song": false
+  }
 } as const;
 
 /** The job request's limits ({min, max} of numbers, {max} of text lengths), as the server checks them. */
@@ -8079,6 +8142,13 @@ export const jobRequestLimits = {
     "fps": {
       "min": 1,
       "max": 240
+    },
+    "music_start": {
+      "min": 0
+    },
+    "music_fade_out_sec": {
+      "min": 0,
+      "max": 10
     }
   }
 } as const;

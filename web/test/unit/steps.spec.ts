@@ -1,3 +1,4 @@
+import { clampedToSong } from '../../src/features/assembly/ReelLengthPicker';
 import { acceptDropped, overReelCap, reelSeconds, refusedMessage, stepFor } from '../../src/features/assembly/steps';
 
 const f = (name: string, type: string) => ({ name, type });
@@ -69,6 +70,21 @@ describe('the reel length priced in the estimate', () => {
     expect(reelSeconds([720], undefined, true)).toBeUndefined();
     expect(reelSeconds([600, 120], undefined, false)).toBe(720);
     expect(reelSeconds([600, undefined], undefined, false)).toBeUndefined();
+  });
+
+  it('lasts the target length when one is chosen, at most the song (or the footage)', () => {
+    expect(reelSeconds([720], 240, true, 30)).toBe(30);
+    expect(reelSeconds([720], 20, true, 30)).toBe(20);
+    expect(reelSeconds([600, 120], undefined, false, 90)).toBe(90);
+    expect(reelSeconds([10], undefined, false, 90)).toBe(10);
+    expect(reelSeconds([720], 240, true, null)).toBe(240);
+  });
+
+  it('tells the user when the target is longer than the song', () => {
+    expect(clampedToSong(90, 60)).toBe(true);
+    expect(clampedToSong(30, 60)).toBe(false);
+    expect(clampedToSong(null, 60)).toBe(false);
+    expect(clampedToSong(90, undefined)).toBe(false);
   });
 
   it('is over the cap only past it, by a whole millisecond', () => {

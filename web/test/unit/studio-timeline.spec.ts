@@ -1,5 +1,5 @@
 import type { EditPlan } from '../../src/api/types';
-import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from '../../src/features/studio/timeline';
+import { cutCandidates, moveCut, musicOnReel, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from '../../src/features/studio/timeline';
 import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
 
 const seg = (clip: number, inS: number, start: number, end: number, hold = 0) => ({
@@ -115,5 +115,23 @@ describe('tapBpm', () => {
     expect(tapBpm([1, 1.5])).toBeCloseTo(120, 6);
     // 100 BPM with the fourth tap missed and a little jitter.
     expect(tapBpm([0, 0.61, 1.2, 2.4, 3.01, 3.6])).toBeCloseTo(100, 0);
+  });
+});
+
+describe('the music on the reel clock', () => {
+  it("shows only a cut reel's window of the song, from 0", () => {
+    const music = {
+      duration_sec: 100,
+      beats: [0, 0.5, 48, 48.5, 78, 78.5],
+      downbeats: [0, 48, 50, 78],
+      peaks: Array.from({ length: 100 }, (_, i) => i / 100),
+    };
+    const w = musicOnReel(music, { music_start: 48, total_sec: 30 });
+    expect(w.duration_sec).toBe(30);
+    expect(w.beats).toEqual([0, 0.5, 30]);
+    expect(w.downbeats).toEqual([0, 2, 30]);
+    expect(w.peaks).toHaveLength(30);
+    expect(w.peaks[0]).toBeCloseTo(0.48, 6);
+    expect(musicOnReel(music, { music_start: 0, total_sec: 100 }).peaks).toHaveLength(100);
   });
 });

@@ -111,7 +111,7 @@ describe('validatePlan', () => {
       end: (i + 1) / 10,
       hold: 0,
     }));
-    const p: EditPlan = { version: plan.version, totalSec: segments.at(-1)!.end, fps: 30, beatAligned: false, segments };
+    const p: EditPlan = { version: plan.version, totalSec: segments.at(-1)!.end, fps: 30, beatAligned: false, musicStart: 0, segments };
     expect(validatePlan(p, limits)).toBe(`plan.segments: ${MAX_SEGMENTS + 1} segments, at most ${MAX_SEGMENTS} are allowed`);
   });
 

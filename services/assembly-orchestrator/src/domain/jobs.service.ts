@@ -147,6 +147,26 @@ const OUTPUT_FPS = parseSettings().fps;
 
 const invalid = (message: string, code = 'invalid_plan') => new DomainError(ErrorCode.INVALID_ARGUMENT, message, code);
 
+/** How close to a bar line of the analysed song `music_start_sec` must be (the web sends its times). */
+const BAR_LINE_TOLERANCE_SEC = 0.01;
+
+/**
+ * `music_start_sec` must lie inside the song and on one of its bar lines (the downbeats of
+ * media-library's analysis), or the request is refused with a message that says which.
+ */
+function checkMusicStart(start: number | null | undefined, music: MediaInfo | undefined): void {
+  if (start === null || start === undefined) return;
+  const fail = (m: string) => invalid(`music_start_sec: ${m}`, 'invalid_request');
+  if (!music) throw fail('there is no music file to start in');
+  if (start >= music.durationSec) throw fail(`${start} s is past the end of the song (${Math.round(music.durationSec * 100) / 100} s)`);
+  const analysis = music.analysisStatus === 'done' ? (music.analysis as MusicAnalysis | undefined) : undefined;
+  const bars = analysis?.bars ?? [];
+  if (!bars.length) throw fail('the song has no bar lines yet (its analysis is not ready); leave it out to start at the best part');
+  const nearest = bars.reduce((b, x) => (Math.abs(x - start) < Math.abs(b - start) ? x : b));
+  if (Math.abs(nearest - start) > BAR_LINE_TOLERANCE_SEC)
+    throw fail(`${start} s is not on a bar line of the song (the nearest is ${Math.round(nearest * 1000) / 1000} s)`);
+}
+
 /** An uploaded clip of a job submitted with get_footage_offers on: the user's consent. */
 export interface FootageOptIn {
   uploadKey: string;
@@ -273,7 +293,9 @@ export class JobsService {
     const outputSeconds = reelSeconds(
       clips.map((c) => c.durationSec),
       music?.durationSec,
+      request.target_duration_sec,
     );
+    checkMusicStart(request.music_start_sec, music);
     // In whole milliseconds, as billing counts it: summed durations of exactly 3:00 are not over.
     if (Math.round(outputSeconds * 1000) > ent.reelCapSeconds * 1000)
       throw new DomainError(ErrorCode.INVALID_ARGUMENT, ent.messages.reelLength, 'reel_too_long');
@@ -404,6 +426,8 @@ export class JobsService {
       beatMapping: request.enable_beat_mapping,
       intelligence: request.enable_intelligence,
       fps: OUTPUT_FPS,
+      targetSec: request.target_duration_sec ?? undefined,
+      musicStartSec: request.music_start_sec ?? undefined,
     };
     let plan: EditPlan;
     try {

@@ -243,6 +243,33 @@ describe('jobs service', () => {
       expect(repo.queued).toHaveLength(2);
     });
 
+    it('prices a reel by its target length (at most the song), and refuses bad target lengths and music starts clearly', async () => {
+      const repo = new MemoryJobs();
+      const bars = Array.from({ length: 45 }, (_, i) => i * 2); // 120 BPM, 4/4: a bar every 2 s
+      const analysed: MediaInfo = { ...song('m', 90), analysisStatus: 'done', analysis: { version: 3, bars, beats: [], bpm: 120 } };
+      const { p, estimated } = peers([clip('a', 1000, 600), analysed, song('fresh', 90)]);
+      const svc = new JobsService(repo, p, new Published(), log);
+      await svc.create('u1', false, { media_files: ['a'], music_file: 'm', target_duration_sec: 30 }, '');
+      await svc.create('u1', false, { media_files: ['a'], music_file: 'm', target_duration_sec: 300 }, ''); // clamped to the song
+      await svc.create('u1', false, { media_files: ['a'], target_duration_sec: 45 }, ''); // no music: the clips, cut to 45 s
+      await svc.create('u1', false, { media_files: ['a'], music_file: 'm', target_duration_sec: 30, music_start_sec: 24 }, '');
+      expect(estimated).toEqual([30, 90, 45, 30]);
+      const bad = (request: object, message: string) =>
+        expect(svc.create('u1', false, { media_files: ['a'], music_file: 'm', ...request }, '')).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          message,
+        });
+      await bad({ target_duration_sec: 4 }, 'Invalid job request: target_duration_sec: The target length must be at least 5 seconds');
+      await bad({ target_duration_sec: 601 }, 'Invalid job request: target_duration_sec: The target length must be at most 600 seconds');
+      await bad({ target_duration_sec: '30' }, expect.stringMatching(/^Invalid job request: target_duration_sec: /));
+      await bad({ music_start_sec: -1 }, 'Invalid job request: music_start_sec: The music start must be at least 0 seconds');
+      await bad({ music_start_sec: 25 }, 'music_start_sec: 25 s is not on a bar line of the song (the nearest is 24 s)');
+      await bad({ music_start_sec: 90 }, 'music_start_sec: 90 s is past the end of the song (90 s)');
+      await bad({ music_file: 'fresh', music_start_sec: 4 }, expect.stringMatching(/^music_start_sec: the song has no bar lines yet/));
+      await bad({ music_file: null, music_start_sec: 4 }, 'music_start_sec: there is no music file to start in');
+      expect(repo.queued).toHaveLength(4);
+    });
+
     it("prices a paid user's 12-minute reel by its length and reserves that", async () => {
       const repo = new MemoryJobs();
       const reserved: number[] = [];

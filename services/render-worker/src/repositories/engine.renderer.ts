@@ -13,6 +13,8 @@ export const engineRenderer: Renderer = {
       output: path.join(input.dir, 'reel.mp4'),
       thumbnail: path.join(input.dir, 'reel.jpg'),
       analyses: input.analyses,
+      targetSec: input.request.target_duration_sec ?? undefined,
+      musicStartSec: input.request.music_start_sec ?? undefined,
       // A plan the user saw (and perhaps edited): rendered exactly, no planning of our own.
       plan: input.request.plan ? (planFromWire(input.request.plan) as EditPlan) : undefined,
       signal: input.signal,

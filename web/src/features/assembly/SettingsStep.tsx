@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { jobRequestLimits, type Pacing, type TitleFont, type TitlePosition } from '../../api/types';
 import { AspectPicker } from './AspectPicker';
 import { NumberField } from './NumberField';
+import { ReelLengthPicker } from './ReelLengthPicker';
 import type { JobForm } from './useJobForm';
 
 const L = jobRequestLimits;
@@ -20,6 +21,13 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
         <span className="step-no">2</span> Configure Settings
       </h2>
       <AspectPicker value={s.aspect} letterbox={s.enable_letterbox} onChange={(aspect) => update({ aspect })} />
+      <ReelLengthPicker
+        value={s.target_duration_sec}
+        hasMusic={hasMusic}
+        songSeconds={form.music?.durationSec}
+        onChange={(target_duration_sec) => update({ target_duration_sec, music_start_sec: null })}
+        onProblem={problemOf('target_duration_sec')}
+      />
       <div className="settings form">
         <fieldset className="settings-group">
           <legend>Editing</legend>

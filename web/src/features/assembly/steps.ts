@@ -64,16 +64,20 @@ export function sizeLabel(bytes: number): string {
 
 /**
  * How long the reel will be (the engine's rule, as the orchestrator prices and caps it): as long as
- * the music; without music, the clips' total. Unknown (undefined) until every duration is read.
+ * the music; without music, the clips' total; with a target length, the target, at most that.
+ * Unknown (undefined) until every duration it needs is read.
  */
 export function reelSeconds(
   clipSeconds: Array<number | undefined>,
   musicSeconds: number | undefined,
   hasMusic: boolean,
+  targetSeconds?: number | null,
 ): number | undefined {
-  if (hasMusic) return musicSeconds;
+  const cut = (full: number | undefined) =>
+    full === undefined || targetSeconds === null || targetSeconds === undefined ? full : Math.min(full, targetSeconds);
+  if (hasMusic) return cut(musicSeconds);
   if (clipSeconds.some((s) => s === undefined)) return undefined;
-  return (clipSeconds as number[]).reduce((s, c) => s + c, 0);
+  return cut((clipSeconds as number[]).reduce((s, c) => s + c, 0));
 }
 
 /** Over the plan's longest reel, counted in whole milliseconds as the server does (3:00 of clips is not over). */

@@ -210,6 +210,7 @@ export function useJobForm(user: User | null) {
     liveClips.map((v) => v.durationSec),
     hasMusic ? music?.durationSec : undefined,
     hasMusic,
+    settings.target_duration_sec,
   );
   // Priced once the length is known ('Estimating cost…' until then), so a long reel never shows a short reel's price.
   const estimate = useEstimateQuery(

@@ -5,7 +5,7 @@ import { Waveform } from '../../components/Waveform';
 import { useCorrectTempoMutation } from '../assembly/assembly.api';
 import { clock } from '../assembly/tray';
 import { usePlanMutation } from './studio.api';
-import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from './timeline';
+import { cutCandidates, moveCut, musicOnReel, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from './timeline';
 import './studio.css';
 
 /**
@@ -115,7 +115,9 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       setProblem(errorDetail(e, 'Could not correct the tempo'));
     }
   };
-  const beats = music?.beats ?? [];
+  // The music on the reel's clock: a reel cut from the song shows (and snaps to) its window only.
+  const onReel = plan && music ? musicOnReel(music, plan) : undefined;
+  const beats = onReel?.beats ?? [];
   const nudge = (i: number, dir: -1 | 1) => {
     if (!plan) return;
     const to = stepCut(plan, i, beats, dir);
@@ -210,12 +212,12 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
             ))}
           </div>
           <CutHandles plan={plan} beats={beats} onMove={(i, t) => apply(moveCut(plan, i, t))} />
-          {music && (
+          {onReel && (
             <Waveform
-              peaks={music.peaks}
-              beats={music.beats}
-              downbeats={music.downbeats}
-              duration={music.duration_sec}
+              peaks={onReel.peaks}
+              beats={onReel.beats}
+              downbeats={onReel.downbeats}
+              duration={onReel.duration_sec}
               className="studio-wave"
             />
           )}
@@ -367,7 +369,8 @@ function InstantPreview({
     let frame = 0;
     const tick = () => {
       const a = audio.current;
-      const t = a && musicSource ? a.currentTime : started.current.from + (performance.now() - started.current.at) / 1000;
+      const t =
+        a && musicSource ? a.currentTime - (plan.music_start ?? 0) : started.current.from + (performance.now() - started.current.at) / 1000;
       if (t >= plan.total_sec) {
         onPlaying(false);
         onPlayhead(0);
@@ -398,7 +401,7 @@ function InstantPreview({
     started.current = { at: performance.now(), from: playhead };
     current.current = -1;
     if (a && musicSource) {
-      a.currentTime = playhead;
+      a.currentTime = playhead + (plan.music_start ?? 0);
       void a.play().catch(() => undefined);
     }
     void v?.play().catch(() => undefined);

@@ -128,3 +128,22 @@ export function tapBpm(taps: number[]): number {
   const period = den > 0 ? (n * sxy - sx * sy) / den : p0;
   return period > 0 ? 60 / period : 0;
 }
+
+/**
+ * The song's beats, downbeats and waveform on the reel's clock: a reel cut from the song
+ * (plan.music_start > 0, or shorter than the song) shows its window only, starting at 0.
+ */
+export function musicOnReel(
+  music: { duration_sec: number; beats: number[]; downbeats: number[]; peaks: number[] },
+  plan: Pick<EditPlan, 'music_start' | 'total_sec'>,
+): { duration_sec: number; beats: number[]; downbeats: number[]; peaks: number[] } {
+  const start = plan.music_start ?? 0;
+  const end = start + plan.total_sec;
+  const shift = (xs: number[]) => xs.filter((x) => x >= start - 1e-6 && x <= end + 1e-6).map((x) => Math.max(0, x - start));
+  const n = music.peaks.length;
+  const d = music.duration_sec || 1;
+  const peaks = n
+    ? music.peaks.slice(Math.floor((start / d) * n), Math.max(Math.floor((start / d) * n) + 1, Math.ceil((end / d) * n)))
+    : [];
+  return { duration_sec: plan.total_sec, beats: shift(music.beats), downbeats: shift(music.downbeats), peaks };
+}

@@ -120,6 +120,9 @@ export const editPlan = z
     total_sec: z.number(),
     fps: z.number().int(),
     beat_aligned: z.boolean(),
+    music_start: z.number().describe("Seconds into the song where the reel's music begins (a bar line)"),
+    music_fade_out_sec: z.number().describe("Seconds the music fades out over at the reel's end (0: the song ends there)"),
+    clamped_to_song: z.boolean().describe('The target length was longer than the song: the reel is the whole song'),
     aspect: z.enum(ASPECTS),
     segments: z.array(planSegment),
   })
