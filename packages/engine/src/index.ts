@@ -8,6 +8,8 @@ export * from './plan-edit.js';
 export * from './probe.js';
 export * from './render.js';
 export * from './render-args.js';
+export * from './render-audio-args.js';
 export * from './render-batch-args.js';
+export * from './render-chunks.js';
 export * from './settings.js';
 export * from './title.js';
