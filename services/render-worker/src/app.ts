@@ -24,7 +24,7 @@ export function wire(p: Platform<Config>): App {
     inputs: jobInputs(store, peers.media),
     store: reelStore(store),
     scratch,
-    renderer: engineRenderer,
+    renderer: engineRenderer(config.RENDER_THREADS),
     log: p.log,
     heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),
   });

@@ -8,6 +8,8 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
   WORK_DIR: z.string().default(os.tmpdir()),
   ...renderDeliveryShape,
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  /** Encoder threads per render; unset: the encoder's own choice (about 1.5 per core). */
+  RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

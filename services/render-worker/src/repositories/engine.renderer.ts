@@ -3,8 +3,11 @@ import { renderReel, type EditPlan } from '@reelsmith/engine';
 import { planFromWire } from '@reelsmith/proto';
 import type { Renderer } from '../domain/render-job.service.js';
 
-/** The render engine, writing the reel and its thumbnail into the job's scratch folder. */
-export const engineRenderer: Renderer = {
+/**
+ * The render engine, writing the reel and its thumbnail into the job's scratch folder; `threads`
+ * are the encoder's (RENDER_THREADS), unset for the encoder's own choice.
+ */
+export const engineRenderer = (threads?: number): Renderer => ({
   async render(input) {
     const r = await renderReel({
       clips: input.clips,
@@ -18,7 +21,8 @@ export const engineRenderer: Renderer = {
       signal: input.signal,
       tmpRoot: input.dir,
       onProgress: input.onProgress,
+      threads,
     });
     return { output: r.output, thumbnail: r.thumbnail, durationSec: r.durationSec };
   },
-};
+});
