@@ -10,6 +10,11 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Encoder threads per render; unset: the encoder's own choice (about 1.5 per core). */
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * Segments per chunk of a long reel; unset: the engine's batch size (16, bounded by memory).
+   * Tests set a small one to spread a short reel over several chunks.
+   */
+  RENDER_CHUNK_SEGMENTS: z.coerce.number().int().min(1).max(64).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
