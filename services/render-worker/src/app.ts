@@ -29,7 +29,12 @@ export function wire(p: Platform<Config>): App {
     inputs: jobInputs(store, peers.media),
     store: reelStore(store),
     scratch,
-    renderer: engineRenderer({ threads: config.RENDER_THREADS, chunkSegments: config.RENDER_CHUNK_SEGMENTS, chunks, heavy }),
+    renderer: engineRenderer({
+      threads: config.RENDER_THREADS,
+      chunkSegments: config.RENDER_CHUNK_SEGMENTS,
+      chunks: config.RENDER_FAN_OUT ? chunks : undefined,
+      heavy,
+    }),
     log: p.log,
     heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),
   });
