@@ -12,6 +12,7 @@ import {
   JobStatusSchema,
   JobSubmittedSchema,
   RenderDeadLetteredSchema,
+  RenderChunkSchema,
   RenderJobSchema,
 } from './gen/reelsmith/assembly/v1/events_pb.js';
 import {
@@ -62,6 +63,7 @@ export const subjects = {
   'events.marketplace.opted_in': FootageOptedInSchema,
   'events.marketplace.clip_purchased': ClipPurchasedSchema,
   'render.jobs': RenderJobSchema,
+  'render.chunks': RenderChunkSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type Subject = keyof typeof subjects;
@@ -101,7 +103,7 @@ export const streams = {
   },
   RENDER: {
     name: 'RENDER',
-    subjects: ['render.jobs'],
+    subjects: ['render.jobs', 'render.chunks'],
     retention: 'workqueue',
     duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 24 * 3600_000,

@@ -23,12 +23,32 @@ interface Settings {
   dataDir: string;
   natsUrl?: string;
   logLevel: string;
+  /** Render-worker processes (RENDER_WORKERS). */
+  renderWorkers: number;
+}
+
+/** A whole number in `[min, max]` from the environment, its default when unset or empty. */
+function intSetting(env: NodeJS.ProcessEnv, name: string, dflt: number | undefined, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max)
+    fail(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 function settings(env: NodeJS.ProcessEnv): Settings {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
-  return { port, dataDir: path.resolve(env.DATA_DIR || './data'), natsUrl: env.NATS_URL || undefined, logLevel: env.LOG_LEVEL || 'info' };
+  // Checked here too, so a bad value stops `npm start` with one message instead of crash-looping workers.
+  intSetting(env, 'RENDER_THREADS', undefined, 1, 64);
+  return {
+    port,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    natsUrl: env.NATS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    renderWorkers: intSetting(env, 'RENDER_WORKERS', 1, 1, 32)!,
+  };
 }
 
 function fail(message: string): never {
@@ -200,8 +220,11 @@ async function main(): Promise<void> {
     say(`nats-server with JetStream at ${natsUrl}, data in ${storeDir}`);
   }
 
-  const ports = new Map<ServiceName, { grpc: number; ops: number }>();
+  const ports = new Map<string, { grpc: number; ops: number }>();
   for (const n of SERVICES) ports.set(n, { grpc: await freePort(), ops: await freePort() });
+  // RENDER_WORKERS render-worker processes: render-worker, render-worker-2, ... (peers dial the first).
+  const extraWorkers = Array.from({ length: s.renderWorkers - 1 }, (_, i) => `render-worker-${i + 2}`);
+  for (const n of extraWorkers) ports.set(n, { grpc: await freePort(), ops: await freePort() });
   const addrs = Object.fromEntries(SERVICES.map((n) => [grpcAddrVar(n), `127.0.0.1:${ports.get(n)!.grpc}`]));
   const common: NodeJS.ProcessEnv = {
     ...process.env,
@@ -233,6 +256,15 @@ async function main(): Promise<void> {
     // Each service owns its database: SERVICE_DATABASE_URL, or its own PGlite under DATA_DIR.
     if (process.env[dbVar(n)]) env.DATABASE_URL = process.env[dbVar(n)];
     sup.add({ name: n, command: process.execPath, args: [entry], env });
+    if (n !== 'render-worker') continue;
+    for (const w of extraWorkers)
+      sup.add({
+        name: w,
+        command: process.execPath,
+        args: [entry],
+        env: { ...env, GRPC_PORT: String(ports.get(w)!.grpc), OPS_PORT: String(ports.get(w)!.ops) },
+      });
+    if (extraWorkers.length) say(`${s.renderWorkers} render workers`);
   }
   sup.writeState({ port: s.port, natsUrl, dataDir: s.dataDir, ports: Object.fromEntries(ports) });
 

@@ -415,9 +415,11 @@ describe('Helm chart helm/reelsmith', () => {
     }
   });
 
-  it("scales render workers with KEDA on the RENDER stream's render-workers consumer", () => {
+  it("scales render workers with KEDA on the RENDER stream's render-workers and render-chunk-workers consumers", () => {
     const consumerSource = fs.readFileSync(path.join(root, 'services', 'render-worker', 'src', 'transport', 'jobs.consumer.ts'), 'utf8');
     expect(consumerSource).toContain("durable: 'render-workers'");
+    const chunkSource = fs.readFileSync(path.join(root, 'services', 'render-worker', 'src', 'transport', 'chunks.consumer.ts'), 'utf8');
+    expect(chunkSource).toContain("durable: 'render-chunk-workers'");
     for (const r of rendered) {
       const objs = all(r, 'ScaledObject');
       const worker = deploymentOf(r, 'render-worker');
@@ -434,6 +436,13 @@ describe('Helm chart helm/reelsmith', () => {
       expect(trigger.metadata.stream).toBe(`${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}${streams.RENDER.name}`);
       expect(trigger.metadata.consumer).toBe('render-workers');
       expect(Number(trigger.metadata.lagThreshold)).toBeGreaterThan(0);
+      // A long reel's pending chunk tasks count too: one reel scales the workers out.
+      const chunks = so.spec.triggers[1];
+      expect(chunks).toMatchObject({
+        type: 'nats-jetstream',
+        metadata: { stream: trigger.metadata.stream, consumer: 'render-chunk-workers' },
+      });
+      expect(Number(chunks.metadata.lagThreshold)).toBeGreaterThan(0);
       expect(so.spec.maxReplicaCount).toBeGreaterThanOrEqual(so.spec.minReplicaCount);
       expect(all(r, 'HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === worker.metadata.name)).toBeUndefined();
       expect(all(r, 'PodDisruptionBudget').some((p) => component(p) === 'render-worker')).toBe(true);

@@ -27,6 +27,8 @@ export interface RenderArgsInput {
   title?: { assFile: string };
   /** x264 preset: speed against size. */
   preset?: string;
+  /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
+  threads?: number;
   /**
    * A JPEG thumbnail of the finished picture (title and fades included) at about `atSec`,
    * written by the same process as a second output, so the reel is not decoded again.
@@ -104,15 +106,19 @@ export function segmentFilters(
       // its end, so later cuts stay on their beats.
       `tpad=stop_mode=clone:stop=-1,trim=end_frame=${frames},setpts=PTS-STARTPTS[v${i}]`,
   ];
-  if (audio) {
-    const samples = Math.round((frames / fps) * AUDIO_RATE);
-    filters.push(
-      clip.audio
-        ? `[${i}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${samples}[a${i}]`
-        : `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[a${i}]`,
-    );
-  }
+  if (audio) filters.push(segmentSoundFilter(seg, clip.audio ? i : -1, i, fps));
   return filters;
+}
+
+/**
+ * A segment's sound as `[a<label>]`, exactly as long as its frames: input `input`'s sound, or
+ * silence when `input` is -1 (a clip without sound).
+ */
+export function segmentSoundFilter(seg: Segment, input: number, label: number, fps: number): string {
+  const samples = Math.round((segmentFrames(seg, fps) / fps) * AUDIO_RATE);
+  return input >= 0
+    ? `[${input}:a]asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${samples}[a${label}]`
+    : `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[a${label}]`;
 }
 
 /**
@@ -133,10 +139,12 @@ export const deliveryAudioArgs = (): string[] => [
 ];
 
 /** H.264 at the engine's settings (the single pass and the chunks of a long reel alike). */
-export function videoCodecArgs(fps: number, preset = 'veryfast'): string[] {
+export function videoCodecArgs(fps: number, preset = 'veryfast', threads?: number): string[] {
   return [
     '-c:v',
     'libx264',
+    // The encoder's threads (RENDER_THREADS); unset, x264 picks about 1.5 per core.
+    ...(threads ? ['-threads', String(threads)] : []),
     '-preset',
     preset,
     '-crf',
@@ -204,7 +212,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
     '[vout]',
     '-map',
     '[aout]',
-    ...videoCodecArgs(fps, input.preset),
+    ...videoCodecArgs(fps, input.preset, input.threads),
     ...deliveryAudioArgs(),
     // No -frames:v here: it closes the file on the last video frame and drops audio still queued.
     // The filters already cut both streams to the exact length.

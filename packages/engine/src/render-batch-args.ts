@@ -6,33 +6,29 @@
  * 3.75 GB, and a 3.9-hour one could not even be started (`spawn E2BIG`). So a reel with more
  * segments than one batch holds is rendered as:
  *
- *  1. one process per batch of consecutive segments: the same per-segment graph as the single
- *     pass (render-args.ts), with the title and the fades placed on the reel's own clock, encoded
- *     into a video-only MP4 chunk that starts on a keyframe and has closed GOPs; without music
- *     the same process writes the batch's sound as 16-bit PCM (sample-exact, so the chunks join
- *     without a seam);
- *  2. one process that joins the chunks with the concat demuxer (lists in files, so the command
- *     line does not grow with the reel), copies the picture, and encodes the one continuous
- *     audio track (the music, or the joined PCM) with the reel's fades; moov first.
+ *  1. one process per batch of consecutive segments (a chunk): the same per-segment graph as the
+ *     single pass (render-args.ts), with the title and the fades placed on the reel's own clock
+ *     (frames numbered from the batch's first frame on the reel, so no rounding drifts across
+ *     chunks), encoded into a video-only MP4 that starts on a keyframe and has closed GOPs;
+ *  2. the reel's whole sound track, made once as sample-exact PCM (render-audio-args.ts);
+ *  3. one process that joins the chunks with the concat demuxer (lists in files, so the command
+ *     line does not grow with the reel), copies the picture, and encodes the sound; moov first.
  *
- * Chunks run one after another, so peak memory is that of one batch whatever the reel's length.
+ * The chunks are independent of each other: one process renders them one after another (peak
+ * memory is that of one batch), or many render workers take them at once (render-chunks.ts).
  */
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
 import {
-  AUDIO_RATE,
   deliveryAudioArgs,
   fadeTimes,
   filterValue,
-  musicInputArgs,
-  musicWindowAudioFilter,
   num,
   segmentFilters,
   segmentFrames,
   segmentInputArgs,
   videoCodecArgs,
   type BuiltCommand,
-  type MusicWindowPlan,
 } from './render-args.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
 import { TITLE_SECONDS } from './title.js';
@@ -101,15 +97,15 @@ export interface ChunkArgsInput {
   totalFrames: number;
   /** Video-only MP4 chunk. */
   video: string;
-  /** The batch's sound as 16-bit PCM WAV: only without music (music is added when joining). */
-  audio?: string;
   title?: { assFile: string };
   preset?: string;
+  /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
+  threads?: number;
   /** The reel's thumbnail: written by the chunk whose frames include `atSec`. */
   thumbnail?: { path: string; atSec: number };
 }
 
-/** One batch of the reel: its picture into a chunk (and its sound into PCM without music). */
+/** One batch of the reel: its picture into a video-only chunk (the sound is the whole reel's, render-audio-args.ts). */
 export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   const { plan, settings, batch } = input;
   const out = ASPECTS[settings.aspect];
@@ -117,15 +113,13 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5'];
   const filters: string[] = [];
   const segments = plan.segments.slice(batch.first, batch.end);
-  const withAudio = Boolean(input.audio);
   segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
     args.push(...segmentInputArgs(seg, clip, fps));
-    filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, withAudio));
+    filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, false));
   });
   const n = segments.length;
-  const pads = segments.map((_, i) => (withAudio ? `[v${i}][a${i}]` : `[v${i}]`)).join('');
-  filters.push(`${pads}concat=n=${n}:v=1:a=${withAudio ? 1 : 0}${withAudio ? '[vc][aout]' : '[vc]'}`);
+  filters.push(`${segments.map((_, i) => `[v${i}]`).join('')}concat=n=${n}:v=1:a=0[vc]`);
 
   // Title and fades see the reel's clock: the chunk's frames are stamped with their frame
   // numbers on the reel, then start again from zero for the encoder.
@@ -155,7 +149,7 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
     '-map',
     '[vout]',
     '-an',
-    ...videoCodecArgs(fps, input.preset),
+    ...videoCodecArgs(fps, input.preset, input.threads),
     // Every chunk starts on a keyframe (a new encode always does) and no GOP refers across a
     // chunk's end, so the chunks join by copying. https://trac.ffmpeg.org/wiki/Concatenate
     '-flags',
@@ -164,10 +158,6 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
     'mp4',
     input.video,
   );
-  if (withAudio) {
-    // 16-bit PCM: sample-exact, so the joined track has no gap or overlap at a chunk boundary.
-    args.push('-map', '[aout]', '-c:a', 'pcm_s16le', '-ar', String(AUDIO_RATE), '-ac', '2', '-f', 'wav', input.audio!);
-  }
   if (thumbHere) {
     args.push('-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', '-f', 'image2', `file:${input.thumbnail!.path}`);
   }
@@ -190,50 +180,55 @@ export function concatList(entries: Array<{ file: string; durationSec: number }>
 }
 
 export interface JoinArgsInput {
-  settings: RenderSettings;
   fps: number;
   totalFrames: number;
   /** Concat list of the video chunks. */
   videoList: string;
-  /** Concat list of the PCM chunks (without music). */
-  audioList?: string;
-  music?: MediaInfo;
-  /** With music: the part of the song the reel plays (the plan's musicStart and fade-out). */
-  window?: MusicWindowPlan;
+  /** The reel's whole sound track as PCM WAV, exactly as long as its frames (render-audio-args.ts). */
+  audio: string;
   output: string;
 }
 
-/** Joins the chunks (picture copied) with one continuous audio track, fades included; moov first. */
+/**
+ * Joins the chunks (picture copied, never re-encoded) and encodes the one sound track, made
+ * beforehand for the whole reel, to AAC; moov first.
+ */
 export function buildJoinArgs(input: JoinArgsInput): BuiltCommand {
-  const { settings, fps } = input;
-  if (!input.music === !input.audioList) throw new Error('the reel needs exactly one audio source');
-  const total = input.totalFrames / fps;
-  const totalSamples = Math.round(total * AUDIO_RATE);
-  // Our own lists, read with the concat demuxer only: the inputs' guard does not allow it.
-  const list = (file: string) => ['-protocol_whitelist', 'file', '-f', 'concat', '-i', `file:${file}`];
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...list(input.videoList)];
-  if (input.music) args.push(...musicInputArgs(input.music, input.window ?? { musicStart: 0 }, total));
-  else args.push(...list(input.audioList!));
-  let audio: string;
-  if (input.music) audio = musicWindowAudioFilter(input.window ?? { musicStart: 0 }, settings, total);
-  else {
-    const fades = fadeTimes(settings, total);
-    const af = fades ? `,afade=t=in:st=0:d=${num(fades.in)},afade=t=out:st=${num(total - fades.out)}:d=${num(fades.out)}` : '';
-    audio = `asetpts=PTS-STARTPTS,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=end_sample=${totalSamples}${af}`;
-  }
-  args.push(
-    '-filter_complex',
-    `[1:a]${audio}[aout]`,
+  const total = input.totalFrames / input.fps;
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '0.5',
+    // Our own list, read with the concat demuxer only: the inputs' guard does not allow it.
+    '-protocol_whitelist',
+    'file',
+    '-f',
+    'concat',
+    '-i',
+    `file:${input.videoList}`,
+    // Our own PCM track.
+    '-protocol_whitelist',
+    'file',
+    '-f',
+    'wav',
+    '-i',
+    `file:${input.audio}`,
     '-map',
     '0:v',
     '-map',
-    '[aout]',
+    '1:a',
     '-c:v',
     'copy',
     ...deliveryAudioArgs(),
     '-f',
     'mp4',
     input.output,
-  );
+  ];
   return { args, frames: input.totalFrames, durationSec: total };
 }

@@ -5,16 +5,15 @@ import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-tracker.js';
 import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
-import { prepareFonts } from './fonts.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { validatePlan } from './plan-edit.js';
 import { probe, type MediaInfo } from './probe.js';
 import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
-import { buildChunkArgs, buildJoinArgs, concatList, planBatches, type BatchOptions } from './render-batch-args.js';
-import { ASPECTS, parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
+import { planBatches, type BatchOptions } from './render-batch-args.js';
+import { joinChunks, prepareTitle, renderAudioTrack, renderChunk } from './render-chunks.js';
+import { parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
 import type { SongAnalysis } from './song-sections.js';
-import { titleScript } from './title.js';
 
 export type Stage = 'probing' | 'analysing' | 'planning' | 'rendering' | 'finalizing' | 'done';
 
@@ -50,6 +49,8 @@ export interface RenderRequest {
    * and command lines stay bounded); tests set a small batch to exercise that path.
    */
   batch?: BatchOptions;
+  /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
+  threads?: number;
 }
 
 export interface RenderResult {
@@ -215,15 +216,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
   try {
     const prepared = await prepare(req, report);
     const { plan, settings, clips, music } = prepared;
-    const out = ASPECTS[settings.aspect];
-    let title: { assFile: string } | undefined;
-    let fontEnv: Record<string, string> | undefined;
-    if (settings.title_config.enabled && settings.title_config.text.trim()) {
-      const assFile = path.join(tmp, 'title.ass');
-      fs.writeFileSync(assFile, titleScript(settings.title_config, out.width, out.height, plan.totalSec));
-      title = { assFile };
-      fontEnv = prepareFonts(tmp);
-    }
+    const { title, fontEnv } = prepareTitle(settings, plan, tmp);
     const thumbTmp = path.join(tmp, 'thumb.jpg');
     const thumb = { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) };
     fs.mkdirSync(path.dirname(output), { recursive: true });
@@ -250,42 +243,51 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     const batches = planBatches(plan, clips, req.batch);
     let durationSec: number;
     if (batches.length === 1) {
-      const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title, thumbnail: thumb });
+      const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title, thumbnail: thumb, threads: req.threads });
       await ffmpeg(cmd, 10, 98);
       durationSec = cmd.durationSec;
     } else {
-      // Batch by batch into chunks, one at a time (peak memory is one batch's), then one join.
+      // Chunk by chunk, one at a time (peak memory is one batch's), then the whole sound track
+      // once, then one join (render-chunks.ts; render workers run the same calls in parallel).
       const totalFrames = batches.reduce((s, b) => s + b.frames, 0);
-      const video: Array<{ file: string; durationSec: number }> = [];
-      const audio: Array<{ file: string; durationSec: number }> = [];
+      const left = () => {
+        const ms = deadline - Date.now();
+        if (ms <= 0) throw new EngineError('TIMEOUT', `ffmpeg did not finish within ${Math.round(timeoutMs / 1000)} s`);
+        return ms;
+      };
+      const chunks: Array<{ file: string; frames: number }> = [];
       for (const [k, batch] of batches.entries()) {
-        const name = `chunk-${String(k).padStart(4, '0')}`;
-        const cmd = buildChunkArgs({
-          clips,
-          plan,
-          settings,
-          batch,
-          totalFrames,
-          video: path.join(tmp, `${name}.mp4`),
-          audio: music ? undefined : path.join(tmp, `${name}.wav`),
-          title,
-          thumbnail: thumb,
-        });
-        // The chunks share 10..95 % by their frames; the join (audio encode and copy) the rest.
-        await ffmpeg(cmd, 10 + (85 * batch.startFrame) / totalFrames, 10 + (85 * (batch.startFrame + batch.frames)) / totalFrames);
-        video.push({ file: `${name}.mp4`, durationSec: cmd.durationSec });
-        if (!music) audio.push({ file: `${name}.wav`, durationSec: cmd.durationSec });
+        const file = `chunk-${String(k).padStart(4, '0')}.mp4`;
+        // The chunks share 10..90 % by their frames; the sound and the join the rest.
+        const from = 10 + (80 * batch.startFrame) / totalFrames;
+        const share = (80 * batch.frames) / totalFrames;
+        await renderChunk(
+          {
+            clips,
+            plan,
+            settings,
+            batch,
+            totalFrames,
+            output: path.join(tmp, file),
+            title,
+            fontEnv,
+            thumbnail: thumb,
+            threads: req.threads,
+          },
+          { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(from + share * f, 'rendering') },
+        );
+        chunks.push({ file, frames: batch.frames });
       }
-      const videoList = path.join(tmp, 'video.txt');
-      fs.writeFileSync(videoList, concatList(video));
-      let audioList: string | undefined;
-      if (!music) {
-        audioList = path.join(tmp, 'audio.txt');
-        fs.writeFileSync(audioList, concatList(audio));
-      }
-      const join = buildJoinArgs({ settings, fps: plan.fps, totalFrames, videoList, audioList, music, window: plan, output: partial });
-      await ffmpeg(join, 95, 98);
-      durationSec = join.durationSec;
+      const audio = path.join(tmp, 'sound.wav');
+      await renderAudioTrack(
+        { clips, music, plan, settings, totalFrames, output: audio, dir: tmp },
+        { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(90 + 5 * f, 'rendering') },
+      );
+      const joined = await joinChunks(
+        { dir: tmp, chunks, fps: plan.fps, audio, output: partial },
+        { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(95 + 3 * f, 'finalizing') },
+      );
+      durationSec = joined.durationSec;
     }
     if (!fs.existsSync(thumbTmp)) throw new EngineError('RENDER_FAILED', 'ffmpeg wrote no thumbnail');
     fs.renameSync(partial, output);

@@ -2,11 +2,13 @@ import { Interval, createObjectStore, type App, type Platform } from '@reelsmith
 import { streams } from '@reelsmith/proto';
 import type { Config } from './config.js';
 import { RenderJobService } from './domain/render-job.service.js';
+import { ChunkWork, HeavySlot } from './repositories/chunks.js';
 import { engineRenderer } from './repositories/engine.renderer.js';
 import { jobInputs, reelStore, scratchDirs } from './repositories/job-files.js';
 import { orchestratorReporter } from './repositories/orchestrator.reporter.js';
 import { dialWorkerPeers } from './repositories/peers.js';
 import { grpcBinding } from './transport/grpc.js';
+import { RenderChunksConsumer } from './transport/chunks.consumer.js';
 import { RenderJobsConsumer } from './transport/jobs.consumer.js';
 
 /** Wires repositories and services together; no logic lives here. */
@@ -19,12 +21,20 @@ export function wire(p: Platform<Config>): App {
     p.metrics,
   );
   const scratch = scratchDirs(config.WORK_DIR);
+  // One heavy ffmpeg at a time in this process (a chunk, a single pass or a join).
+  const heavy = new HeavySlot();
+  const chunks = new ChunkWork({ store, bus: p.bus, log: p.log, heavy, threads: config.RENDER_THREADS });
   const jobs = new RenderJobService({
     reporter: orchestratorReporter(peers.orchestrator, p.log),
     inputs: jobInputs(store, peers.media),
     store: reelStore(store),
     scratch,
-    renderer: engineRenderer,
+    renderer: engineRenderer({
+      threads: config.RENDER_THREADS,
+      chunkSegments: config.RENDER_CHUNK_SEGMENTS,
+      chunks: config.RENDER_FAN_OUT ? chunks : undefined,
+      heavy,
+    }),
     log: p.log,
     heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),
   });
@@ -37,6 +47,13 @@ export function wire(p: Platform<Config>): App {
       concurrency: config.RENDER_CONCURRENCY,
     },
     p.metrics,
+  );
+  const chunkConsumer = new RenderChunksConsumer(
+    p.bus,
+    chunks,
+    scratch,
+    { ackWaitMs: config.RENDER_ACK_WAIT_MS, maxDeliver: config.RENDER_MAX_DELIVER, concurrency: 1 },
+    p.log,
   );
   // The render queue's depth for Prometheus (reelsmith_render_queue_depth), every 15 s.
   const depth = new Interval(
@@ -56,11 +73,12 @@ export function wire(p: Platform<Config>): App {
       const swept = await scratch.sweep();
       if (swept) p.log.info({ swept }, 'stale scratch folders removed');
       await consumer.start();
+      await chunkConsumer.start();
       depth.start();
     },
     drain: async () => {
       await depth.stop();
-      await consumer.stop();
+      await Promise.all([consumer.stop(), chunkConsumer.stop()]);
     },
     close: async () => peers.close(),
   };

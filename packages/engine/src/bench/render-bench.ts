@@ -245,7 +245,6 @@ async function longReel(dir: string): Promise<string[]> {
         batch,
         totalFrames,
         video: 'c.mp4',
-        audio: 'c.wav',
         title: { assFile: 'title.ass' },
       }).args,
   );

@@ -9,12 +9,21 @@ import { analyseMusic } from '../../src/music-analysis';
 import { prepare, renderReel, type RenderResult } from '../../src/render';
 import { prepareFonts } from '../../src/fonts';
 import { filterValue, thumbnailTime } from '../../src/render-args';
+import { renderAudioTrack } from '../../src/render-chunks';
 import { titleScript } from '../../src/title';
 import { parseSettings } from '../../src/settings';
 import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus } from '../media';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'media');
 const FRAME = 1 / 30;
+
+/** The first sound stream decoded to mono 48 kHz float samples. */
+const decodedSamples = (file: string) => {
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '48000', '-f', 'f32le', 'pipe:1'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return new Float32Array(out.buffer, out.byteOffset, out.length / 4);
+};
 
 /** What ffmpeg complains about while decoding the whole file (nothing, for a sound file). */
 const noDecodeErrors = (file: string) =>
@@ -184,11 +193,14 @@ describe('render engine on generated media', () => {
     expect(r.plan.segments.length).toBeGreaterThanOrEqual(5);
     const p = ffprobe(r.output);
     expect(p.video).toMatchObject({ codec: 'h264', width: 1920, height: 1080, fps: 30 });
-    expect(Math.abs(p.video.frames - Math.round(r.plan.totalSec * 30))).toBeLessThanOrEqual(1);
+    // Exactly the planned frames, and exactly their samples of sound (1600 a frame at 30 fps).
+    expect(p.video.frames).toBe(Math.round(r.plan.totalSec * 30));
     expect(Math.abs(p.video.duration - r.plan.totalSec)).toBeLessThanOrEqual(2 * FRAME);
     const streams = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', r.output]).toString();
     expect(streams.trim().split('\n').sort()).toEqual(['audio', 'video']);
-    expect(Math.abs(decodedAudioSeconds(r.output) - p.video.frames / 30)).toBeLessThan(FRAME);
+    // AAC codes whole frames of 1024 samples: what a player decodes ends within one of them.
+    expect(decodedSamples(r.output).length - p.video.frames * 1600).toBeGreaterThanOrEqual(0);
+    expect(decodedSamples(r.output).length - p.video.frames * 1600).toBeLessThan(1024);
     expect(noDecodeErrors(r.output)).toBe('');
     // The fades and the title are the reel's, not each chunk's: dark at both ends, bright where
     // the second chunk starts, title only during the first seconds.
@@ -214,10 +226,38 @@ describe('render engine on generated media', () => {
     expect(r.plan.segments.length).toBeGreaterThanOrEqual(3);
     const p = ffprobe(r.output);
     expect(p.video).toMatchObject({ width: 1080, height: 1080, fps: 30 });
-    expect(Math.abs(p.video.duration - r.plan.totalSec)).toBeLessThanOrEqual(2 * FRAME);
+    // Exactly the planned frames, and exactly their samples of sound (1600 a frame at 30 fps).
+    const frames = Math.round(r.plan.totalSec * 30);
+    expect(p.video.frames).toBe(frames);
+    expect(decodedSamples(r.output).length - frames * 1600).toBeGreaterThanOrEqual(0);
+    expect(decodedSamples(r.output).length - frames * 1600).toBeLessThan(1024);
+    // The track muxed in is made once for the whole reel, sample-exact, before AAC: every sample.
+    const wav = path.join(root, 'track.wav');
+    const settings = parseSettings({ aspect: '1:1', enable_intelligence: false, title_config: { enabled: false } });
+    await renderAudioTrack(
+      { clips: r.clips, music: r.music, plan: r.plan, settings, totalFrames: frames, output: wav, dir: root },
+      { timeoutMs: 60_000 },
+    );
+    expect(decodedSamples(wav).length).toBe(frames * 1600);
     expect(Math.abs(r.plan.totalSec - (r.music?.durationSec ?? 0))).toBeLessThan(FRAME);
-    expect(Math.abs(decodedAudioSeconds(r.output) - p.video.frames / 30)).toBeLessThan(FRAME);
     expect(noDecodeErrors(r.output)).toBe('');
+    // The sound is the music itself, sample for sample in time, across every chunk join: the
+    // reel's sound minus the song (both decoded) stays near silence in 40 ms around each join.
+    const reel = decodedSamples(r.output);
+    const song = decodedSamples(c.music);
+    let starts = 0;
+    for (const seg of r.plan.segments.slice(2).filter((_, i) => i % 2 === 0)) {
+      const at = Math.round(seg.start * 48000);
+      let diff = 0;
+      let level = 0;
+      for (let i = at - 960; i < at + 960; i++) {
+        diff += (reel[i]! - song[i]!) ** 2;
+        level += song[i]! ** 2;
+      }
+      expect(diff / level).toBeLessThan(0.01);
+      starts++;
+    }
+    expect(starts).toBeGreaterThanOrEqual(1);
   }, 180_000);
 
   it('reads HEVC in MOV, VP9 in MKV, VP8 in WebM and MPEG-4 part 2 in AVI, with AAC, M4A or WAV music, into a square reel of constant frame rate', async () => {

@@ -8,6 +8,7 @@ import type { MediaInfo } from '../../src/probe';
 import { mapLimit } from '../../src/render';
 import { buildRenderArgs, frameFilter } from '../../src/render-args';
 import { buildChunkArgs, buildJoinArgs, concatList, planBatches } from '../../src/render-batch-args';
+import { buildClipSoundArgs, buildJoinSoundArgs, buildMusicTrackArgs, musicStartSec, reelSamples } from '../../src/render-audio-args';
 import { parseSettings } from '../../src/settings';
 import { assLiteral, titleScript } from '../../src/title';
 
@@ -537,7 +538,6 @@ describe('long reels in batches', () => {
         batch,
         totalFrames,
         video: `/t/c${k}.mp4`,
-        audio: `/t/c${k}.wav`,
         title: { assFile: '/t/title.ass' },
       }),
     );
@@ -545,20 +545,19 @@ describe('long reels in batches', () => {
       expect(inputsOf(c.args)).toBeLessThanOrEqual(16);
       expect(bytesOf(c.args)).toBeLessThan(64 * 1024);
     }
-    const join = buildJoinArgs({
-      settings,
-      fps: 30,
-      totalFrames,
-      videoList: '/t/video.txt',
-      audioList: '/t/audio.txt',
-      output: '/o/out.mp4',
-    });
+    const join = buildJoinArgs({ fps: 30, totalFrames, videoList: '/t/video.txt', audio: '/t/sound.wav', output: '/o/out.mp4' });
     expect(inputsOf(join.args)).toBe(2);
+    // The sound of the whole reel: sound-only processes of 64 segments, then one join of the pieces.
+    const pieces = planBatches(plan, clips, { maxSegments: 64, maxPixels: Infinity });
+    for (const piece of pieces) {
+      const a = buildClipSoundArgs({ clips, plan, batch: piece, output: '/t/s.wav' }).args;
+      expect(bytesOf(a)).toBeLessThan(64 * 1024);
+    }
     expect(bytesOf(join.args)).toBeLessThan(4096);
     expect(join.durationSec).toBe(3600);
   });
 
-  it("encodes each chunk video-only on the reel's clock: title and fade-in in the first, fade-out in the last, sound as PCM", () => {
+  it("encodes each chunk video-only on the reel's clock: title and fade-in in the first, fade-out in the last, no sound", () => {
     const settings = parseSettings({});
     const plan = longPlan(12);
     const clips = [info(1920, 1080, 720)];
@@ -572,7 +571,6 @@ describe('long reels in batches', () => {
         batch: batches[k]!,
         totalFrames,
         video: `/t/c${k}.mp4`,
-        audio: `/t/c${k}.wav`,
         title: { assFile: '/t/title.ass' },
         thumbnail: { path: '/t/thumb.jpg', atSec: 360 },
       });
@@ -586,8 +584,8 @@ describe('long reels in batches', () => {
     expect(last).toContain(`setpts=N+${batches.at(-1)!.startFrame},fade=t=out:st=718:d=2`);
     for (const c of [first, middle, last]) {
       expect(c).toMatch(/-map \[vout\] -an -c:v libx264 .*-g 60 -flags \+cgop -f mp4 \/t\/c\d+\.mp4/);
-      expect(c).toMatch(/-map \[aout\] -c:a pcm_s16le -ar 48000 -ac 2 -f wav \/t\/c\d+\.wav/);
-      expect(c).toContain(`concat=n=16:v=1:a=1[vc][aout]`);
+      expect(c).toContain(`concat=n=16:v=1:a=0[vc]`);
+      expect(c).not.toMatch(/\[a\d+\]|\[aout\]|pcm_s16le|-c:a/);
     }
     // The thumbnail (frame 10800) comes from the one chunk that holds it, by its frame in that chunk.
     const holder = batches.findIndex((b) => b.startFrame <= 10800 && 10800 < b.startFrame + b.frames);
@@ -596,39 +594,77 @@ describe('long reels in batches', () => {
     expect(withThumb[holder]).toBe(true);
     const k = 10800 - batches[holder]!.startFrame;
     expect(chunk(holder).args.join(' ')).toContain(`[vth]trim=start_frame=${k}:end_frame=${k + 1},scale=640:-2[thumb]`);
-    // With music the chunks carry no sound: the music is added when joining.
-    const silent = buildChunkArgs({ clips, plan, settings, batch: batches[1]!, totalFrames, video: '/t/c1.mp4' }).args.join(' ');
-    expect(silent).toContain('concat=n=16:v=1:a=0[vc]');
-    expect(silent).not.toContain('[aout]');
   });
 
-  it("joins by copying the picture and encodes one continuous track, music or the joined PCM, with the reel's fades", () => {
+  it('encodes each chunk with the threads asked for (RENDER_THREADS), else as the encoder chooses', () => {
     const settings = parseSettings({});
-    const pcm = buildJoinArgs({
-      settings,
-      fps: 30,
-      totalFrames: 21600,
-      videoList: '/t/video.txt',
-      audioList: '/t/audio.txt',
-      output: '/o/out.mp4',
-    });
-    const joined = pcm.args.join(' ');
+    const plan = longPlan(2);
+    const clips = [info(1920, 1080, 120)];
+    const batch = planBatches(plan, clips)[0]!;
+    const args = (threads?: number) =>
+      buildChunkArgs({ clips, plan, settings, batch, totalFrames: 3600, video: '/t/c.mp4', threads }).args.join(' ');
+    expect(args(1)).toContain('-c:v libx264 -threads 1 -preset veryfast');
+    expect(args()).toContain('-c:v libx264 -preset veryfast');
+  });
+
+  it('joins by copying the picture and encoding the one sound track made beforehand; moov first', () => {
+    const join = buildJoinArgs({ fps: 30, totalFrames: 21600, videoList: '/t/video.txt', audio: '/t/sound.wav', output: '/o/out.mp4' });
+    const joined = join.args.join(' ');
     expect(joined).toContain(
-      '-protocol_whitelist file -f concat -i file:/t/video.txt -protocol_whitelist file -f concat -i file:/t/audio.txt',
+      '-protocol_whitelist file -f concat -i file:/t/video.txt -protocol_whitelist file -f wav -i file:/t/sound.wav',
     );
-    expect(joined).toContain('apad,atrim=end_sample=34560000,afade=t=in:st=0:d=2,afade=t=out:st=718:d=2[aout]');
-    for (const flag of ['-map 0:v', '-map [aout]', '-c:v copy', '-c:a aac', '-movflags +faststart']) expect(joined).toContain(flag);
-    const withMusic = buildJoinArgs({
+    for (const flag of ['-map 0:v', '-map 1:a', '-c:v copy', '-c:a aac', '-movflags +faststart']) expect(joined).toContain(flag);
+    // Nothing filters the picture or the sound here: both are final.
+    expect(joined).not.toMatch(/filter|afade|-vf|-af/);
+    expect(join.durationSec).toBe(720);
+  });
+
+  it("makes the reel's whole sound track once: the music window or the clips' sound, sample-exact, with the reel's fades", () => {
+    const settings = parseSettings({});
+    const plan = longPlan(12);
+    const song = { ...info(1, 1, 800), video: undefined, path: '/m/song.mp3' };
+    expect(reelSamples(21600, 30)).toBe(34_560_000);
+    const music = buildMusicTrackArgs({ music: song, plan, settings, totalFrames: 21600, output: '/t/sound.wav' }).args.join(' ');
+    expect(music).toMatch(/-t 721 -protocol_whitelist file,pipe -format_whitelist \S+ -i file:\/m\/song\.mp3/);
+    expect(music).not.toContain('-ss');
+    expect(music).toContain('apad,atrim=end_sample=34560000,afade=t=in:st=0:d=2,afade=t=out:st=718:d=2[aout]');
+    expect(music).toContain('-c:a pcm_s16le -ar 48000 -ac 2 -f wav /t/sound.wav');
+    // A plan with a music window starts the song there (absent: at 0).
+    expect(musicStartSec(plan)).toBe(0);
+    const windowed = { ...plan, musicStart: 42.5 };
+    expect(musicStartSec(windowed)).toBe(42.5);
+    expect(buildMusicTrackArgs({ music: song, plan: windowed, settings, totalFrames: 21600, output: '/t/s.wav' }).args.join(' ')).toContain(
+      '-ss 42.5 -t 721 ',
+    );
+    const noFades = buildMusicTrackArgs({
+      music: song,
+      plan,
       settings: parseSettings({ enable_fades: false }),
-      fps: 30,
       totalFrames: 21600,
-      videoList: '/t/video.txt',
-      music: { ...info(1, 1, 800), video: undefined, path: '/m/song.mp3' },
-      output: '/o/out.mp4',
-    }).args.join(' ');
-    expect(withMusic).toMatch(/-t 721 -protocol_whitelist file,pipe -format_whitelist \S+ -i file:\/m\/song\.mp3/);
-    expect(withMusic).toContain('atrim=end_sample=34560000[aout]');
-    expect(() => buildJoinArgs({ settings, fps: 30, totalFrames: 1, videoList: '/v', output: '/o' })).toThrow();
+      output: '/t/s.wav',
+    });
+    expect(noFades.args.join(' ')).toContain('atrim=end_sample=34560000[aout]');
+
+    // Without music: pieces of clip sound, silence for a silent clip (not even opened), each
+    // segment exactly its frames' samples; the join of the pieces fades and cuts the whole.
+    const mixed = planEdit({
+      clips: [{ durationSec: 10 }, { durationSec: 10 }],
+      pacing: 'standard',
+      beatMapping: false,
+      intelligence: false,
+      fps: 30,
+    });
+    const two = [info(1920, 1080, 10), info(1280, 720, 10, false)];
+    const all = { first: 0, end: mixed.segments.length, startFrame: 0, frames: 600 };
+    const piece = buildClipSoundArgs({ clips: two, plan: mixed, batch: all, output: '/t/p.wav' }).args;
+    expect(inputsOf(piece)).toBe(mixed.segments.filter((s) => s.clip === 0).length);
+    const graph = piece[piece.indexOf('-filter_complex') + 1]!;
+    expect(graph).toContain('anullsrc=r=48000:cl=stereo,atrim=end_sample=120000');
+    expect(graph).toContain(`concat=n=${mixed.segments.length}:v=0:a=1[aout]`);
+    expect(graph).not.toMatch(/\[\d+:v\]/);
+    const whole = buildJoinSoundArgs({ settings, fps: 30, totalFrames: 600, list: '/t/sound.txt', output: '/t/sound.wav' }).args.join(' ');
+    expect(whole).toContain('-protocol_whitelist file -f concat -i file:/t/sound.txt');
+    expect(whole).toContain('atrim=end_sample=960000,afade=t=in:st=0:d=2,afade=t=out:st=18:d=2[aout]');
   });
 
   it('lists chunks by plain names with their exact durations', () => {

@@ -54,6 +54,8 @@ export interface Scratch {
 }
 
 export interface RenderInput {
+  job: WorkerJob;
+  attempt: number;
   clips: string[];
   music?: string;
   request: JobRequest;
@@ -172,6 +174,8 @@ export class RenderJobService {
       });
       const files = await this.d.renderer.render({
         ...inputs,
+        job,
+        attempt,
         request: job.request,
         dir,
         signal,
@@ -189,6 +193,12 @@ export class RenderJobService {
       if (isEngineError(e) && e.code === 'CANCELLED') {
         log.info('shutting down; job handed back');
         return { kind: 'handed_back' };
+      }
+      if (e instanceof Error && e.name === 'ChunkFailedError') {
+        // A chunk failed on its every delivery: the job fails once (and is refunded once).
+        log.error({ err: e }, 'a chunk of the job failed for good');
+        await this.d.reporter.failed(jobId, attempt, '');
+        return { kind: 'rejected', code: 'RENDER_FAILED' };
       }
       if (isEngineError(e) && isPermanent(e.code)) {
         log.warn({ err: e }, 'job input cannot be rendered');

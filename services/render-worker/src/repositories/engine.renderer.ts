@@ -1,26 +1,81 @@
 import path from 'node:path';
-import { renderReel, type EditPlan } from '@reelsmith/engine';
+import { planBatches, prepare, renderReel, thumbnailTime, type EditPlan } from '@reelsmith/engine';
 import { planFromWire } from '@reelsmith/proto';
 import type { Renderer } from '../domain/render-job.service.js';
+import type { ChunkWork, HeavySlot } from './chunks.js';
 
-/** The render engine, writing the reel and its thumbnail into the job's scratch folder. */
-export const engineRenderer: Renderer = {
+export interface EngineRendererOptions {
+  /** Encoder threads (RENDER_THREADS); unset for the encoder's own choice. */
+  threads?: number;
+  /** Segments per chunk (RENDER_CHUNK_SEGMENTS); unset: the engine's batch size. */
+  chunkSegments?: number;
+  /** Long reels are spread over every worker through these; without, rendered here in batches. */
+  chunks?: ChunkWork;
+  heavy: HeavySlot;
+}
+
+/**
+ * The render engine, writing the reel and its thumbnail into the job's scratch folder. The job is
+ * planned here; a plan of one batch renders in a single pass on this worker, a longer one is
+ * coordinated from here as chunk tasks that any worker takes (chunks.ts).
+ */
+export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
   async render(input) {
-    const r = await renderReel({
-      clips: input.clips,
-      music: input.music,
-      settings: input.request,
-      output: path.join(input.dir, 'reel.mp4'),
-      thumbnail: path.join(input.dir, 'reel.jpg'),
-      analyses: input.analyses,
-      targetSec: input.request.target_duration_sec ?? undefined,
-      musicStartSec: input.request.music_start_sec ?? undefined,
-      // A plan the user saw (and perhaps edited): rendered exactly, no planning of our own.
-      plan: input.request.plan ? (planFromWire(input.request.plan) as EditPlan) : undefined,
+    const output = path.join(input.dir, 'reel.mp4');
+    const thumbnail = path.join(input.dir, 'reel.jpg');
+    // A plan the user saw (and perhaps edited): rendered exactly, no planning of our own.
+    const given = input.request.plan ? (planFromWire(input.request.plan) as EditPlan) : undefined;
+    const batch = o.chunkSegments ? { maxSegments: o.chunkSegments } : undefined;
+    const prepared = await prepare(
+      {
+        clips: input.clips,
+        music: input.music,
+        settings: input.request,
+        analyses: input.analyses,
+        targetSec: input.request.target_duration_sec ?? undefined,
+        musicStartSec: input.request.music_start_sec ?? undefined,
+        plan: given,
+        signal: input.signal,
+      },
+      input.onProgress,
+    );
+    const batches = planBatches(prepared.plan, prepared.clips, batch);
+    if (batches.length === 1 || !o.chunks) {
+      const r = await o.heavy.run(() =>
+        renderReel({
+          clips: input.clips,
+          music: input.music,
+          settings: input.request,
+          output,
+          thumbnail,
+          plan: prepared.plan,
+          signal: input.signal,
+          tmpRoot: input.dir,
+          onProgress: input.onProgress,
+          threads: o.threads,
+          batch,
+        }),
+      );
+      return { output: r.output, thumbnail: r.thumbnail, durationSec: r.durationSec };
+    }
+    input.onProgress(10, 'rendering');
+    const r = await o.chunks.coordinate({
+      job: input.job,
+      attempt: input.attempt,
+      clips: prepared.clips,
+      music: prepared.music,
+      plan: prepared.plan,
+      settings: prepared.settings,
+      batches,
+      thumbnailAtSec: thumbnailTime(prepared.settings, prepared.plan.totalSec),
+      dir: input.dir,
+      output,
+      thumbnail,
       signal: input.signal,
-      tmpRoot: input.dir,
-      onProgress: input.onProgress,
+      // As for one worker (2 minutes plus 4x the reel), plus the wait for free workers.
+      timeoutMs: 2 * (120_000 + prepared.plan.totalSec * 4000),
+      onProgress: (p) => input.onProgress(p, p >= 95 ? 'finalizing' : 'rendering'),
     });
-    return { output: r.output, thumbnail: r.thumbnail, durationSec: r.durationSec };
+    return { output, thumbnail, durationSec: r.durationSec };
   },
-};
+});

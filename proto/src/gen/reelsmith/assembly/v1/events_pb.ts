@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIsUBCglKb2JTdGF0dXMSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEhIKCm91dHB1dF9rZXkYBiABKAkSFwoPb3V0cHV0X2ZpbGVuYW1lGAcgASgJEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgIIAEoAxIaChJjcmVhdGVkX2F0X3VuaXhfbXMYCSABKAMizQEKDEpvYkNvbXBsZXRlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpvdXRwdXRfa2V5GAMgASgJEhgKEGR1cmF0aW9uX3NlY29uZHMYBCABKAESHAoUY29tcGxldGVkX2F0X3VuaXhfbXMYBSABKAMSFQoNdGh1bWJuYWlsX2tleRgGIAEoCRISCgpzaXplX2J5dGVzGAcgASgDEg8KB2F0dGVtcHQYCCABKAUSFAoMd2FsbF9zZWNvbmRzGAkgASgBIm0KCUpvYkZhaWxlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSGQoRZmFpbGVkX2F0X3VuaXhfbXMYBCABKAMSFAoMd2FsbF9zZWNvbmRzGAUgASgBIk0KDEpvYlN1Ym1pdHRlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIcChRzdWJtaXR0ZWRfYXRfdW5peF9tcxgDIAEoAyJaCgpKb2JTdGFydGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg8KB2F0dGVtcHQYAyABKAUSGgoSc3RhcnRlZF9hdF91bml4X21zGAQgASgDIkkKElJlbmRlckRlYWRMZXR0ZXJlZBIOCgZqb2JfaWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRISCgphdF91bml4X21zGAMgASgDIk0KDEpvYkNhbmNlbGxlZBIOCgZqb2JfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIcChRjYW5jZWxsZWRfYXRfdW5peF9tcxgDIAEoA2IGcHJvdG8z");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIpgBCgtSZW5kZXJDaHVuaxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoDRIQCghwbGFuX2tleRgEIAEoCRINCgVpbmRleBgFIAEoDRINCgVjb3VudBgGIAEoDRIRCgl0YXNrX2pzb24YByABKAkSEwoLdHJhY2VwYXJlbnQYCCABKAkixQEKCUpvYlN0YXR1cxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhAKCHByb2dyZXNzGAQgASgFEg8KB21lc3NhZ2UYBSABKAkSEgoKb3V0cHV0X2tleRgGIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYByABKAkSGgoSdXBkYXRlZF9hdF91bml4X21zGAggASgDEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgJIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEibQoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoAxIUCgx3YWxsX3NlY29uZHMYBSABKAEiTQoMSm9iU3VibWl0dGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFHN1Ym1pdHRlZF9hdF91bml4X21zGAMgASgDIloKCkpvYlN0YXJ0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoBRIaChJzdGFydGVkX2F0X3VuaXhfbXMYBCABKAMiSQoSUmVuZGVyRGVhZExldHRlcmVkEg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhIKCmF0X3VuaXhfbXMYAyABKAMiTQoMSm9iQ2FuY2VsbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFGNhbmNlbGxlZF9hdF91bml4X21zGAMgASgDYgZwcm90bzM");
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -50,6 +50,68 @@ export type RenderJob = Message<"reelsmith.assembly.v1.RenderJob"> & {
  */
 export const RenderJobSchema: GenMessage<RenderJob> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 0);
+
+/**
+ * One chunk of a long reel's picture (subject render.chunks on the RENDER work queue): any render
+ * worker takes it, renders the batch into a video-only chunk and stores it in object storage
+ * under scratch/<job_id>/<plan_key>/ for the worker that coordinates the job to join.
+ *
+ * @generated from message reelsmith.assembly.v1.RenderChunk
+ */
+export type RenderChunk = Message<"reelsmith.assembly.v1.RenderChunk"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string owner_id = 2;
+   */
+  ownerId: string;
+
+  /**
+   * The coordinating delivery of the job (its attempt): chunks of an older one are still used.
+   *
+   * @generated from field: uint32 attempt = 3;
+   */
+  attempt: number;
+
+  /**
+   * A hash of the plan and settings: chunks of another plan are never joined with these.
+   *
+   * @generated from field: string plan_key = 4;
+   */
+  planKey: string;
+
+  /**
+   * @generated from field: uint32 index = 5;
+   */
+  index: number;
+
+  /**
+   * @generated from field: uint32 count = 6;
+   */
+  count: number;
+
+  /**
+   * The chunk's task as JSON: request, plan, batch, reel frames, thumbnail time, clip keys.
+   *
+   * @generated from field: string task_json = 7;
+   */
+  taskJson: string;
+
+  /**
+   * @generated from field: string traceparent = 8;
+   */
+  traceparent: string;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.RenderChunk.
+ * Use `create(RenderChunkSchema)` to create a new message.
+ */
+export const RenderChunkSchema: GenMessage<RenderChunk> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 1);
 
 /**
  * The authoritative status of a job, published by the orchestrator on core NATS
@@ -118,7 +180,7 @@ export type JobStatus = Message<"reelsmith.assembly.v1.JobStatus"> & {
  * Use `create(JobStatusSchema)` to create a new message.
  */
 export const JobStatusSchema: GenMessage<JobStatus> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 1);
+  messageDesc(file_reelsmith_assembly_v1_events, 2);
 
 /**
  * events.job.completed (published by the orchestrator once the job is charged and listed)
@@ -181,7 +243,7 @@ export type JobCompleted = Message<"reelsmith.assembly.v1.JobCompleted"> & {
  * Use `create(JobCompletedSchema)` to create a new message.
  */
 export const JobCompletedSchema: GenMessage<JobCompleted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 2);
+  messageDesc(file_reelsmith_assembly_v1_events, 3);
 
 /**
  * events.job.failed (published by the orchestrator once the job is failed and refunded)
@@ -222,7 +284,7 @@ export type JobFailed = Message<"reelsmith.assembly.v1.JobFailed"> & {
  * Use `create(JobFailedSchema)` to create a new message.
  */
 export const JobFailedSchema: GenMessage<JobFailed> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 3);
+  messageDesc(file_reelsmith_assembly_v1_events, 4);
 
 /**
  * events.job.submitted (published by the orchestrator with the queued job, in its transaction)
@@ -251,7 +313,7 @@ export type JobSubmitted = Message<"reelsmith.assembly.v1.JobSubmitted"> & {
  * Use `create(JobSubmittedSchema)` to create a new message.
  */
 export const JobSubmittedSchema: GenMessage<JobSubmitted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 4);
+  messageDesc(file_reelsmith_assembly_v1_events, 5);
 
 /**
  * events.job.started (published by the orchestrator when a delivery's worker starts the job)
@@ -285,7 +347,7 @@ export type JobStarted = Message<"reelsmith.assembly.v1.JobStarted"> & {
  * Use `create(JobStartedSchema)` to create a new message.
  */
 export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 5);
+  messageDesc(file_reelsmith_assembly_v1_events, 6);
 
 /**
  * events.render.dead_lettered (published by the render worker when a job failed on its last
@@ -315,7 +377,7 @@ export type RenderDeadLettered = Message<"reelsmith.assembly.v1.RenderDeadLetter
  * Use `create(RenderDeadLetteredSchema)` to create a new message.
  */
 export const RenderDeadLetteredSchema: GenMessage<RenderDeadLettered> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 6);
+  messageDesc(file_reelsmith_assembly_v1_events, 7);
 
 /**
  * events.job.cancelled (published by the orchestrator once the job is cancelled and refunded),
@@ -345,5 +407,5 @@ export type JobCancelled = Message<"reelsmith.assembly.v1.JobCancelled"> & {
  * Use `create(JobCancelledSchema)` to create a new message.
  */
 export const JobCancelledSchema: GenMessage<JobCancelled> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 7);
+  messageDesc(file_reelsmith_assembly_v1_events, 8);
 

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Bus, LocalObjectStore } from '@reelsmith/kit';
+import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
+import { parseSettings, planBatches, prepare, thumbnailTime } from '@reelsmith/engine';
+import { streams, type JobRequest } from '@reelsmith/proto';
+import { ChunkWork, HeavySlot } from '../../src/repositories/chunks';
+import { scratchDirs } from '../../src/repositories/job-files';
+import { RenderChunksConsumer } from '../../src/transport/chunks.consumer';
+
+const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+
+// One long reel over two workers' chunk consumers, on real NATS (the RENDER stream's
+// render.chunks work queue), object storage on disk and ffmpeg: the coordinator publishes the
+// chunks, both consumers render them, the join has exactly the planned frames, and the job's
+// scratch objects and folders are gone afterwards.
+describe('a long reel in chunks over two workers', () => {
+  const work = tempDir('chunks');
+  let bus: Bus;
+  const consumers: RenderChunksConsumer[] = [];
+  afterAll(async () => {
+    for (const c of consumers) await c.stop();
+    await bus?.deleteStream(streams.RENDER);
+    await bus?.close();
+    work.remove();
+  });
+
+  it('fans out, renders every chunk once, joins exactly, and leaves no scratch', async () => {
+    const media = path.join(work.dir, 'media');
+    fs.mkdirSync(media);
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=640x360:r=30:d=8',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      path.join(media, 'a.mp4'),
+    ]);
+    ff(['-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=10', '-ac', '2', path.join(media, 'm.wav')]);
+    const store = new LocalObjectStore({
+      root: path.join(work.dir, 'objects'),
+      signingSecret: 'x'.repeat(32),
+      publicUrl: 'http://localhost',
+    });
+    await store.put('uploads/u/a.mp4', fs.readFileSync(path.join(media, 'a.mp4')));
+    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'chunks-test', log: quietLogger(), prefix: natsPrefix() });
+    await bus.ensureStream(streams.RENDER);
+    const log = quietLogger();
+    const scratchRoot = path.join(work.dir, 'scratch');
+    fs.mkdirSync(scratchRoot);
+    const heavy = new HeavySlot();
+    const coordinator = new ChunkWork({ store, bus, log, heavy, pollMs: 200 });
+    for (let i = 0; i < 2; i++) {
+      const c = new RenderChunksConsumer(
+        bus,
+        new ChunkWork({ store, bus, log, heavy: new HeavySlot() }),
+        scratchDirs(scratchRoot, 4_000_000 + i),
+        { ackWaitMs: 10_000, maxDeliver: 3, concurrency: 1 },
+        log,
+      );
+      await c.start();
+      consumers.push(c);
+    }
+
+    const request = {
+      media_files: ['uploads/u/a.mp4'],
+      music_file: 'uploads/u/m.wav',
+      enable_intelligence: false,
+      enable_beat_mapping: false,
+    } as unknown as JobRequest;
+    const prepared = await prepare({
+      clips: [store.pathOf('uploads/u/a.mp4')],
+      music: path.join(media, 'm.wav'),
+      settings: { enable_intelligence: false, enable_beat_mapping: false, title_config: { text: 'Chunks', position: 'top' } },
+    });
+    const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
+    expect(batches.length).toBeGreaterThanOrEqual(4);
+    const dir = path.join(work.dir, 'coord');
+    fs.mkdirSync(dir);
+    const progress: number[] = [];
+    const r = await coordinator.coordinate({
+      job: { id: 'job-1', ownerId: 'u', request: { ...request, ...parseSettings({}) } as JobRequest },
+      attempt: 1,
+      clips: prepared.clips,
+      music: prepared.music,
+      plan: prepared.plan,
+      settings: prepared.settings,
+      batches,
+      thumbnailAtSec: thumbnailTime(prepared.settings, prepared.plan.totalSec),
+      dir,
+      output: path.join(dir, 'reel.mp4'),
+      thumbnail: path.join(dir, 'reel.jpg'),
+      signal: new AbortController().signal,
+      timeoutMs: 300_000,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(r.chunks.map((c) => c.index)).toEqual(batches.map((_, i) => i));
+    const frames = Number(
+      execFileSync('ffprobe', [
+        '-v',
+        'error',
+        '-count_frames',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=nb_read_frames',
+        '-of',
+        'csv=p=0',
+        path.join(dir, 'reel.mp4'),
+      ])
+        .toString()
+        .trim(),
+    );
+    expect(frames).toBe(batches.reduce((s, b) => s + b.frames, 0));
+    expect(fs.statSync(path.join(dir, 'reel.jpg')).size).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(95);
+    expect(fs.existsSync(path.join(work.dir, 'objects', 'scratch', 'job-1'))).toBe(false);
+    expect(fs.readdirSync(scratchRoot)).toEqual([]);
+  }, 300_000);
+});
