@@ -24,7 +24,7 @@ export function foldContrast(accent: number[], m: number): { contrast: number; p
 }
 
 /** A 3/4 meter must stand out this much more than 4/4 to be chosen. */
-const THREE_OVER_FOUR = 1.3;
+const THREE_OVER_FOUR = 1.6;
 
 /** The meter and the index (0..beatsPerBar-1) of the first downbeat among the beats. */
 export function chooseMeter(accent: number[]): { beatsPerBar: BeatsPerBar; phase: number } {

@@ -57,8 +57,9 @@
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
  *     tempo changes.
- *  5. Confidence: the share of beats on an onset peak times steadiness (1 while the four-beat
- *     tempo changes by at most 1.2 % from one four beats to the next, 0 at 3.2 %: rubato). Below
+ *  5. Confidence: steadiness (1 while the four-beat tempo changes by at most 1.2 % from one four
+ *     beats to the next, 0 at 3.2 %: rubato) times (0.5 + half the share of beats on an onset
+ *     peak). Below
  *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
  * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
@@ -115,8 +116,8 @@ export interface MusicAnalysis {
    */
   onsets?: number[];
   /**
-   * 0..1: how far to trust the beat grid. The share of beats that sit on an onset peak, times a
-   * steadiness factor: 1 while the tempo over four beats changes by at most 1.2 % from one four
+   * 0..1: how far to trust the beat grid. A steadiness factor times (0.5 + half the share of beats
+   * that sit on an onset peak), so sparse onsets on a steady grid halve it at most. Steadiness: 1 while the tempo over four beats changes by at most 1.2 % from one four
    * beats to the next (median over the track; a band, a ramp, a tempo step), falling to 0 at 3.2 %
    * (a solo player's rubato, or a tracker that wavers between two metrical levels).
    */
@@ -275,7 +276,9 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // Regularity: the median change of the beat interval from one beat to the next. A steady band or
   // a ramp changes by 1-2 %; a solo player's rubato by far more, and then the grid is a guess.
   const irregular = hopIrregularity(beats);
-  const confidence = (onPeak / hops.length) * Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN));
+  // Steadiness decides (a rubato grid is a guess); sparse onsets on a steady grid (a one-drop with
+  // its kick on 3 only) lower it at most by half.
+  const confidence = Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN)) * (0.5 + 0.5 * (onPeak / hops.length));
   evenOutUnsupported(beats, supported);
   // Extend at the local period to both ends (quiet intros, fade-outs).
   // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
