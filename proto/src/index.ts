@@ -21,3 +21,4 @@ export * as paymentEvents from './gen/reelsmith/billing/v1/payment_events_pb.js'
 export * as gatewayEvents from './gen/reelsmith/gateway/v1/events_pb.js';
 export * from './system-account.js';
 export * from './edit-plan.js';
+export * from './analysis.js';

@@ -8,6 +8,7 @@
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
 import { parseArgs } from 'node:util';
+import { ASPECTS as ASPECT_NAMES, PACING_PRESETS, TITLE_POSITIONS } from '@reelsmith/proto';
 import { isEngineError } from './errors.js';
 import type { MusicAnalysis } from './beat-fit.js';
 import type { ClipAnalysis } from './clip-analysis.js';
@@ -17,10 +18,14 @@ import { prepare, renderReel } from './render.js';
 import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
-  'usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing relaxed|standard|high-energy] [--no-beat-mapping] [--no-intelligence] ' +
-  '[--title TEXT] [--title-position top|center|bottom] [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--plan-only] --out FILE';
+  `usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing ${PACING_PRESETS.join('|')}] [--no-beat-mapping] [--no-intelligence] ` +
+  `[--title TEXT] [--title-position ${TITLE_POSITIONS.join('|')}] [--no-fades] [--no-letterbox] [--aspect ${ASPECT_NAMES.join('|')}] [--plan-only] --out FILE`;
 
 class UsageError extends Error {}
+
+/** The contract's values, as the usage errors list them: "a, b or c". */
+const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+const isOneOf = (values: readonly string[], v: string) => values.includes(v);
 
 export function parseCli(argv: string[]): {
   clips: string[];
@@ -58,11 +63,10 @@ export function parseCli(argv: string[]): {
   const clips = v.clip ?? [];
   if (!clips.length) throw new UsageError('at least one --clip is required');
   if (!v['plan-only'] && !v.out) throw new UsageError('--out is required');
-  if (v.pacing && !['relaxed', 'standard', 'high-energy'].includes(v.pacing))
-    throw new UsageError(`--pacing must be relaxed, standard or high-energy, not ${v.pacing}`);
-  if (v['title-position'] && !['top', 'center', 'bottom'].includes(v['title-position']))
-    throw new UsageError('--title-position must be top, center or bottom');
-  if (v.aspect && !['16:9', '9:16', '1:1'].includes(v.aspect)) throw new UsageError('--aspect must be 16:9, 9:16 or 1:1');
+  if (v.pacing && !isOneOf(PACING_PRESETS, v.pacing)) throw new UsageError(`--pacing must be ${oneOf(PACING_PRESETS)}, not ${v.pacing}`);
+  if (v['title-position'] && !isOneOf(TITLE_POSITIONS, v['title-position']))
+    throw new UsageError(`--title-position must be ${oneOf(TITLE_POSITIONS)}`);
+  if (v.aspect && !isOneOf(ASPECT_NAMES, v.aspect)) throw new UsageError(`--aspect must be ${oneOf(ASPECT_NAMES)}`);
   const settings: RenderSettingsInput = {
     pacing_preset: v.pacing as RenderSettingsInput['pacing_preset'],
     enable_beat_mapping: !v['no-beat-mapping'],
