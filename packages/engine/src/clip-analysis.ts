@@ -45,9 +45,10 @@ import {
   type FrameStats,
 } from './frame-stats.js';
 import { INPUT_GUARD } from './probe.js';
+import { CLIP_ANALYSIS_VERSION } from './clip-analysis-version.js';
 
 export { ANALYSIS_H, ANALYSIS_W } from './frame-stats.js';
-export const CLIP_ANALYSIS_VERSION = 2;
+export { CLIP_ANALYSIS_VERSION };
 export const SAMPLES_PER_SEC = SAMPLE_RATE;
 
 export interface ClipAnalysis {
