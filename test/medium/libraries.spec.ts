@@ -20,11 +20,11 @@ import { libraryStarterClips } from '../../services/assembly-orchestrator/src/re
 import { wire as wireMedia } from '../../services/media-library/src/app';
 import { configSchema as mediaSchema } from '../../services/media-library/src/config';
 import { LibraryService } from '../../services/media-library/src/domain/library.service';
-import { MediaService } from '../../services/media-library/src/domain/media.service';
+import { ReelsService } from '../../services/media-library/src/domain/reels.service';
 import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
 import { listLibraryFiles } from '../../services/media-library/src/repositories/library-files';
 import { DrizzleMediaRepository } from '../../services/media-library/src/repositories/media.repository';
-import { engineTools, libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
+import { libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { healthyReport, listenLocal, startService } from '../support/in-process';
@@ -67,7 +67,7 @@ describe('stock libraries and My Reels through the gateway', () => {
   let conn: Database;
   let svc: RunningService;
   let lib: LibraryService;
-  let reels: MediaService;
+  let reels: ReelsService;
   let app: FastifyInstance;
   let base: string;
   let client: Client<typeof media.MediaLibraryService>;
@@ -111,7 +111,7 @@ describe('stock libraries and My Reels through the gateway', () => {
     ).running;
     conn = await openDatabase({ url: db.url, pgliteDir: '' });
     lib = new LibraryService(new DrizzleLibraryRepository(conn.orm), libraryObjects(store), libraryTools, quietLogger());
-    reels = new MediaService(new DrizzleMediaRepository(conn.orm), store, engineTools, quietLogger());
+    reels = new ReelsService(new DrizzleMediaRepository(conn.orm), store, quietLogger());
     client = dialMedia(`127.0.0.1:${svc.grpcPort}`);
 
     const peers = {
