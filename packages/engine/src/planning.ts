@@ -9,7 +9,6 @@ export * from './plan.js';
 export * from './plan-edit.js';
 export * from './settings.js';
 export * from './errors.js';
-export { CLIP_ANALYSIS_VERSION } from './clip-analysis-version.js';
-export type { ClipAnalysis, ClipDecoding } from './clip-analysis.js';
+export { CLIP_ANALYSIS_VERSION, type ClipAnalysis, type ClipDecoding } from './clip-scores.js';
 // The beat tracker's pure part: its analysis type and version.
 export { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-fit.js';
