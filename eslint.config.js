@@ -1,25 +1,58 @@
 // ESLint flat config: typescript-eslint's recommended rules over every workspace.
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 // Services never reach into each other: no import of another service's package or folder. The
 // engine (packages/engine), the kit and the contracts (proto) are the shared packages.
 const SERVICES = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
+const servicePatterns = (own) =>
+  SERVICES.filter((s) => s !== own).flatMap((s) => [
+    { group: [`@reelsmith/${s}`, `@reelsmith/${s}/*`], message: 'Call another service over gRPC or NATS; never import it.' },
+    { regex: `(^|/)(services/)?${s}/(src|test)(/|$)`, message: "Never import another service's files." },
+  ]);
 const serviceBoundary = (own) => ({
   files: own ? [`services/${own}/**/*.ts`] : ['packages/**/*.ts', 'proto/**/*.ts', 'services/kit/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
+  rules: { 'no-restricted-imports': ['error', { patterns: servicePatterns(own) }] },
+});
+
+// web/src is layered app -> pages -> features -> components / api. A feature is used from outside
+// only through its index.ts (`../auth`, never `../auth/UserMenu`); stylesheets are the exception.
+// Dynamic import() is not checked: the router loads each page module as its own chunk on purpose.
+// (These configurations repeat the service patterns: a later no-restricted-imports replaces an
+// earlier one for the same files.)
+const WEB = 'web/src';
+const FEATURES = fs.readdirSync(path.join(__dirname, WEB, 'features'), { withFileTypes: true }).filter((d) => d.isDirectory());
+const NOT_CSS = '(?!.*\\.css$)';
+const viaIndex = { message: 'Use a feature through its index.ts: import from its folder, not a file inside it.' };
+const webBoundary = (files, patterns) => ({
+  files: files.flatMap((f) => [`${WEB}/${f}.ts`, `${WEB}/${f}.tsx`]),
+  rules: { 'no-restricted-imports': ['error', { patterns: [...servicePatterns(null), ...patterns] }] },
+});
+const webLayers = [
+  webBoundary(
+    ['components/**/*'],
+    [
       {
-        patterns: SERVICES.filter((s) => s !== own).flatMap((s) => [
-          { group: [`@reelsmith/${s}`, `@reelsmith/${s}/*`], message: 'Call another service over gRPC or NATS; never import it.' },
-          { regex: `(^|/)(services/)?${s}/(src|test)(/|$)`, message: "Never import another service's files." },
-        ]),
+        regex: '^\\.\\./(features|pages|app/router|app/Layout)(/|$)',
+        message: 'Components sit below features and pages; they import neither.',
       },
     ],
-  },
-});
+  ),
+  webBoundary(['pages/**/*'], [{ regex: `^\\.\\./features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  webBoundary(['app/**/*', 'main'], [{ regex: `^\\.\\.?/features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  ...FEATURES.map((f) =>
+    webBoundary(
+      [`features/${f.name}/**/*`],
+      [
+        { regex: `^\\.\\./(?!${f.name}/)[a-z-]+/${NOT_CSS}`, ...viaIndex },
+        { regex: '^\\.\\./\\.\\./pages(/|$)', message: 'Features sit below pages; they never import them.' },
+      ],
+    ),
+  ),
+];
 
 module.exports = tseslint.config(
   {
@@ -57,6 +90,7 @@ module.exports = tseslint.config(
   },
   ...SERVICES.map(serviceBoundary),
   serviceBoundary(null),
+  ...webLayers,
   {
     // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
     files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],

@@ -4,10 +4,10 @@ import type { Reel } from '../../api/types';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
 import { Modal } from '../../components/Modal';
-import { Page } from '../../pages/Page';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { Page } from '../../components/Page';
+import { useCurrentUser } from '../auth';
 import '../public/public.css';
-import { ShareToggle } from '../public/ShareToggle';
+import { ShareToggle } from '../public';
 import '../library/library.css';
 import { useDeleteReelMutation, useReelAccessMutation, useReelsQuery } from './reels.api';
 

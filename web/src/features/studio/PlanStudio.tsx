@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import type { EditPlan, JobRequest, PlanMusic } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
-import { clock } from '../assembly/tray';
+import { clock } from '../assembly';
 import { usePlanMutation } from './studio.api';
 import { cutCandidates, moveCut, segmentAt, snap, sourceTime, stepCut, widths } from './timeline';
 import './studio.css';

@@ -1,0 +1,2 @@
+/** What the rest of the app uses of Home's assembly. */
+export { clock } from './tray';
