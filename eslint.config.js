@@ -1,5 +1,7 @@
 // ESLint flat config: typescript-eslint's recommended rules over every workspace.
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
@@ -35,6 +37,42 @@ const routeBoundary = (own) => ({
     ],
   },
 });
+
+// web/src is layered app -> pages -> features -> components / api. A feature is used from outside
+// only through its index.ts (`../auth`, never `../auth/UserMenu`); stylesheets are the exception.
+// Dynamic import() is not checked: the router loads each page module as its own chunk on purpose.
+// (These configurations repeat the service patterns: a later no-restricted-imports replaces an
+// earlier one for the same files.)
+const WEB = 'web/src';
+const FEATURES = fs.readdirSync(path.join(__dirname, WEB, 'features'), { withFileTypes: true }).filter((d) => d.isDirectory());
+const NOT_CSS = '(?!.*\\.css$)';
+const viaIndex = { message: 'Use a feature through its index.ts: import from its folder, not a file inside it.' };
+const webBoundary = (files, patterns) => ({
+  files: files.flatMap((f) => [`${WEB}/${f}.ts`, `${WEB}/${f}.tsx`]),
+  rules: { 'no-restricted-imports': ['error', { patterns: [...boundaryPatterns(null), ...patterns] }] },
+});
+const webLayers = [
+  webBoundary(
+    ['components/**/*'],
+    [
+      {
+        regex: '^\\.\\./(features|pages|app/router|app/Layout)(/|$)',
+        message: 'Components sit below features and pages; they import neither.',
+      },
+    ],
+  ),
+  webBoundary(['pages/**/*'], [{ regex: `^\\.\\./features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  webBoundary(['app/**/*', 'main'], [{ regex: `^\\.\\.?/features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  ...FEATURES.map((f) =>
+    webBoundary(
+      [`features/${f.name}/**/*`],
+      [
+        { regex: `^\\.\\./(?!${f.name}/)[a-z-]+/${NOT_CSS}`, ...viaIndex },
+        { regex: '^\\.\\./\\.\\./pages(/|$)', message: 'Features sit below pages; they never import them.' },
+      ],
+    ),
+  ),
+];
 
 module.exports = tseslint.config(
   {
@@ -73,6 +111,7 @@ module.exports = tseslint.config(
   ...SERVICES.map(serviceBoundary),
   serviceBoundary(null),
   ...SERVICES.map(routeBoundary),
+  ...webLayers,
   {
     // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
     files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],

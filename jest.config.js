@@ -20,6 +20,7 @@ const common = {
     '^@reelsmith/kit/testing$': '<rootDir>/services/kit/src/testing.ts',
     '^@reelsmith/proto$': '<rootDir>/proto/src/index.ts',
     '^@reelsmith/engine$': '<rootDir>/packages/engine/src/index.ts',
+    '^@reelsmith/engine/plan$': '<rootDir>/packages/engine/src/planning.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

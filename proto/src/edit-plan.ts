@@ -113,3 +113,20 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
 
 /** The plan as stored and sent to the worker: without the links (they expire, and mean nothing there). */
 export const planJson = (w: EditPlanWire): string => JSON.stringify({ ...w, segments: w.segments.map(({ thumbnail_url: _t, ...s }) => s) });
+
+/**
+ * A plan that crossed gRPC as JSON (`PlanJobResponse.plan_json`), checked against the one schema;
+ * throws naming what does not fit. Its counterpart for sending is `planJson`.
+ */
+export function parsePlanJson(text: string): EditPlanWire {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('plan_json is not JSON');
+  }
+  const r = editPlanSchema.safeParse(value);
+  if (!r.success)
+    throw new Error(`plan_json is not an edit plan: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data;
+}

@@ -22,3 +22,4 @@ export * as gatewayEvents from './gen/reelsmith/gateway/v1/events_pb.js';
 export * from './system-account.js';
 export * from './edit-plan.js';
 export * from './tempo-correction.js';
+export * from './analysis.js';

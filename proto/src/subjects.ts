@@ -81,6 +81,9 @@ export const coreSubjects = {
   sessionsRevoked: { pattern: 'sessions.revoked', schema: SessionsRevokedSchema, subject: () => 'sessions.revoked' },
 } as const;
 
+export type CoreSubject = keyof typeof coreSubjects;
+export type CoreSubjectSchema<K extends CoreSubject> = (typeof coreSubjects)[K]['schema'];
+
 export type StreamRetention = 'limits' | 'workqueue';
 
 export interface StreamSpec {

@@ -98,6 +98,13 @@ describe('accounts in Chromium against the whole product', () => {
     // Not an admin: no admin links.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await page.screenshot({ path: shot('accounts-4-user-menu') });
+    // Settings holds the signed-in user's account section (password, sessions, deletion).
+    await menu.getByRole('menuitem', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Default Settings' });
+    await settings.getByRole('heading', { name: 'Change Password' }).waitFor();
+    expect(await settings.getByRole('heading', { name: 'Delete Account' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'hidden' });
 
     // The stored token is checked at start: a reload keeps the user signed in.
     await page.reload();

@@ -1,27 +1,18 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import {
-  Bus,
-  LocalObjectStore,
-  createLogger,
-  createMetrics,
-  openDatabase,
-  parseConfig,
-  runService,
-  type RunningService,
-} from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
+import { Bus, LocalObjectStore, createLogger, createMetrics, openDatabase, type RunningService } from '@reelsmith/kit';
+import { TEST_NATS_URL, natsPrefix, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
 import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
 import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../services/gateway/src/domain/sessions';
 import { followRevocations, verifyWithIdentity } from '../../services/gateway/src/repositories/sessions';
+import { decodeQuotedPrintable, gatewayPeers, healthyReport, listenLocal, startService } from '../support/in-process';
 
 const ADMIN = 'boss@reelsmith.test';
 const TOKEN_SECRET = 'test-token-secret-0123456789abcdef';
@@ -31,8 +22,6 @@ interface Mail {
   to: string;
   raw: string;
 }
-const decode = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 const codeOf = (m: Mail) => /verification code is (\d{6})/.exec(m.raw)?.[1];
 const linkOf = (m: Mail) => /(http:\/\/[^\s"<]+\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(m.raw)?.[1];
 
@@ -49,7 +38,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
   let base: string;
 
   beforeAll(async () => {
-    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decode(m.raw) }));
+    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decodeQuotedPrintable(m.raw) }));
     const smtpPort = smtp.port;
 
     const capture = new Writable({
@@ -61,42 +50,27 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     const log = createLogger({ service: 'test', level: 'debug', destination: capture as never });
     const prefix = natsPrefix();
     const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'debug' };
-    for (const [name, schema, wire, extra] of [
-      [
-        'identity',
-        identitySchema,
-        wireIdentity,
-        { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRIVILEGED_EMAILS: ADMIN, TOKEN_SECRET, PUBLIC_URL: 'http://localhost:8080' },
-      ],
-      ['billing', billingSchema, wireBilling, {}],
-    ] as const) {
-      const db = await createTestDatabase(name);
-      dbs.push(db);
-      const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: db.url });
-      services.push(
-        await runService(
-          {
-            name,
-            config,
-            migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'),
-            outbox: true,
-            wire: wire as never,
-          },
-          { handleSignals: false, log },
-        ),
-      );
+    const identity = await startService({
+      name: 'identity',
+      schema: identitySchema,
+      wire: wireIdentity,
+      env: {
+        ...common,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PRIVILEGED_EMAILS: ADMIN,
+        TOKEN_SECRET,
+        PUBLIC_URL: 'http://localhost:8080',
+      },
+      outbox: true,
+      log,
+    });
+    const billing = await startService({ name: 'billing', schema: billingSchema, wire: wireBilling, env: common, outbox: true, log });
+    for (const s of [identity, billing]) {
+      services.push(s.running);
+      dbs.push(s.db);
     }
     // Media and jobs are not used here; their channels connect lazily, so never.
-    peers = dialPeers(
-      {
-        identity: `127.0.0.1:${services[0]!.grpcPort}`,
-        billing: `127.0.0.1:${services[1]!.grpcPort}`,
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      10_000,
-      createMetrics('gw'),
-    );
+    peers = gatewayPeers({ identity: identity.address, billing: billing.address });
     // The gateway's session cache follows identity's sessions.revoked, as in production.
     const sessions = new SessionVerifier(verifyWithIdentity(peers), SESSION_CACHE_DEFAULTS);
     gatewayBus = await Bus.connect({ url: TEST_NATS_URL, name: 'gateway', log, prefix });
@@ -106,7 +80,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
       log,
       metrics: createMetrics('gateway'),
       webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      health: healthyReport,
       peers,
       sessions,
       trustProxy: true,
@@ -117,8 +91,7 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
         publicUrl: 'http://localhost:8080',
       }),
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+    base = `${await listenLocal(app)}/api/v1`;
   }, 60_000);
 
   afterAll(async () => {

@@ -3,9 +3,8 @@
 // Scripted traffic (sign-ups, logins, a failed login, a reel, a 5xx), then the three admin
 // endpoints must report exactly those counts, again after every event has been replayed.
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Bus, LocalObjectStore, createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
+import { Bus, LocalObjectStore, createMetrics, type RunningService } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
 import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
 import { streams } from '@reelsmith/proto';
@@ -19,10 +18,11 @@ import { CONSUMED } from '../../services/telemetry/src/domain/facts';
 import { durableName } from '../../services/telemetry/src/transport/events.consumer';
 import { detailedHealth } from '../../services/gateway/src/domain/detailed-health';
 import { RequestCounter } from '../../services/gateway/src/domain/request-counter';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { RequestCountsPublisher } from '../../services/gateway/src/repositories/request-counts.publisher';
 import { probeServices, probeStorage, renderQueue, systemResources } from '../../services/gateway/src/repositories/system.repository';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { gatewayPeers, listenLocal, startService } from '../support/in-process';
 
 const ADMIN = 'chief@reelsmith.test';
 const TOKEN_SECRET = 'test-token-secret-0123456789abcdef';
@@ -44,22 +44,10 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
 
   /** On the port it had before, when restarted: the gateway's channel reconnects to it. */
   const startTelemetry = async (port = 0) => {
-    const config = parseConfig(telemetrySchema, {
-      DATA_DIR: data.dir,
-      NATS_URL: TEST_NATS_URL,
-      NATS_PREFIX: prefix,
-      DATABASE_URL: dbs.telemetry!.url,
-      GRPC_PORT: String(port),
-    });
-    services.telemetry = await runService(
-      {
-        name: 'telemetry',
-        config,
-        migrationsDir: path.join(__dirname, '..', '..', 'services', 'telemetry', 'migrations'),
-        wire: wireTelemetry,
-      },
-      { handleSignals: false, log },
-    );
+    const env = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, GRPC_PORT: String(port) };
+    services.telemetry = (
+      await startService({ name: 'telemetry', schema: telemetrySchema, wire: wireTelemetry, env, db: dbs.telemetry, log })
+    ).running;
   };
 
   beforeAll(async () => {
@@ -71,32 +59,12 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
       ['identity', identitySchema, wireIdentity, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRIVILEGED_EMAILS: ADMIN, TOKEN_SECRET }],
       ['billing', billingSchema, wireBilling, {}],
     ] as const) {
-      const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: dbs[name]!.url });
-      services[name] = await runService(
-        {
-          name,
-          config,
-          migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'),
-          outbox: true,
-          wire: wire as never,
-        },
-        { handleSignals: false, log },
-      );
+      services[name] = (await startService({ name, schema, wire, env: { ...common, ...extra }, outbox: true, db: dbs[name], log })).running;
     }
     await startTelemetry();
     const addr = (n: string) => `127.0.0.1:${services[n]!.grpcPort}`;
     // media-library is not running: the library route answers 503 (the scripted error).
-    peers = dialPeers(
-      {
-        identity: addr('identity'),
-        billing: addr('billing'),
-        telemetry: addr('telemetry'),
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      5_000,
-      createMetrics('gw'),
-    );
+    peers = gatewayPeers({ identity: addr('identity'), billing: addr('billing'), telemetry: addr('telemetry') }, 5_000);
     bus = await Bus.connect({ url: TEST_NATS_URL, name: 'test', log, prefix });
     counts = new RequestCountsPublisher(new RequestCounter(), bus, log);
     const store = new LocalObjectStore({
@@ -128,8 +96,7 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
       trustProxy: true,
       requestCounts: counts,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+    base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
   afterAll(async () => {

@@ -1,14 +1,11 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import {
   createMetrics,
   dial,
   migrate,
   openDatabase,
   outboxMigration,
-  parseConfig,
   readMigrations,
-  runService,
   type Client,
   type Database,
   type RunningService,
@@ -21,6 +18,7 @@ import { JobSweeper } from '../../services/assembly-orchestrator/src/domain/job-
 import { JobsService, type MediaInfo, type Peers } from '../../services/assembly-orchestrator/src/domain/jobs.service';
 import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/repositories/jobs.repository';
 import { grpcPeers } from '../../services/assembly-orchestrator/src/repositories/peers';
+import { migrationsOf, startService } from '../support/in-process';
 
 /**
  * The orchestrator's money paths against the real billing service (its own PostgreSQL, over gRPC)
@@ -67,29 +65,14 @@ describe('job money against real billing and PostgreSQL (issue 20)', () => {
   beforeAll(async () => {
     billingDb = await createTestDatabase('billing');
     jobsDb = await createTestDatabase('orchestrator');
-    const config = parseConfig(billingSchema, {
-      DATA_DIR: data.dir,
-      NATS_URL: TEST_NATS_URL,
-      NATS_PREFIX: natsPrefix(),
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: billingDb.url,
-      GRPC_PORT: '0',
-    });
-    billingService = await runService(
-      {
-        name: 'billing',
-        config,
-        migrationsDir: path.join(__dirname, '../../services/billing/migrations'),
-        outbox: true,
-        wire: wireBilling,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
+    const env = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: natsPrefix(), LOG_LEVEL: 'silent', GRPC_PORT: '0' };
+    billingService = (await startService({ name: 'billing', schema: billingSchema, wire: wireBilling, env, outbox: true, db: billingDb }))
+      .running;
     const billingAddr = `127.0.0.1:${billingService.grpcPort}`;
     client = dial(billing.BillingService, billingAddr, { deadlineMs: 10_000 });
     billingOrm = await openDatabase({ url: billingDb.url, pgliteDir: '', poolSize: 4 });
     db = await openDatabase({ url: jobsDb.url, pgliteDir: '', poolSize: 20 });
-    await migrate(db, [outboxMigration(), ...readMigrations(path.join(__dirname, '../../services/assembly-orchestrator/migrations'))]);
+    await migrate(db, [outboxMigration(), ...readMigrations(migrationsOf('assembly-orchestrator'))]);
     // The orchestrator's own billing client; media-library's answers and the reel listing are local.
     const real = grpcPeers({ billing: billingAddr, media: '127.0.0.1:9' }, 10_000, createMetrics('orchestrator-test'));
     peers = {

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import {
   DomainError,
@@ -11,8 +10,6 @@ import {
   createMetrics,
   dial,
   openDatabase,
-  parseConfig,
-  runService,
   type Client,
   type Database,
   type RunningService,
@@ -23,13 +20,14 @@ import { libraryStarterClips } from '../../services/assembly-orchestrator/src/re
 import { wire as wireMedia } from '../../services/media-library/src/app';
 import { configSchema as mediaSchema } from '../../services/media-library/src/config';
 import { LibraryService } from '../../services/media-library/src/domain/library.service';
-import { MediaService } from '../../services/media-library/src/domain/media.service';
+import { ReelsService } from '../../services/media-library/src/domain/reels.service';
 import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
 import { listLibraryFiles } from '../../services/media-library/src/repositories/library-files';
 import { DrizzleMediaRepository } from '../../services/media-library/src/repositories/media.repository';
-import { engineTools, libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
+import { libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { healthyReport, listenLocal, startService } from '../support/in-process';
 
 const SECRET = 'library-test-signing-secret-0123456789';
 const ORIGIN = 'http://localhost:8080';
@@ -69,7 +67,7 @@ describe('stock libraries and My Reels through the gateway', () => {
   let conn: Database;
   let svc: RunningService;
   let lib: LibraryService;
-  let reels: MediaService;
+  let reels: ReelsService;
   let app: FastifyInstance;
   let base: string;
   let client: Client<typeof media.MediaLibraryService>;
@@ -95,27 +93,25 @@ describe('stock libraries and My Reels through the gateway', () => {
     fs.writeFileSync(path.join(input, 'nature', 'Forest Walk.mp4.LICENSE.txt'), 'CC0');
 
     db = await createTestDatabase('library');
-    const config = parseConfig(mediaSchema, {
-      DATA_DIR: data.dir,
-      NATS_URL: TEST_NATS_URL,
-      NATS_PREFIX: natsPrefix(),
-      DATABASE_URL: db.url,
-      SIGNING_SECRET: SECRET,
-      PUBLIC_URL: ORIGIN,
-      LIBRARY_STARTER_DIR: 'none',
-    });
-    svc = await runService(
-      {
+    svc = (
+      await startService({
         name: 'media-library',
-        config,
-        migrationsDir: path.join(__dirname, '..', '..', 'services', 'media-library', 'migrations'),
-        wire: wireMedia as never,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
+        schema: mediaSchema,
+        wire: wireMedia,
+        env: {
+          DATA_DIR: data.dir,
+          NATS_URL: TEST_NATS_URL,
+          NATS_PREFIX: natsPrefix(),
+          SIGNING_SECRET: SECRET,
+          PUBLIC_URL: ORIGIN,
+          LIBRARY_STARTER_DIR: 'none',
+        },
+        db,
+      })
+    ).running;
     conn = await openDatabase({ url: db.url, pgliteDir: '' });
     lib = new LibraryService(new DrizzleLibraryRepository(conn.orm), libraryObjects(store), libraryTools, quietLogger());
-    reels = new MediaService(new DrizzleMediaRepository(conn.orm), store, engineTools, quietLogger());
+    reels = new ReelsService(new DrizzleMediaRepository(conn.orm), store, quietLogger());
     client = dialMedia(`127.0.0.1:${svc.grpcPort}`);
 
     const peers = {
@@ -150,13 +146,12 @@ describe('stock libraries and My Reels through the gateway', () => {
       log: quietLogger(),
       metrics: createMetrics('gateway_libraries'),
       webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      health: healthyReport,
       peers,
       store,
       files: { store, signingSecret: SECRET },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(app);
   }, 120_000);
 
   afterAll(async () => {

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import {
   Bus,
@@ -14,10 +13,8 @@ import {
   migrate,
   openDatabase,
   outboxMigration,
-  parseConfig,
   readMigrations,
   dial,
-  runService,
   type Client,
   type Database,
   type RunningService,
@@ -36,8 +33,9 @@ import { configSchema as mediaSchema } from '../../services/media-library/src/co
 import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
 import { footageOptIns, type JobRecord } from '../../services/assembly-orchestrator/src/domain/jobs.service';
 import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/repositories/jobs.repository';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { decodeQuotedPrintable, gatewayPeers, healthyReport, listenLocal, migrationsOf, startService } from '../support/in-process';
 
 /** A small real video (the stock library probes and analyses what it imports). */
 const realVideo = (file: string) =>
@@ -76,8 +74,6 @@ interface Mail {
   to: string;
   raw: string;
 }
-const decode = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 describe('footage marketplace: opt-in -> offer -> answer, through the gateway', () => {
   const dbs: TestDatabase[] = [];
@@ -111,45 +107,31 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
   const common = () => ({ DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' });
 
   const startBilling = async () => {
-    const config = parseConfig(billingSchema, { ...common(), DATABASE_URL: billingDb.url, GRPC_PORT: String(billingPort) });
-    running.billing = await runService(
-      {
-        name: 'billing',
-        config,
-        migrationsDir: path.join(__dirname, '../../services/billing/migrations'),
-        outbox: true,
-        wire: wireBilling,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
+    const env = { ...common(), GRPC_PORT: String(billingPort) };
+    running.billing = (
+      await startService({ name: 'billing', schema: billingSchema, wire: wireBilling, env, outbox: true, db: billingDb })
+    ).running;
     billingPort = running.billing.grpcPort;
   };
   const startMarketplace = async () => {
-    const config = parseConfig(marketplaceSchema, {
+    const env = {
       ...common(),
-      DATABASE_URL: marketplaceDb.url,
       GRPC_PORT: String(marketplacePort),
       IDENTITY_GRPC_ADDR: `127.0.0.1:${running.identity!.grpcPort}`,
       BILLING_GRPC_ADDR: `127.0.0.1:${billingPort}`,
       SIGNING_SECRET,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MARKETPLACE_SWEEP_INTERVAL_MS: '1000',
-    });
-    running.marketplace = await runService(
-      {
-        name: 'marketplace',
-        config,
-        migrationsDir: path.join(__dirname, '../../services/marketplace/migrations'),
-        outbox: true,
-        wire: wireMarketplace,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
+    };
+    const schema = marketplaceSchema;
+    running.marketplace = (
+      await startService({ name: 'marketplace', schema, wire: wireMarketplace, env, outbox: true, db: marketplaceDb })
+    ).running;
     marketplacePort = running.marketplace.grpcPort;
   };
 
   beforeAll(async () => {
-    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decode(m.raw) }));
+    smtp = await startSmtpStandIn((m) => mails.push({ to: m.to, raw: decodeQuotedPrintable(m.raw) }));
     smtpPort = smtp.port;
 
     const identityDb = await createTestDatabase('identity');
@@ -158,50 +140,36 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
     const orchestratorDb = await createTestDatabase('orchestrator');
     dbs.push(identityDb, billingDb, marketplaceDb, orchestratorDb);
 
-    running.identity = await runService(
-      {
+    running.identity = (
+      await startService({
         name: 'identity',
-        config: parseConfig(identitySchema, {
-          ...common(),
-          DATABASE_URL: identityDb.url,
-          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-          PRIVILEGED_EMAILS: ADMIN,
-          TOKEN_SECRET,
-        }),
-        migrationsDir: path.join(__dirname, '../../services/identity/migrations'),
-        outbox: true,
+        schema: identitySchema,
         wire: wireIdentity,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
+        env: { ...common(), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRIVILEGED_EMAILS: ADMIN, TOKEN_SECRET },
+        outbox: true,
+        db: identityDb,
+      })
+    ).running;
     await startBilling();
     await startMarketplace();
     mediaDb = await createTestDatabase('media');
     dbs.push(mediaDb);
-    running.media = await runService(
-      {
+    running.media = (
+      await startService({
         name: 'media-library',
-        config: parseConfig(mediaSchema, {
-          ...common(),
-          DATABASE_URL: mediaDb.url,
-          SIGNING_SECRET,
-          PUBLIC_URL: 'http://localhost:8080',
-          LIBRARY_STARTER_DIR: 'none',
-        }),
-        migrationsDir: path.join(__dirname, '../../services/media-library/migrations'),
-        wire: wireMedia as never,
-      },
-      {
-        handleSignals: false,
+        schema: mediaSchema,
+        wire: wireMedia,
+        env: { ...common(), SIGNING_SECRET, PUBLIC_URL: 'http://localhost:8080', LIBRARY_STARTER_DIR: 'none' },
+        db: mediaDb,
         log: createLogger({ service: 'media-library', destination: mediaSink }),
-      },
-    );
+      })
+    ).running;
     library = dial(media.MediaLibraryService, `127.0.0.1:${running.media.grpcPort}`, { deadlineMs: 60_000 });
     mediaOrm = await openDatabase({ url: mediaDb.url, pgliteDir: '' });
 
     // The orchestrator's side: its job table and outbox, relayed to the same NATS namespace.
     jobsDb = await openDatabase({ url: orchestratorDb.url, pgliteDir: '' });
-    await migrate(jobsDb, [outboxMigration(), ...readMigrations(path.join(__dirname, '../../services/assembly-orchestrator/migrations'))]);
+    await migrate(jobsDb, [outboxMigration(), ...readMigrations(migrationsOf('assembly-orchestrator'))]);
     bus = await Bus.connect({ url: TEST_NATS_URL, name: 'orchestrator-test', log: quietLogger(), prefix });
     relay = new OutboxRelay(jobsDb.orm, bus, quietLogger(), 200);
     relay.start();
@@ -212,28 +180,21 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
       signingSecret: SIGNING_SECRET,
       publicUrl: 'http://localhost:8080',
     });
-    peers = dialPeers(
-      {
-        identity: `127.0.0.1:${running.identity.grpcPort}`,
-        billing: `127.0.0.1:${billingPort}`,
-        marketplace: `127.0.0.1:${marketplacePort}`,
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      10_000,
-      createMetrics('gw'),
-    );
+    peers = gatewayPeers({
+      identity: `127.0.0.1:${running.identity.grpcPort}`,
+      billing: `127.0.0.1:${billingPort}`,
+      marketplace: `127.0.0.1:${marketplacePort}`,
+    });
     app = await buildHttpApp({
       log: quietLogger(),
       metrics: createMetrics('gateway'),
       webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      health: healthyReport,
       peers,
       store,
       trustProxy: true,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+    base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
   afterAll(async () => {

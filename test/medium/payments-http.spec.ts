@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
+import { createMetrics, type RunningService } from '@reelsmith/kit';
+import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
 import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { decodeQuotedPrintable, gatewayPeers, healthyReport, listenLocal, startService } from '../support/in-process';
 
 type Body = Record<string, unknown> & { user?: Record<string, unknown> & { subscription: Record<string, unknown> } };
 
@@ -25,8 +25,6 @@ describe('payments over HTTP with the sandbox provider: gateway + identity + bil
   const email = `payer.${Date.now()}@example.com`;
 
   const mails = () => (fs.existsSync(mailDir) ? fs.readdirSync(mailDir).map((f) => fs.readFileSync(path.join(mailDir, f), 'utf8')) : []);
-  const unfold = (raw: string) =>
-    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   const call = (method: string, route: string, body?: unknown, auth = token) =>
     fetch(`${base}${route}`, {
       method,
@@ -36,51 +34,27 @@ describe('payments over HTTP with the sandbox provider: gateway + identity + bil
 
   beforeAll(async () => {
     const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: natsPrefix(), LOG_LEVEL: 'silent' };
-    for (const [name, schema, wire, extra] of [
-      ['identity', identitySchema, wireIdentity, { TOKEN_SECRET: 'test-token-secret-0123456789abcdef' }],
-      ['billing', billingSchema, wireBilling, {}],
-    ] as const) {
-      const db = await createTestDatabase(name);
-      dbs.push(db);
-      const config = parseConfig(schema, { ...common, ...extra, DATABASE_URL: db.url });
-      services.push(
-        await runService(
-          {
-            name,
-            config,
-            migrationsDir: path.join(__dirname, '..', '..', 'services', name, 'migrations'),
-            outbox: true,
-            wire: wire as never,
-          },
-          { handleSignals: false, log: quietLogger() },
-        ),
-      );
-    }
-    peers = dialPeers(
-      {
-        identity: `127.0.0.1:${services[0]!.grpcPort}`,
-        billing: `127.0.0.1:${services[1]!.grpcPort}`,
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      10_000,
-      createMetrics('gw'),
-    );
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway'),
-      webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
-      peers,
+    const identity = await startService({
+      name: 'identity',
+      schema: identitySchema,
+      wire: wireIdentity,
+      env: { ...common, TOKEN_SECRET: 'test-token-secret-0123456789abcdef' },
+      outbox: true,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+    const billing = await startService({ name: 'billing', schema: billingSchema, wire: wireBilling, env: common, outbox: true });
+    for (const s of [identity, billing]) {
+      services.push(s.running);
+      dbs.push(s.db);
+    }
+    peers = gatewayPeers({ identity: identity.address, billing: billing.address });
+    app = await buildHttpApp({ log: quietLogger(), metrics: createMetrics('gateway'), webDist: data.dir, health: healthyReport, peers });
+    base = `${await listenLocal(app)}/api/v1`;
     // A verified user, by the code identity wrote to DATA_DIR/mail.
     expect((await call('POST', '/auth/register', { email, password: 'correct horse' }, '')).status).toBe(201);
     const code = await waitFor(
       () =>
         mails()
-          .map((m) => /verification code is (\d{6})/.exec(unfold(m))?.[1])
+          .map((m) => /verification code is (\d{6})/.exec(decodeQuotedPrintable(m))?.[1])
           .find(Boolean) ?? null,
       10_000,
     );
@@ -148,7 +122,7 @@ describe('payments over HTTP with the sandbox provider: gateway + identity + bil
     expect((await call('POST', '/payments/confirm', { payment_intent_id: id, ...VISA })).body.user!.credits).toBe(1000);
 
     const receipt = await waitFor(() => mails().find((m) => m.includes('Your Reelsmith receipt')) ?? null, 5000);
-    expect(unfold(receipt)).toMatch(/Credits: 1,000/);
+    expect(decodeQuotedPrintable(receipt)).toMatch(/Credits: 1,000/);
     const history = await call('GET', '/billing/history');
     expect(history.body.payments).toEqual([
       expect.objectContaining({

@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import { createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
+import { createMetrics, type RunningService } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
 import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
 import { syncStripe } from '../../services/billing/src/stripe-sync';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { gatewayPeers, healthyReport, listenLocal, startService } from '../support/in-process';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const SK = 'sk_test_standin';
@@ -160,46 +160,28 @@ describe('Stripe provider and webhooks: billing on PostgreSQL + NATS, gateway, a
   beforeAll(async () => {
     await standIn.start();
     db = await createTestDatabase('billing_stripe');
-    const config = parseConfig(billingSchema, {
-      DATA_DIR: data.dir,
-      NATS_URL: TEST_NATS_URL,
-      NATS_PREFIX: natsPrefix(),
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-      STRIPE_SECRET_KEY: SK,
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-      STRIPE_WEBHOOK_SECRET: SECRET,
-      STRIPE_API_URL: standIn.url,
-    });
-    billing = await runService(
-      {
+    billing = (
+      await startService({
         name: 'billing',
-        config,
-        migrationsDir: path.join(__dirname, '..', '..', 'services', 'billing', 'migrations'),
-        outbox: true,
+        schema: billingSchema,
         wire: wireBilling,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
-    peers = dialPeers(
-      {
-        billing: `127.0.0.1:${billing.grpcPort}`,
-        identity: '127.0.0.1:1',
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      10_000,
-      createMetrics('gw'),
-    );
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway'),
-      webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
-      peers,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+        env: {
+          DATA_DIR: data.dir,
+          NATS_URL: TEST_NATS_URL,
+          NATS_PREFIX: natsPrefix(),
+          LOG_LEVEL: 'silent',
+          STRIPE_SECRET_KEY: SK,
+          STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
+          STRIPE_WEBHOOK_SECRET: SECRET,
+          STRIPE_API_URL: standIn.url,
+        },
+        outbox: true,
+        db,
+      })
+    ).running;
+    peers = gatewayPeers({ billing: `127.0.0.1:${billing.grpcPort}` });
+    app = await buildHttpApp({ log: quietLogger(), metrics: createMetrics('gateway'), webDist: data.dir, health: healthyReport, peers });
+    base = `${await listenLocal(app)}/api/v1`;
   }, 60_000);
 
   afterAll(async () => {

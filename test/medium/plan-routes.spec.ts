@@ -2,19 +2,9 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import {
-  DomainError,
-  ErrorCode,
-  LocalObjectStore,
-  createMetrics,
-  dial,
-  parseConfig,
-  runService,
-  type RunningService,
-} from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
+import { DomainError, ErrorCode, LocalObjectStore, createMetrics, dial, type RunningService } from '@reelsmith/kit';
+import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
 import { assembly, billing, media } from '@reelsmith/proto';
 import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
@@ -24,6 +14,7 @@ import { wire as wireOrchestrator } from '../../services/assembly-orchestrator/s
 import { configSchema as orchestratorSchema } from '../../services/assembly-orchestrator/src/config';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { healthyReport, listenLocal, startService } from '../support/in-process';
 
 const SECRET = 'plan-routes-signing-secret-0123456789';
 const ORIGIN = 'http://localhost:8080';
@@ -57,56 +48,25 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
   beforeAll(async () => {
     const prefix = natsPrefix();
     const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' };
-    const db = async (label: string) => {
-      const d = await createTestDatabase(label);
-      dbs.push(d);
-      return d.url;
+    const start = async (spec: Parameters<typeof startService>[0]) => {
+      const s = await startService({ ...spec, outbox: true });
+      running.push(s.running);
+      dbs.push(s.db);
+      return s.address;
     };
-    const start = async (name: string, dir: string, config: unknown, wire: unknown) => {
-      const s = await runService(
-        {
-          name,
-          config: config as never,
-          migrationsDir: path.join(__dirname, '../../services', dir, 'migrations'),
-          outbox: true,
-          wire: wire as never,
-        },
-        { handleSignals: false, log: quietLogger() },
-      );
-      running.push(s);
-      return `127.0.0.1:${s.grpcPort}`;
-    };
-    const billingAddr = await start(
-      'billing',
-      'billing',
-      parseConfig(billingSchema, { ...common, DATABASE_URL: await db('billing') }),
-      wireBilling,
-    );
-    const mediaAddr = await start(
-      'media-library',
-      'media-library',
-      parseConfig(mediaSchema, {
-        ...common,
-        DATABASE_URL: await db('media'),
-        SIGNING_SECRET: SECRET,
-        PUBLIC_URL: ORIGIN,
-        LIBRARY_STARTER_DIR: 'none',
-        ANALYSIS_CONCURRENCY: '2',
-      }),
-      wireMedia,
-    );
-    const jobsAddr = await start(
-      'assembly-orchestrator',
-      'assembly-orchestrator',
-      parseConfig(orchestratorSchema, {
-        ...common,
-        DATABASE_URL: await db('orchestrator'),
-        BILLING_GRPC_ADDR: billingAddr,
-        MEDIA_LIBRARY_GRPC_ADDR: mediaAddr,
-        DEMO_REELS: 'false',
-      }),
-      wireOrchestrator,
-    );
+    const billingAddr = await start({ name: 'billing', schema: billingSchema, wire: wireBilling, env: common });
+    const mediaAddr = await start({
+      name: 'media-library',
+      schema: mediaSchema,
+      wire: wireMedia,
+      env: { ...common, SIGNING_SECRET: SECRET, PUBLIC_URL: ORIGIN, LIBRARY_STARTER_DIR: 'none', ANALYSIS_CONCURRENCY: '2' },
+    });
+    const jobsAddr = await start({
+      name: 'assembly-orchestrator',
+      schema: orchestratorSchema,
+      wire: wireOrchestrator,
+      env: { ...common, BILLING_GRPC_ADDR: billingAddr, MEDIA_LIBRARY_GRPC_ADDR: mediaAddr, DEMO_REELS: 'false' },
+    });
     const opts = { deadlineMs: 60_000 };
     const clients = {
       billing: dial(billing.BillingService, billingAddr, opts),
@@ -128,13 +88,12 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
       log: quietLogger(),
       metrics: createMetrics('gateway_plan_routes'),
       webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
+      health: healthyReport,
       peers,
       store,
       files: { store, signingSecret: SECRET },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(app);
   }, 180_000);
 
   afterAll(async () => {

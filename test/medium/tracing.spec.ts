@@ -2,7 +2,6 @@
 // message the orchestrator queues (through its outbox, published later by the relay) and the
 // render worker that picks it up; log lines written inside carry the trace id.
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { fromBinary } from '@bufbuild/protobuf';
@@ -29,6 +28,7 @@ import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/
 import type { RenderJobService } from '../../services/render-worker/src/domain/render-job.service';
 import { RenderJobsConsumer } from '../../services/render-worker/src/transport/jobs.consumer';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { migrationsOf } from '../support/in-process';
 
 describe('one trace from the gateway through gRPC and NATS to the render worker', () => {
   let tdb: TestDatabase;
@@ -51,10 +51,7 @@ describe('one trace from the gateway through gRPC and NATS to the render worker'
     startTracing('test');
     tdb = await createTestDatabase('trace');
     db = await openDatabase({ url: tdb.url, pgliteDir: '' });
-    await migrate(db, [
-      outboxMigration(),
-      ...readMigrations(path.join(__dirname, '..', '..', 'services', 'assembly-orchestrator', 'migrations')),
-    ]);
+    await migrate(db, [outboxMigration(), ...readMigrations(migrationsOf('assembly-orchestrator'))]);
     bus = await Bus.connect({ url: TEST_NATS_URL, name: 'trace', log: quietLogger(), prefix: natsPrefix() });
     await bus.ensureDeclaredStreams();
   });

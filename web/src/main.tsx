@@ -5,7 +5,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { store } from './app/store';
 import { ErrorBoundary } from './components/CrashScreen';
-import { AuthModal } from './features/auth/AuthModal';
+import { AuthModal } from './features/auth';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -13,7 +13,7 @@
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
 import { parseArgs } from 'node:util';
-import { TARGET_DURATION_LIMITS } from '@reelsmith/proto';
+import { ASPECTS as ASPECT_NAMES, PACING_PRESETS, TARGET_DURATION_LIMITS, TITLE_POSITIONS } from '@reelsmith/proto';
 import { isEngineError } from './errors.js';
 import type { SongAnalysis } from './song-sections.js';
 import type { ClipAnalysis } from './clip-analysis.js';
@@ -23,11 +23,15 @@ import { prepare, renderReel } from './render.js';
 import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
-  'usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing relaxed|standard|high-energy] [--no-beat-mapping] [--no-intelligence] ' +
-  '[--title TEXT] [--title-position top|center|bottom] [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] ' +
+  `usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing ${PACING_PRESETS.join('|')}] [--no-beat-mapping] [--no-intelligence] ` +
+  `[--title TEXT] [--title-position ${TITLE_POSITIONS.join('|')}] [--no-fades] [--no-letterbox] [--aspect ${ASPECT_NAMES.join('|')}] ` +
   '[--duration SECONDS] [--music-start SECONDS] [--plan-only] --out FILE';
 
 class UsageError extends Error {}
+
+/** The contract's values, as the usage errors list them: "a, b or c". */
+const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+const isOneOf = (values: readonly string[], v: string) => values.includes(v);
 
 export function parseCli(argv: string[]): {
   clips: string[];
@@ -69,11 +73,10 @@ export function parseCli(argv: string[]): {
   const clips = v.clip ?? [];
   if (!clips.length) throw new UsageError('at least one --clip is required');
   if (!v['plan-only'] && !v.out) throw new UsageError('--out is required');
-  if (v.pacing && !['relaxed', 'standard', 'high-energy'].includes(v.pacing))
-    throw new UsageError(`--pacing must be relaxed, standard or high-energy, not ${v.pacing}`);
-  if (v['title-position'] && !['top', 'center', 'bottom'].includes(v['title-position']))
-    throw new UsageError('--title-position must be top, center or bottom');
-  if (v.aspect && !['16:9', '9:16', '1:1'].includes(v.aspect)) throw new UsageError('--aspect must be 16:9, 9:16 or 1:1');
+  if (v.pacing && !isOneOf(PACING_PRESETS, v.pacing)) throw new UsageError(`--pacing must be ${oneOf(PACING_PRESETS)}, not ${v.pacing}`);
+  if (v['title-position'] && !isOneOf(TITLE_POSITIONS, v['title-position']))
+    throw new UsageError(`--title-position must be ${oneOf(TITLE_POSITIONS)}`);
+  if (v.aspect && !isOneOf(ASPECT_NAMES, v.aspect)) throw new UsageError(`--aspect must be ${oneOf(ASPECT_NAMES)}`);
   const seconds = (flag: string, raw: string | undefined, min: number, max: number) => {
     if (raw === undefined) return undefined;
     const x = Number(raw);

@@ -52,7 +52,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
   const accounts = new ShortCache<UserBody>(config.ACCOUNT_CACHE_TTL_MS);
   const billingFacts = followBillingFacts(p.bus, (userId) => (userId ? accounts.invalidate(userId) : accounts.clear()));
   const redis = config.RATE_LIMIT_REDIS_URL ? new MiniRedis(config.RATE_LIMIT_REDIS_URL) : undefined;
-  const liveFeed = p.bus.subscribeJobStatus((m) => live.heard(m.ownerId, jobStatusFacts(m)));
+  const liveFeed = p.bus.subscribeCore('jobStatus', (m) => live.heard(m.ownerId, jobStatusFacts(m)));
   const requestCounts = new RequestCountsPublisher(new RequestCounter(), p.bus, log);
 
   const http = await buildHttpApp({

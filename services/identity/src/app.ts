@@ -22,7 +22,7 @@ export function wire(p: Platform<Config>): App {
     guestEmail: config.GUEST_EMAIL,
     sessionTtlMs: config.SESSION_TTL_HOURS * 3600_000,
     onSessionsEnded: (r) =>
-      p.bus.publishSessionsRevoked({
+      p.bus.publishCore('sessionsRevoked', {
         tokenHashes: r.tokenHashes,
         userId: r.userId ?? '',
         sessionsRemain: r.sessionsRemain ?? false,

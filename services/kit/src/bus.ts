@@ -1,5 +1,14 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
-import { coreSubjects, streams as declaredStreams, subjects, type StreamSpec, type Subject, type SubjectSchema } from '@reelsmith/proto';
+import {
+  coreSubjects,
+  streams as declaredStreams,
+  subjects,
+  type CoreSubject,
+  type CoreSubjectSchema as CoreSchema,
+  type StreamSpec,
+  type Subject,
+  type SubjectSchema,
+} from '@reelsmith/proto';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -85,6 +94,13 @@ export interface RunningConsumer {
   stop(): Promise<void>;
   /** Messages currently being worked on. */
   inFlight(): number;
+}
+
+/** What publishCore and subscribeCore need of one kind, whatever its schema. */
+interface CoreSubjectSpec {
+  readonly pattern: string;
+  readonly schema: DescMessage;
+  subject(jobId: string): string;
 }
 
 const retentionOf = (r: StreamSpec['retention']) => (r === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits);
@@ -279,69 +295,45 @@ export class Bus {
     }
   }
 
-  /** Core NATS (fire and forget): the status of a job the orchestrator has just recorded. */
-  publishJobStatus(message: MessageInitShape<typeof coreSubjects.jobStatus.schema>): void {
-    const schema = coreSubjects.jobStatus.schema;
-    const m = create(schema, message);
-    this.nc.publish(this.subject(coreSubjects.jobStatus.subject(m.jobId)), toBinary(schema, m));
+  /**
+   * Core NATS (fire and forget): publishes one message of a subject declared in `coreSubjects`
+   * (the job's status, a cancel, revoked sessions). Nothing keeps it: only subscribers connected
+   * now hear it.
+   */
+  publishCore<K extends CoreSubject>(kind: K, message: MessageInitShape<CoreSchema<K>>): void {
+    const spec: CoreSubjectSpec = coreSubjects[kind];
+    const m = create(spec.schema, message as never);
+    // Job kinds are addressed by job (`jobs.<id>.status`); sessions.revoked has one subject.
+    const jobId = (m as { jobId?: string }).jobId ?? '';
+    this.nc.publish(this.subject(spec.subject(jobId)), toBinary(spec.schema, m));
   }
 
-  /** Every job's status changes; each gateway replica subscribes for its own sockets. */
-  subscribeJobStatus(onStatus: (m: MessageShape<typeof coreSubjects.jobStatus.schema>) => void): Subscription {
-    const schema = coreSubjects.jobStatus.schema;
-    return this.nc.subscribe(this.subject(coreSubjects.jobStatus.pattern), {
+  /**
+   * Every message of a `coreSubjects` kind (all jobs, all sessions), decoded; a message that does
+   * not decode (or that the handler throws on) is logged and skipped.
+   */
+  subscribeCore<K extends CoreSubject>(kind: K, onMessage: (m: MessageShape<CoreSchema<K>>) => void): Subscription {
+    const spec: CoreSubjectSpec = coreSubjects[kind];
+    return this.nc.subscribe(this.subject(spec.pattern), {
       callback: (err, msg) => {
         if (err) return;
         try {
-          onStatus(fromBinary(schema, msg.data));
+          onMessage(fromBinary(spec.schema, msg.data) as MessageShape<CoreSchema<K>>);
         } catch (e) {
-          this.log.warn({ err: e }, 'bad job status message');
+          this.log.warn({ err: e, kind }, 'bad core message');
         }
       },
     });
   }
 
-  /** Core NATS (fire and forget): a job was cancelled; the worker running it stops. */
-  publishJobCancel(message: MessageInitShape<typeof coreSubjects.jobCancel.schema>): void {
-    const schema = coreSubjects.jobCancel.schema;
-    const m = create(schema, message);
-    this.nc.publish(this.subject(coreSubjects.jobCancel.subject(m.jobId)), toBinary(schema, m));
+  /** Shorthand for `subscribeCore('jobStatus', ...)`: each gateway replica's feed for its sockets. */
+  subscribeJobStatus(onStatus: (m: MessageShape<CoreSchema<'jobStatus'>>) => void): Subscription {
+    return this.subscribeCore('jobStatus', onStatus);
   }
 
-  /** Every job cancelled; each render worker subscribes and stops the ones it runs. */
-  subscribeJobCancel(onCancel: (m: MessageShape<typeof coreSubjects.jobCancel.schema>) => void): Subscription {
-    const schema = coreSubjects.jobCancel.schema;
-    return this.nc.subscribe(this.subject(coreSubjects.jobCancel.pattern), {
-      callback: (err, msg) => {
-        if (err) return;
-        try {
-          onCancel(fromBinary(schema, msg.data));
-        } catch (e) {
-          this.log.warn({ err: e }, 'bad job cancel message');
-        }
-      },
-    });
-  }
-
-  /** Core NATS (fire and forget): sessions identity has just ended. */
-  publishSessionsRevoked(message: MessageInitShape<typeof coreSubjects.sessionsRevoked.schema>): void {
-    const schema = coreSubjects.sessionsRevoked.schema;
-    this.nc.publish(this.subject(coreSubjects.sessionsRevoked.subject()), toBinary(schema, create(schema, message)));
-  }
-
-  /** Every ended session; each gateway replica drops them from its session cache. */
-  subscribeSessionsRevoked(onRevoked: (m: MessageShape<typeof coreSubjects.sessionsRevoked.schema>) => void): Subscription {
-    const schema = coreSubjects.sessionsRevoked.schema;
-    return this.nc.subscribe(this.subject(coreSubjects.sessionsRevoked.pattern), {
-      callback: (err, msg) => {
-        if (err) return;
-        try {
-          onRevoked(fromBinary(schema, msg.data));
-        } catch (e) {
-          this.log.warn({ err: e }, 'bad sessions revoked message');
-        }
-      },
-    });
+  /** Shorthand for `subscribeCore('jobCancel', ...)`: each render worker stops the jobs it runs. */
+  subscribeJobCancel(onCancel: (m: MessageShape<CoreSchema<'jobCancel'>>) => void): Subscription {
+    return this.subscribeCore('jobCancel', onCancel);
   }
 
   /**

@@ -4,6 +4,7 @@ import { Interval, createObjectStore, type App, type Platform, type RunningConsu
 import type { Config } from './config.js';
 import { LibraryService } from './domain/library.service.js';
 import { MediaService } from './domain/media.service.js';
+import { ReelsService } from './domain/reels.service.js';
 import { DrizzleLibraryRepository } from './repositories/library.repository.js';
 import { listLibraryFiles } from './repositories/library-files.js';
 import { DrizzleMediaRepository } from './repositories/media.repository.js';
@@ -21,13 +22,15 @@ import { DrizzleTempoRepository } from './repositories/tempo.repository.js';
 export function wire(p: Platform<Config>): App {
   const store = createObjectStore(p.config);
   const replicaId = `${os.hostname()}/${process.pid}`;
-  const service = new MediaService(new DrizzleMediaRepository(p.db.orm), store, engineTools, p.log, {
+  const mediaRepo = new DrizzleMediaRepository(p.db.orm);
+  const service = new MediaService(mediaRepo, store, engineTools, p.log, {
     concurrency: p.config.ANALYSIS_CONCURRENCY,
     replicaId,
   });
+  const reels = new ReelsService(mediaRepo, store, p.log);
   const library = new LibraryService(new DrizzleLibraryRepository(p.db.orm), libraryObjects(store), libraryTools, p.log, { replicaId });
   const expiry = new Interval(() => service.expireUnused(new Date()), p.config.UPLOAD_SWEEP_INTERVAL_MS, p.log);
-  const reelExpiry = new Interval(() => service.expireReels(new Date()), p.config.REEL_SWEEP_INTERVAL_MS, p.log);
+  const reelExpiry = new Interval(() => reels.expireReels(new Date()), p.config.REEL_SWEEP_INTERVAL_MS, p.log);
   let starter: Promise<unknown> = Promise.resolve();
   let refresher: Promise<unknown> = Promise.resolve();
   let stopping = false;
@@ -36,6 +39,7 @@ export function wire(p: Platform<Config>): App {
     grpc: [
       grpcBinding(
         service,
+        reels,
         library,
         showcaseHandlers(new ShowcaseService(new DrizzleShowcaseRepository(p.db.orm), store, grabPreviewFrames, p.log)),
         new TempoService(new DrizzleTempoRepository(p.db.orm)),

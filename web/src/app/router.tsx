@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { Layout } from '../components/Layout';
+import { Layout } from './Layout';
 import { PageLoading } from '../components/PageLoading';
 import { PAGES, type PageName } from './routes';
 

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../app/api';
 import { authOpened } from '../app/session';
 import { useAppDispatch } from '../app/store';
-import { useResetPasswordMutation } from '../features/auth/auth.api';
+import { useResetPasswordMutation } from '../features/auth';
 
 /**
  * Standalone page outside the shared layout, like /verify-email: the link of the reset mail

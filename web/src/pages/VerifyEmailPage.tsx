@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../app/api';
 import { authOpened, signedIn } from '../app/session';
 import { useAppDispatch, useAppSelector } from '../app/store';
-import { useLazyMeQuery, useVerifyEmailMutation } from '../features/auth/auth.api';
+import { useLazyMeQuery, useVerifyEmailMutation } from '../features/auth';
 
 type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'already' } | { kind: 'error'; message: string };
 

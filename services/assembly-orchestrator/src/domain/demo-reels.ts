@@ -1,4 +1,4 @@
-import type { JobRequestInput, PacingPreset } from '@reelsmith/proto';
+import type { AspectName, JobRequestInput, PacingPreset } from '@reelsmith/proto';
 import type { Logger } from '@reelsmith/kit';
 
 /**
@@ -12,7 +12,7 @@ export interface DemoPlan {
   title: string;
   category: string;
   pacing: PacingPreset;
-  aspect: '16:9' | '9:16' | '1:1';
+  aspect: AspectName;
 }
 
 /** Four reels in different categories and pacings; categories name the style, not invented content. */

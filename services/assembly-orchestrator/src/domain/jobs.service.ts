@@ -11,14 +11,17 @@ import {
   type EditPlan,
   type MusicAnalysis,
   type PlanInput,
-} from '@reelsmith/engine';
+} from '@reelsmith/engine/plan';
 import {
+  isClipAnalysis,
+  isMusicAnalysis,
   parseJobRequest,
   planFromWire,
   planToWire,
   reelSeconds,
   type EditPlanWire,
   type JobRequest,
+  type MediaAnalysisDoc,
   type PacingPreset,
 } from '@reelsmith/proto';
 import {
@@ -111,7 +114,7 @@ export interface MediaInfo {
   thumbnailKey?: string;
   /** media-library's upload-time analysis: pending, done or failed, and the analysis when done. */
   analysisStatus?: 'pending' | 'done' | 'failed';
-  analysis?: unknown;
+  analysis?: MediaAnalysisDoc;
   /** Audio: the waveform (peak amplitude 0..1 of equal slices). */
   peaks?: number[];
   /** Audio: the tempo the analysis found, and the owner's corrections (already in `analysis`). */
@@ -412,11 +415,12 @@ export class JobsService {
     if (!given && request.enable_beat_mapping && music?.analysisStatus === 'pending')
       throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Music analysis is still running, try again in a moment.', 'analysis_pending');
     // The analyses as the render worker would use them: only those of this engine's version.
-    const clipAnalysis = (m: MediaInfo) => {
-      const a = m.analysisStatus === 'done' ? (m.analysis as ClipAnalysis | undefined) : undefined;
+    const clipAnalysis = (m: MediaInfo): ClipAnalysis | undefined => {
+      const a = m.analysisStatus === 'done' && isClipAnalysis(m.analysis) ? m.analysis : undefined;
       return a?.version === CLIP_ANALYSIS_VERSION ? a : undefined;
     };
-    const musicAnalysis = music?.analysisStatus === 'done' ? (music.analysis as MusicAnalysis | undefined) : undefined;
+    const musicAnalysis: MusicAnalysis | undefined =
+      music?.analysisStatus === 'done' && isMusicAnalysis(music.analysis) ? music.analysis : undefined;
     const input: PlanInput = {
       clips: clips.map((c) => ({ durationSec: c.durationSec, analysis: clipAnalysis(c) })),
       music: music

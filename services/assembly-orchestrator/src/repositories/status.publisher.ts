@@ -5,7 +5,7 @@ import type { JobRecord, StatusPublisher } from '../domain/jobs.service.js';
 /** The authoritative job status on core NATS (`jobs.<id>.status`), for every gateway replica. */
 export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
   publish: (job: JobRecord) =>
-    bus.publishJobStatus({
+    bus.publishCore('jobStatus', {
       jobId: job.id,
       ownerId: job.ownerId,
       status: publicStatus(job.status),
@@ -17,5 +17,5 @@ export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
       createdAtUnixMs: BigInt(job.createdAt.getTime()),
     }),
   cancelled: (job: JobRecord) =>
-    bus.publishJobCancel({ jobId: job.id, userId: job.ownerId, cancelledAtUnixMs: BigInt(job.updatedAt.getTime()) }),
+    bus.publishCore('jobCancel', { jobId: job.id, userId: job.ownerId, cancelledAtUnixMs: BigInt(job.updatedAt.getTime()) }),
 });

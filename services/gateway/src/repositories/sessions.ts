@@ -18,7 +18,7 @@ export interface Revoked {
 
 /** Identity's `sessions.revoked` messages end the sessions in this replica's cache (and their sockets). */
 export function followRevocations(bus: Bus, sessions: SessionVerifier, log: Logger, also?: (r: Revoked) => void) {
-  return bus.subscribeSessionsRevoked((m) => {
+  return bus.subscribeCore('sessionsRevoked', (m) => {
     const n = sessions.revoke(m.tokenHashes, m.userId || undefined);
     // An admin flag changed: the next request asks identity again; the user's sockets stay.
     if (!m.sessionsRemain) also?.({ tokenHashes: m.tokenHashes, userId: m.userId });

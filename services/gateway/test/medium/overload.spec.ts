@@ -49,7 +49,7 @@ async function fakeServices(bus?: Bus) {
     getUser: async ({ userId }: { userId: string }) => ({ user: user(userId) }),
     logout: async ({ sessionToken }: { sessionToken: string }) => {
       sessions.delete(sessionToken);
-      bus?.publishSessionsRevoked({ tokenHashes: [tokenHash(sessionToken)], atUnixMs: BigInt(Date.now()) });
+      bus?.publishCore('sessionsRevoked', { tokenHashes: [tokenHash(sessionToken)], atUnixMs: BigInt(Date.now()) });
       return {};
     },
   };

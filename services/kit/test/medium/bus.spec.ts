@@ -169,10 +169,42 @@ describe('bus on real NATS JetStream', () => {
 
   it('fans job status out to subscribers on core NATS', async () => {
     const seen: number[] = [];
-    bus.subscribeJobStatus((m) => seen.push(m.progress));
-    bus.publishJobStatus({ jobId: 'j6', status: 'processing', progress: 40 });
-    bus.publishJobStatus({ jobId: 'j6', status: 'processing', progress: 60 });
+    bus.subscribeCore('jobStatus', (m) => seen.push(m.progress));
+    bus.publishCore('jobStatus', { jobId: 'j6', status: 'processing', progress: 40 });
+    bus.publishCore('jobStatus', { jobId: 'j6', status: 'processing', progress: 60 });
     await waitFor(() => seen.length === 2);
     expect(seen).toEqual([40, 60]);
+  });
+
+  it("publishes each core kind on its own subject, which only that kind's subscribers hear", async () => {
+    const raw: string[] = [];
+    bus.subscribeFacts('>', (subject) => raw.push(subject));
+    const statuses: string[] = [];
+    const cancels: string[] = [];
+    const revoked: string[][] = [];
+    bus.subscribeCore('jobStatus', (m) => statuses.push(m.jobId));
+    bus.subscribeJobCancel((m) => cancels.push(`${m.jobId}/${m.userId}`));
+    bus.subscribeCore('sessionsRevoked', (m) => revoked.push(m.tokenHashes));
+    await bus.flush();
+    bus.publishCore('jobCancel', { jobId: 'j7', userId: 'u7', cancelledAtUnixMs: 1n });
+    bus.publishCore('sessionsRevoked', { tokenHashes: ['h1', 'h2'], userId: 'u7', atUnixMs: 2n });
+    bus.publishCore('jobStatus', { jobId: 'j8', status: 'queued' });
+    await waitFor(() => raw.length === 3 && statuses.length === 1 && cancels.length === 1 && revoked.length === 1);
+    expect(raw.sort()).toEqual(['jobs.j7.cancel', 'jobs.j8.status', 'sessions.revoked']);
+    expect(statuses).toEqual(['j8']);
+    expect(cancels).toEqual(['j7/u7']);
+    expect(revoked).toEqual([['h1', 'h2']]);
+  });
+
+  it('skips a core message that does not decode and keeps listening', async () => {
+    const seen: string[] = [];
+    bus.subscribeCore('jobStatus', (m) => seen.push(m.jobId));
+    await bus.flush();
+    // Not a JobStatus: field 1 announced as a length-delimited string longer than the bytes left.
+    bus.nc.publish(bus.subject('jobs.bad.status'), new Uint8Array([0x0a, 0x7f, 0x01]));
+    bus.publishCore('jobStatus', { jobId: 'j9', status: 'processing' });
+    await waitFor(() => seen.length === 1);
+    await bus.flush();
+    expect(seen).toEqual(['j9']);
   });
 });

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import type { ReelRecord } from './media.service.js';
+import type { ReelRecord } from './reels.service.js';
 
 /** A featured reel as the showcase serves it. */
 export interface ShowcaseRecord {

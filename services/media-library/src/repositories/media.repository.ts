@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { MediaKind, MediaRecord, MediaRepository, ReelRecord } from '../domain/media.service.js';
+import type { MediaKind, MediaRecord, MediaRepository } from '../domain/media.service.js';
+import type { ReelRecord, ReelsRepository } from '../domain/reels.service.js';
 import { libraryTempoCorrections, mediaObjects, reels } from './schema.js';
 
 const toMedia = (r: typeof mediaObjects.$inferSelect): MediaRecord => ({
@@ -53,7 +54,8 @@ export const unclaimedSince = (claimedAt: AnyPgColumn, leaseMs: number) =>
   or(isNull(claimedAt), lt(claimedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`));
 const unclaimed = (leaseMs: number) => unclaimedSince(mediaObjects.analysisClaimedAt, leaseMs);
 
-export class DrizzleMediaRepository implements MediaRepository {
+/** Uploads and reels share this database and the account deletion that removes both. */
+export class DrizzleMediaRepository implements MediaRepository, ReelsRepository {
   constructor(private readonly orm: Orm) {}
 
   async insert(m: MediaRecord) {

@@ -1,7 +1,8 @@
 import { bind, describeHandler } from '@reelsmith/kit';
-import { media } from '@reelsmith/proto';
+import { analysisJson, media } from '@reelsmith/proto';
 import type { LibraryItem, LibraryService } from '../domain/library.service.js';
-import type { MediaKind, MediaRecord, MediaService, ReelRecord } from '../domain/media.service.js';
+import type { MediaKind, MediaRecord, MediaService } from '../domain/media.service.js';
+import type { ReelRecord, ReelsService } from '../domain/reels.service.js';
 import { parseCorrection, type CorrectedMedia, type TempoService } from '../domain/tempo.service.js';
 import type { ShowcaseHandlers } from './showcase.grpc.js';
 
@@ -18,7 +19,7 @@ const item = (m: MediaRecord & Partial<Pick<CorrectedMedia, 'tempoCorrections' |
   audioCodec: m.audioCodec,
   thumbnailKey: m.thumbnailKey,
   analysisStatus: m.analysisStatus,
-  analysisJson: m.analysis ? JSON.stringify(m.analysis) : '',
+  analysisJson: analysisJson(m.analysis),
   library: Boolean(m.library),
   peaks: m.peaks ?? (m.analysis as { peaks?: number[] } | null)?.peaks ?? [],
   tempoCorrections: (m.tempoCorrections ?? []).map((c) => ({ kind: c.kind, taps: c.kind === 'tap' ? c.taps : [] })),
@@ -75,7 +76,7 @@ const libraryMedia = (lib: LibraryService) => async (keys: string[]) => (await l
 const kindOf = (k: string): MediaKind => (k === 'audio' ? 'audio' : 'video');
 
 /** gRPC handlers of media-library: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: ShowcaseHandlers, tempo: TempoService) =>
+export const grpcBinding = (svc: MediaService, reels: ReelsService, lib: LibraryService, showcase: ShowcaseHandlers, tempo: TempoService) =>
   bind(media.MediaLibraryService, {
     ...showcase,
     describe: describeHandler('media-library'),
@@ -95,7 +96,7 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
     addReel: async (req) => {
       const r = req.reel!;
       return reel(
-        await svc.addReel(
+        await reels.addReel(
           {
             id: r.id,
             ownerId: r.ownerId,
@@ -116,13 +117,13 @@ export const grpcBinding = (svc: MediaService, lib: LibraryService, showcase: Sh
       );
     },
     listReels: async (req) => {
-      const { reels, total } = await svc.listReels(req.ownerId, req.limit, req.offset);
-      return { reels: reels.map(reel), total };
+      const page = await reels.listReels(req.ownerId, req.limit, req.offset);
+      return { reels: page.reels.map(reel), total: page.total };
     },
     deleteUserData: async (req) => svc.deleteUserData(req.ownerId),
-    getReel: async (req) => reel(await svc.reel(req.ownerId, req.reelId)),
+    getReel: async (req) => reel(await reels.reel(req.ownerId, req.reelId)),
     deleteReel: async (req) => {
-      await svc.deleteReel(req.ownerId, req.reelId);
+      await reels.deleteReel(req.ownerId, req.reelId);
       return {};
     },
     getFrames: async (req) => ({

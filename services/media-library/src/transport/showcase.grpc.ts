@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
-import type { ReelRecord } from '../domain/media.service.js';
+import type { ReelRecord } from '../domain/reels.service.js';
 import type { SharedReelRecord, ShowcaseRecord, ShowcaseService } from '../domain/showcase.service.js';
 
 const reel = (r: ReelRecord) => ({

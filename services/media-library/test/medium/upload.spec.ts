@@ -5,6 +5,7 @@ import path from 'node:path';
 import { LocalObjectStore, migrate, newObjectKey, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
 import { MediaService } from '../../src/domain/media.service';
+import { ReelsService } from '../../src/domain/reels.service';
 import { engineTools } from '../../src/repositories/media-tools';
 import { DrizzleMediaRepository } from '../../src/repositories/media.repository';
 
@@ -17,6 +18,7 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
   let db: Database;
   let store: LocalObjectStore;
   let service: MediaService;
+  let reels: ReelsService;
   let clip: Buffer;
 
   beforeAll(async () => {
@@ -54,6 +56,7 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
       publicUrl: 'http://localhost:8080',
     });
     service = new MediaService(new DrizzleMediaRepository(db.orm), store, engineTools, quietLogger());
+    reels = new ReelsService(new DrizzleMediaRepository(db.orm), store, quietLogger());
   }, 60_000);
   afterAll(async () => {
     await service?.drain();
@@ -110,20 +113,20 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
     });
     const [gone, kept] = [reel(crypto.randomUUID()), reel(crypto.randomUUID())];
     for (const r of [gone, kept]) {
-      await service.addReel(r);
+      await reels.addReel(r);
       await store.put(r.objectKey, clip);
       await store.put(r.thumbnailKey, Buffer.from([0xff, 0xd8, 0xff]));
     }
 
-    await service.deleteReel(OWNER, gone.id);
+    await reels.deleteReel(OWNER, gone.id);
 
     expect(fs.existsSync(store.pathOf(gone.objectKey))).toBe(false);
     expect(fs.existsSync(store.pathOf(gone.thumbnailKey))).toBe(false);
     expect(await store.stat(kept.objectKey)).not.toBeNull();
     expect(await store.stat(kept.thumbnailKey)).not.toBeNull();
-    const ids = (await service.listReels(OWNER, 100, 0)).reels.map((r) => r.id);
+    const ids = (await reels.listReels(OWNER, 100, 0)).reels.map((r) => r.id);
     expect(ids).toContain(kept.id);
     expect(ids).not.toContain(gone.id);
-    await expect(service.deleteReel(OWNER, gone.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(reels.deleteReel(OWNER, gone.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

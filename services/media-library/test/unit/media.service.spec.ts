@@ -3,15 +3,14 @@ import { quietLogger } from '@reelsmith/kit/testing';
 import {
   ANALYSIS_LEASE_MS,
   MediaService,
-  reelRetentionMs,
   type MediaKind,
   type MediaRecord,
   type MediaRepository,
   type MediaTools,
   type Objects,
   type Probed,
-  type ReelRecord,
 } from '../../src/domain/media.service';
+import { ReelsService, reelRetentionMs, type ReelRecord, type ReelsRepository } from '../../src/domain/reels.service';
 
 interface Row extends MediaRecord {
   createdAt: number;
@@ -25,7 +24,7 @@ interface Row extends MediaRecord {
  * is older than the lease; each method runs to completion before another starts, as one
  * statement does under the row locks.
  */
-class MemoryMedia implements MediaRepository {
+class MemoryMedia implements MediaRepository, ReelsRepository {
   rows = new Map<string, Row>();
   reels = new Map<string, ReelRecord & { deletedAt: Date | null }>();
   private seq = 0;
@@ -256,12 +255,13 @@ function setup(opts: { concurrency?: number } = {}) {
   const replica = (replicaId: string, concurrency = opts.concurrency ?? 1) =>
     new MediaService(repo, objects, tools, quietLogger(), { concurrency, replicaId });
   const service = replica('replica-a');
+  const reels = new ReelsService(repo, objects, quietLogger());
   /** An uploaded object that probes as `probe`. */
   const upload = (key: string, probe: Probed | Error, size = 1000) => {
     objects.files.set(key, { size });
     tools.probes.set(key, probe);
   };
-  return { repo, objects, tools, service, replica, upload, advance: (ms: number) => void (now += ms) };
+  return { repo, objects, tools, service, reels, replica, upload, advance: (ms: number) => void (now += ms) };
 }
 
 async function failure(p: Promise<unknown>): Promise<DomainError> {
@@ -475,9 +475,9 @@ describe('reading media and reels', () => {
       calls.push([limit, offset]);
       return list(o, limit, offset);
     };
-    await t.service.listReels(OWNER, 0, 0);
-    await t.service.listReels(OWNER, 500, -3);
-    await t.service.listReels(OWNER, 20, 40);
+    await t.reels.listReels(OWNER, 0, 0);
+    await t.reels.listReels(OWNER, 500, -3);
+    await t.reels.listReels(OWNER, 20, 40);
     expect(calls).toEqual([
       [50, 0],
       [100, 0],
@@ -498,10 +498,10 @@ describe('reading media and reels', () => {
       enableIntelligence: false,
       pacingPreset: 'standard',
     };
-    await t.service.addReel(reel);
-    expect(await failure(t.service.deleteReel(OTHER, 'r1'))).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'Reel not found.' });
-    await t.service.deleteReel(OWNER, 'r1');
-    expect(await failure(t.service.deleteReel(OWNER, 'r1'))).toMatchObject({ reason: 'reel_not_found' });
+    await t.reels.addReel(reel);
+    expect(await failure(t.reels.deleteReel(OTHER, 'r1'))).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'Reel not found.' });
+    await t.reels.deleteReel(OWNER, 'r1');
+    expect(await failure(t.reels.deleteReel(OWNER, 'r1'))).toMatchObject({ reason: 'reel_not_found' });
   });
 });
 
@@ -522,8 +522,8 @@ describe("deleting a user's data (account deletion)", () => {
       enableIntelligence: false,
       pacingPreset: 'standard',
     });
-    await t.service.addReel(reel('mine', OWNER));
-    await t.service.addReel(reel('theirs', OTHER));
+    await t.reels.addReel(reel('mine', OWNER));
+    await t.reels.addReel(reel('theirs', OTHER));
     await t.repo.insert({ ...record('uploads/mine.mp4', 'video'), ownerId: OWNER, thumbnailKey: 'uploads/mine.jpg' });
     await t.repo.insert({ ...record('uploads/theirs.mp4', 'video'), ownerId: OTHER, thumbnailKey: '' });
     for (const k of [
@@ -548,8 +548,8 @@ describe("deleting a user's data (account deletion)", () => {
       'reels/theirs.mp4',
       'uploads/theirs.mp4',
     ]);
-    expect((await t.service.listReels(OWNER, 10, 0)).reels).toEqual([]);
-    expect((await t.service.listReels(OTHER, 10, 0)).reels.map((r) => r.id)).toEqual(['theirs']);
+    expect((await t.reels.listReels(OWNER, 10, 0)).reels).toEqual([]);
+    expect((await t.reels.listReels(OTHER, 10, 0)).reels.map((r) => r.id)).toEqual(['theirs']);
   });
 });
 
@@ -574,39 +574,39 @@ describe('deleting a reel', () => {
 
   it("removes the reel's video and thumbnail from storage and from the library, and nothing else", async () => {
     const t = setup();
-    await t.service.addReel(reel('r1'));
-    await t.service.addReel(reel('r2'));
+    await t.reels.addReel(reel('r1'));
+    await t.reels.addReel(reel('r2'));
     await store(t, 'reels/r1.mp4', 'reels/r1.jpg', 'reels/r2.mp4', 'reels/r2.jpg', 'uploads/source.mp4');
 
-    await t.service.deleteReel(OWNER, 'r1');
+    await t.reels.deleteReel(OWNER, 'r1');
 
     expect([...t.objects.files.keys()].sort()).toEqual(['reels/r2.jpg', 'reels/r2.mp4', 'uploads/source.mp4']);
-    expect((await t.service.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['r2']);
+    expect((await t.reels.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['r2']);
   });
 
   it("leaves another owner's reel and its objects alone", async () => {
     const t = setup();
-    await t.service.addReel(reel('theirs', OTHER));
+    await t.reels.addReel(reel('theirs', OTHER));
     await store(t, 'reels/theirs.mp4', 'reels/theirs.jpg');
-    expect(await failure(t.service.deleteReel(OWNER, 'theirs'))).toMatchObject({ code: ErrorCode.NOT_FOUND, reason: 'reel_not_found' });
+    expect(await failure(t.reels.deleteReel(OWNER, 'theirs'))).toMatchObject({ code: ErrorCode.NOT_FOUND, reason: 'reel_not_found' });
     expect([...t.objects.files.keys()].sort()).toEqual(['reels/theirs.jpg', 'reels/theirs.mp4']);
   });
 
   it('when storage fails the reel stays listed, and deleting again finishes', async () => {
     const t = setup();
-    await t.service.addReel({ ...reel('r1'), thumbnailKey: '' });
+    await t.reels.addReel({ ...reel('r1'), thumbnailKey: '' });
     await store(t, 'reels/r1.mp4');
     const del = t.objects.delete.bind(t.objects);
     t.objects.delete = async () => {
       throw new Error('storage down');
     };
-    await expect(t.service.deleteReel(OWNER, 'r1')).rejects.toThrow('storage down');
-    expect((await t.service.listReels(OWNER, 10, 0)).total).toBe(1);
+    await expect(t.reels.deleteReel(OWNER, 'r1')).rejects.toThrow('storage down');
+    expect((await t.reels.listReels(OWNER, 10, 0)).total).toBe(1);
 
     t.objects.delete = del;
-    await t.service.deleteReel(OWNER, 'r1');
+    await t.reels.deleteReel(OWNER, 'r1');
     expect(t.objects.files.size).toBe(0);
-    expect((await t.service.listReels(OWNER, 10, 0)).total).toBe(0);
+    expect((await t.reels.listReels(OWNER, 10, 0)).total).toBe(0);
   });
 });
 
@@ -760,17 +760,17 @@ describe('reel retention by plan', () => {
   it('the sweeper deletes reels past their expiry with their objects, and leaves the others', async () => {
     const t = setup();
     const made = new Date('2026-01-01T00:00:00Z');
-    await t.service.addReel(reel('week'), 'free', '', made);
-    await t.service.addReel(reel('month'), 'standard', 'monthly', made);
-    await t.service.addReel(reel('forever'), 'corporate', 'monthly', made);
+    await t.reels.addReel(reel('week'), 'free', '', made);
+    await t.reels.addReel(reel('month'), 'standard', 'monthly', made);
+    await t.reels.addReel(reel('forever'), 'corporate', 'monthly', made);
     for (const id of ['week', 'month', 'forever']) {
       await t.objects.put(`reels/${id}.mp4`, Buffer.from(id));
       await t.objects.put(`reels/${id}.jpg`, Buffer.from(id));
     }
-    expect(await t.service.expireReels(new Date(made.getTime() + 6 * DAY))).toBe(0);
-    expect(await t.service.expireReels(new Date(made.getTime() + 8 * DAY))).toBe(1);
-    expect(await t.service.expireReels(new Date(made.getTime() + 400 * DAY))).toBe(1);
+    expect(await t.reels.expireReels(new Date(made.getTime() + 6 * DAY))).toBe(0);
+    expect(await t.reels.expireReels(new Date(made.getTime() + 8 * DAY))).toBe(1);
+    expect(await t.reels.expireReels(new Date(made.getTime() + 400 * DAY))).toBe(1);
     expect([...t.objects.files.keys()].sort()).toEqual(['reels/forever.jpg', 'reels/forever.mp4']);
-    expect((await t.service.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['forever']);
+    expect((await t.reels.listReels(OWNER, 10, 0)).reels.map((r) => r.id)).toEqual(['forever']);
   });
 });

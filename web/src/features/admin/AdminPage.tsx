@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { errorDetail } from '../../app/api';
-import { Page } from '../../pages/Page';
-import { useCurrentUser } from '../auth/useCurrentUser';
-import { InboxSection } from '../public/InboxSection';
+import { Page } from '../../components/Page';
+import { useCurrentUser } from '../auth';
+import { InboxSection } from '../public';
 import '../public/public.css';
-import { ShowcaseAdminSection } from '../public/ShowcaseAdminSection';
+import { ShowcaseAdminSection } from '../public';
 import {
   useGuestPassQuery,
   useLazyActivityFeedQuery,

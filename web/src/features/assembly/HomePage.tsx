@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Page } from '../../pages/Page';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { Page } from '../../components/Page';
+import { useCurrentUser } from '../auth';
 import { GenerateStep } from './GenerateStep';
 import { SettingsStep } from './SettingsStep';
 import { UploadStep } from './UploadStep';

@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import type { User } from '../../api/types';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
-import { LibraryPickers } from '../library/LibraryPickers';
+import { LibraryPickers } from '../library';
 import './assembly.css';
 import { MediaTray } from './MediaTray';
 import { sizeLabel } from './steps';

@@ -3,9 +3,8 @@ import { jobRequestDefaults, type EditPlan, type FullJobRequest, type JobRequest
 import { errorDetail } from '../../app/api';
 import { authOpened } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import type { ChosenMusic } from '../library/MusicLibraryModal';
-import type { ChosenVideo } from '../library/VideoLibraryModal';
-import { loadDefaults } from '../settings/defaults';
+import type { ChosenMusic, ChosenVideo } from '../library';
+import { loadDefaults } from '../settings';
 import { fetchUploadInfo, uploadFile, useActiveJobsQuery, useCreateJobMutation, useEstimateQuery } from './assembly.api';
 import { acceptDropped, overReelCap, readDuration, reelSeconds, refusedMessage } from './steps';
 import { allSettled, moveItem, nextToUpload, usable, type TrayItem } from './tray';

@@ -3,8 +3,9 @@ import { Link } from 'react-router-dom';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
-import { useOfferCount } from '../marketplace/ReviewOffers';
-import { DefaultSettingsModal } from '../settings/DefaultSettingsModal';
+import { useOfferCount } from '../marketplace';
+import { DefaultSettingsModal } from '../settings';
+import { AccountSettings } from './AccountSettings';
 import { useLogoutMutation, type User } from './auth.api';
 import { formatDate, formatPlural } from '../../app/format';
 
@@ -108,7 +109,7 @@ export function UserMenu({ user }: { user: User }) {
           </button>
         </div>
       )}
-      {settings && <DefaultSettingsModal onClose={() => setSettings(false)} />}
+      {settings && <DefaultSettingsModal onClose={() => setSettings(false)} account={<AccountSettings />} />}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Modal } from '../../components/Modal';
-import { Page } from '../../pages/Page';
+import { Page } from '../../components/Page';
 import { errorDetail } from '../../app/api';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../auth';
 import { AdminLibrarySection } from './AdminLibrarySection';
 import { ClipCard } from './ClipCard';
 import {

@@ -1,7 +1,13 @@
 import type { User } from '../../api/types';
-import type { JobForm } from '../assembly/useJobForm';
-import { MusicLibraryModal } from './MusicLibraryModal';
-import { VideoLibraryModal } from './VideoLibraryModal';
+import { MusicLibraryModal, type ChosenMusic } from './MusicLibraryModal';
+import { VideoLibraryModal, type ChosenVideo } from './VideoLibraryModal';
+
+/** What the pickers need of a job form (Home's useJobForm has it). */
+export interface LibraryChoices {
+  libraryVideos: ChosenVideo[];
+  chooseLibraryVideos: (list: ChosenVideo[]) => void;
+  chooseLibraryMusic: (m: ChosenMusic | undefined) => void;
+}
 
 /** Home's two library browsers, wired to the job form (the cap and its message from the user's plan). */
 export function LibraryPickers({
@@ -10,7 +16,7 @@ export function LibraryPickers({
   open,
   onClose,
 }: {
-  form: JobForm;
+  form: LibraryChoices;
   user: User;
   open: 'video' | 'music' | null;
   onClose: () => void;

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
-import { Page } from '../../pages/Page';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { Page } from '../../components/Page';
+import { useCurrentUser } from '../auth';
 import {
   DEFAULT_CASH,
   DEFAULT_CREDITS,

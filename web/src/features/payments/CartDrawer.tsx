@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../auth';
 import { cart, cartTotal, useCart } from './cart';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { money, type PaymentItem } from './payments.api';

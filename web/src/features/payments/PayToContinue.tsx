@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { User } from '../../api/types';
 import { Modal } from '../../components/Modal';
-import { PackCards, PlanCards, type Cycle } from '../pricing/PricingPage';
+import { PackCards, PlanCards, type Cycle } from '../pricing';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
 import { formatCount, formatPlural } from '../../app/format';

@@ -3,11 +3,11 @@ import { errorDetail } from '../../app/api';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
 import type { User } from '../../api/types';
-import { useCurrentUser } from '../auth/useCurrentUser';
-import { cart } from '../payments/cart';
-import { LazyPaymentDialog } from '../payments/LazyPaymentDialog';
+import { useCurrentUser } from '../auth';
+import { cart } from '../payments';
+import { LazyPaymentDialog } from '../payments';
 import '../payments/payments.css';
-import { usePageMeta } from '../public/usePageMeta';
+import { usePageMeta } from '../public';
 import {
   money,
   packItem,
@@ -16,7 +16,7 @@ import {
   useCancelSubscriptionMutation,
   useCatalogueQuery,
   type PaymentItem,
-} from '../payments/payments.api';
+} from '../payments';
 import { formatCount, formatDate, formatPlural } from '../../app/format';
 import { isCurrentPlan } from './current';
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { Pacing } from '../../api/types';
 import { PlayerModal } from './PlayerModal';
 import { useCostEstimateQuery, useDemosQuery, type DemoVideo } from './public.api';
 import { usePageMeta } from './usePageMeta';
 import { formatDuration } from './VideoCard';
 
-type Pacing = 'relaxed' | 'standard' | 'high-energy';
 const PACINGS: Array<{ id: Pacing; label: string }> = [
   { id: 'relaxed', label: 'Relaxed' },
   { id: 'standard', label: 'Standard' },

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { PlayerModal } from './PlayerModal';
 import { useFeaturedQuery, useShowcaseRatingsQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
 import { StarRating, ratingText } from './StarRating';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../auth';
 import { usePageMeta } from './usePageMeta';
 import { formatViews, VideoCard } from './VideoCard';
 import { formatCount, formatDecimal } from '../../app/format';

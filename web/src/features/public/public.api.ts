@@ -1,5 +1,6 @@
 import { api } from '../../app/api';
 import type { components } from '../../api/schema.gen';
+import type { Pacing } from '../../api/types';
 
 type Schemas = components['schemas'];
 export type DemoVideo = Schemas['DemoVideo'];
@@ -35,10 +36,7 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact', 'R
     countPlay: build.mutation<{ views: number }, string>({
       query: (id) => ({ url: `/showcase/${id}/play`, method: 'POST' }),
     }),
-    costEstimate: build.query<
-      { credits: number },
-      { pacing_preset: 'relaxed' | 'standard' | 'high-energy'; has_music: boolean; total_source_bytes: number }
-    >({
+    costEstimate: build.query<{ credits: number }, { pacing_preset: Pacing; has_music: boolean; total_source_bytes: number }>({
       query: (body) => ({ url: '/billing/estimate', method: 'POST', body }),
     }),
     setSharing: build.mutation<{ shared: boolean; featured: boolean }, { id: string; shared: boolean }>({

@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
-import { AccountSettings } from '../auth/AccountSettings';
-import { ReviewOffersModal } from '../marketplace/ReviewOffers';
+import { ReviewOffersModal } from '../marketplace';
 import { FACTORY_DEFAULTS, loadDefaults, saveDefaults, type DefaultSettings } from './defaults';
 
 const toggles: Array<[keyof DefaultSettings, string]> = [
@@ -16,7 +15,8 @@ const toggles: Array<[keyof DefaultSettings, string]> = [
 ];
 
 /** The Default Settings modal: the settings a new reel starts from, kept in this browser. */
-export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
+/** `account`: the signed-in user's account section (the user menu passes auth's AccountSettings). */
+export function DefaultSettingsModal({ onClose, account }: { onClose: () => void; account?: ReactNode }) {
   const [s, setS] = useState<DefaultSettings>(loadDefaults);
   const [saved, setSaved] = useState(false);
   const [reviewing, setReviewing] = useState(false);
@@ -64,7 +64,7 @@ export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
           </button>
         )}
       </div>
-      {signedIn && <AccountSettings />}
+      {signedIn && account}
     </Modal>
   );
 }

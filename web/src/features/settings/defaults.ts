@@ -1,6 +1,8 @@
+import type { Pacing } from '../../api/types';
+
 /** Default settings kept in the browser (spec section 3), applied to new reels on Home. */
 export interface DefaultSettings {
-  defaultPacing: 'relaxed' | 'standard' | 'high-energy';
+  defaultPacing: Pacing;
   defaultEnableBeatMapping: boolean;
   defaultEnableIntelligence: boolean;
   defaultEnableFades: boolean;

@@ -2,8 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
-import { useCorrectTempoMutation } from '../assembly/assembly.api';
-import { clock } from '../assembly/tray';
+import { clock, useCorrectTempoMutation } from '../assembly';
 import { usePlanMutation } from './studio.api';
 import { cutCandidates, moveCut, musicOnReel, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from './timeline';
 import './studio.css';

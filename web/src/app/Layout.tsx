@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { authOpened } from '../app/session';
-import { useAppDispatch } from '../app/store';
-import { UserMenu } from '../features/auth/UserMenu';
-import { CartDrawer } from '../features/payments/CartDrawer';
-import { useCurrentUser } from '../features/auth/useCurrentUser';
+import { authOpened } from './session';
+import { useAppDispatch } from './store';
+import { UserMenu, useCurrentUser } from '../features/auth';
+import { CartDrawer } from '../features/payments';
 
 const mainLinks = [
   { to: '/', label: 'Create' },

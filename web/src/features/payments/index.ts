@@ -1,0 +1,13 @@
+/** What the rest of the app uses of payments (PayToContinue is loaded lazily by its own path). */
+export { CartDrawer } from './CartDrawer';
+export { cart } from './cart';
+export { LazyPaymentDialog } from './LazyPaymentDialog';
+export {
+  money,
+  packItem,
+  planItem,
+  useBillingHistoryQuery,
+  useCancelSubscriptionMutation,
+  useCatalogueQuery,
+  type PaymentItem,
+} from './payments.api';

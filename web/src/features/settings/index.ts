@@ -1,0 +1,3 @@
+/** What the rest of the app uses of the default settings. */
+export { DefaultSettingsModal } from './DefaultSettingsModal';
+export { loadDefaults } from './defaults';
