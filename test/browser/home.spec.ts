@@ -351,7 +351,27 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       undefined,
       { timeout: 60_000 },
     );
+    // A file that is not video or audio is not silently dropped: the tray says so.
+    const txt = path.join(dataDir, 'shopping list.txt');
+    fs.writeFileSync(txt, 'eggs\n');
+    await phone.setInputFiles('input[type=file]', [txt]);
+    expect(await phone.getByTestId('tray-refused').textContent()).toBe(
+      'shopping list.txt is not a video or audio file and was not added. Supported formats: MP4, MOV, AVI, MKV for video; MP3, WAV, AAC, M4A for audio.',
+    );
+    // The stored uploads survive a reload, in order, ready to use.
+    await phone.reload();
+    const tray = phone.getByRole('region', { name: 'Media tray' });
+    await tray.getByTestId('tray-music').filter({ hasText: 'beat.mp3' }).waitFor({ timeout: 30_000 });
+    const tiles = tray.getByTestId('tray-clip');
+    expect(await tiles.count()).toBe(2);
+    expect(await tiles.nth(0).textContent()).toContain('walk.mkv');
+    expect(await tiles.nth(1).textContent()).toContain('counter.mp4');
+    expect(await tiles.nth(0).getAttribute('data-state')).toBe('ready');
     expect(await phone.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+    // Every id on the page is unique (Step 3 and Step 4 both had id="step3").
+    const ids = await phone.evaluate(() => Array.from(document.querySelectorAll('[id]'), (e) => e.id));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(await phone.getByRole('region', { name: '4 Generate' }).count()).toBe(1);
     await phone.screenshot({ path: shot('home-7-phone'), fullPage: true });
     await phone.close();
   }, 120_000);

@@ -73,6 +73,9 @@ function showcasePeers(billing = { down: false }): Peers {
       getShowcaseEntry: async ({ reelId }: { reelId: string }) => entry(reels.find((r) => r[0] === reelId)!),
       countShowcaseView: async () => ({ views: 1n, counted: true }),
       getShowcaseStats: async () => ({ totalReels: 42n, activeCreators30d: 5n }),
+      getShowcaseRatings: async ({ reelIds }: { reelIds: string[] }) => ({
+        ratings: reelIds.map((reelId) => ({ reelId, average: 0, count: 0n, mine: 0 })),
+      }),
     },
     close: () => undefined,
   } as unknown as Peers;
@@ -178,6 +181,12 @@ describe('public pages: accessibility and layout in Chromium', () => {
       await page.waitForLoadState('networkidle');
       if (route === '/demos' || route === '/hall-of-fame') await page.getByRole('button', { name: 'Play Relaxed cut' }).waitFor();
       if (route === '/pricing') await page.getByRole('article', { name: 'Standard plan' }).waitFor();
+      if (route === '/about') {
+        // The history is the changelog's: its first day, and what shipped then.
+        const history = page.getByRole('list', { name: 'Changelog' });
+        await history.getByRole('heading', { level: 3, name: 'Nov 21, 2026' }).waitFor();
+        expect(await history.getByText(/^The first version: /).count()).toBe(1);
+      }
 
       expect(await page.title()).toBe(`${heading} · Reelsmith`);
       const description = await page.locator('meta[name="description"]').getAttribute('content');

@@ -420,6 +420,8 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
         best = c;
         bestKey = key;
       }
+      // Nothing can beat fresh clean material from another clip than the one before (rr order).
+      if (key[0] === 0 && key[1] === 0) break;
     }
     prev = { clip: best, start: cur };
     return best;

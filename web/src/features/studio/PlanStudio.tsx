@@ -461,8 +461,12 @@ function TempoPanel({
   const pad = useRef<HTMLDivElement>(null);
   const tapButton = useRef<HTMLButtonElement>(null);
   const tapping = taps !== null;
+  // The pad takes the focus while tapping; afterwards it goes back to Tap tempo (enabled again by then).
+  const wasTapping = useRef(false);
   useEffect(() => {
     if (tapping) pad.current?.focus();
+    else if (wasTapping.current) tapButton.current?.focus();
+    wasTapping.current = tapping;
   }, [tapping]);
   const hasBeats = music.beats.length >= 2;
   const corrections = music.tempo_corrections;
@@ -478,7 +482,6 @@ function TempoPanel({
   const stop = () => {
     setTaps(null);
     setHint('');
-    tapButton.current?.focus();
   };
   const tap = () => setTaps((t) => (t ? [...t, Math.round(now() * 1000) / 1000].filter((x, i, a) => i === 0 || x > a[i - 1]!) : t));
   const use = () => {

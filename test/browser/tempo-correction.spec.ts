@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Api } from '../support/api';
+import { launchBrowser, shot } from '../support/browser';
+import { startSystem, type RunningSystem } from '../support/system';
+
+const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
+
+/**
+ * A tempo correction in the plan preview, by keyboard as a person makes it: the tempo and meter
+ * shown, Double re-plans at once and the cuts move, Tap tempo shows the tapped BPM and Escape
+ * cancels it, and after a reload (the same song added again) the correction is still there.
+ */
+describe('Home: correcting the tempo in the plan preview', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-tempo-'));
+  const music = path.join(dataDir, 'beat.mp3');
+  let sys: RunningSystem;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // 120 BPM: a low thump on every beat, a hi-hat on every off-beat.
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=12",
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      music,
+    ]);
+    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const addFilesAndPreview = async () => {
+    await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), music]);
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every(
+          (t) => t.getAttribute('data-state') === 'ready',
+        ),
+      undefined,
+      { timeout: 60_000 },
+    );
+    const preview = page.getByRole('button', { name: 'Preview edit' });
+    await preview.focus();
+    await page.keyboard.press('Enter');
+    const studio = page.getByTestId('studio');
+    await studio.waitFor({ timeout: 60_000 });
+    return studio;
+  };
+  const cuts = () =>
+    page
+      .getByTestId('segment')
+      .evaluateAll((els) => els.slice(1).map((e) => Number(e.getAttribute('data-start'))))
+      .then((xs) => xs.map((x) => Math.round(x * 1000) / 1000));
+  const tempoText = () => page.getByTestId('plan-tempo').textContent();
+
+  it('doubles by keyboard: the cuts move at once; tap tempo shows the BPM and Escape cancels; the choice survives a reload', async () => {
+    const api = new Api(sys.baseUrl, dataDir);
+    await api.signUp(`tempo.${Date.now()}@example.com`);
+    await page.goto(`${sys.baseUrl}/`);
+    await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
+    await page.goto(`${sys.baseUrl}/`);
+    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    const studio = await addFilesAndPreview();
+
+    const found = await tempoText();
+    const bpm = Number(/^(\d+) BPM · 4\/4/.exec(found ?? '')?.[1]);
+    expect([found, bpm > 100 && bpm < 140]).toEqual([found, true]);
+    const before = await cuts();
+    expect(before.length).toBeGreaterThan(2);
+    await page.screenshot({ path: shot('tempo-1-found'), fullPage: true });
+
+    // Double, from the keyboard: Tab from Shift back to Double is how a person reaches it.
+    await studio.getByRole('button', { name: 'Shift half a beat' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Double');
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('plan-tempo')
+      .getByText(/doubled/)
+      .waitFor({ timeout: 30_000 });
+    const doubledText = await tempoText();
+    expect(doubledText).toBe(`${2 * bpm} BPM · 4/4 · doubled (found ${bpm} BPM)`);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=segment]').length > n, before.length + 1, {
+      timeout: 30_000,
+    });
+    const doubled = await cuts();
+    expect(doubled).not.toEqual(before);
+    // Four beats a segment at twice the tempo: about twice as many cuts.
+    expect(doubled.length).toBeGreaterThanOrEqual(Math.floor(1.6 * before.length));
+    await page.screenshot({ path: shot('tempo-2-doubled'), fullPage: true });
+
+    // Tap tempo: the tap pad takes the focus, T taps, the tapped BPM shows; Escape cancels.
+    await studio.getByRole('button', { name: 'Tap tempo' }).focus();
+    await page.keyboard.press('Enter');
+    const pad = studio.getByTestId('tap-pad');
+    await pad.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tap-pad');
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('t');
+      await page.waitForTimeout(500);
+    }
+    const tapped = await studio.getByTestId('tapped-bpm').textContent();
+    const tappedBpm = Number(/5 taps · (\d+) BPM/.exec(tapped ?? '')?.[1]);
+    expect([tapped, tappedBpm > 90 && tappedBpm < 150]).toEqual([tapped, true]);
+    await page.screenshot({ path: shot('tempo-3-tapping'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await pad.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tap tempo');
+    expect(await tempoText()).toBe(doubledText);
+    expect(await cuts()).toEqual(doubled);
+
+    // A reload: the same song added again keeps the correction, and the plan its cuts.
+    await page.reload();
+    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    await addFilesAndPreview();
+    expect(await tempoText()).toBe(doubledText);
+    expect(await cuts()).toEqual(doubled);
+    await page.screenshot({ path: shot('tempo-4-after-reload'), fullPage: true });
+  }, 300_000);
+});
