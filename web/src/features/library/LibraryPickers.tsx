@@ -1,7 +1,10 @@
+import { lazy, Suspense } from 'react';
 import type { User } from '../../api/types';
 import type { JobForm } from '../assembly/useJobForm';
-import { MusicLibraryModal } from './MusicLibraryModal';
-import { VideoLibraryModal } from './VideoLibraryModal';
+
+/** The library browsers load when one is opened, not with Home. */
+const MusicLibraryModal = lazy(() => import('./MusicLibraryModal').then((m) => ({ default: m.MusicLibraryModal })));
+const VideoLibraryModal = lazy(() => import('./VideoLibraryModal').then((m) => ({ default: m.VideoLibraryModal })));
 
 /** Home's two library browsers, wired to the job form (the cap and its message from the user's plan). */
 export function LibraryPickers({
@@ -15,16 +18,20 @@ export function LibraryPickers({
   open: 'video' | 'music' | null;
   onClose: () => void;
 }) {
-  if (open === 'video')
-    return (
-      <VideoLibraryModal
-        cap={user.entitlements.library_selection_cap}
-        capMessage={user.entitlements.messages.selection}
-        initial={form.libraryVideos}
-        onClose={onClose}
-        onChoose={form.chooseLibraryVideos}
-      />
-    );
-  if (open === 'music') return <MusicLibraryModal onClose={onClose} onChoose={form.chooseLibraryMusic} />;
-  return null;
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      {open === 'video' ? (
+        <VideoLibraryModal
+          cap={user.entitlements.library_selection_cap}
+          capMessage={user.entitlements.messages.selection}
+          initial={form.libraryVideos}
+          onClose={onClose}
+          onChoose={form.chooseLibraryVideos}
+        />
+      ) : (
+        <MusicLibraryModal onClose={onClose} onChoose={form.chooseLibraryMusic} />
+      )}
+    </Suspense>
+  );
 }
