@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations, focusIn } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -53,30 +54,86 @@ describe('accounts in Chromium against the whole product', () => {
 
   it('signs up, verifies through the mailed link, lands signed in and sees the user menu', async () => {
     await page.goto(`${sys.baseUrl}/`);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    const opener = page.getByRole('button', { name: 'Sign In' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Sign In' });
-    await dialog.getByRole('button', { name: 'No account yet? Sign up' }).click();
+    await dialog.waitFor();
+    // Focus starts on the first field; typing keeps it there and the dialog open (it used to jump
+    // to the close button after the first key, and the next space or Enter closed the dialog).
+    expect(await focusIn(page)).toEqual({ inDialog: 'Sign In', label: 'Email' });
+    await page.keyboard.type('someone typing@example.com');
+    expect(await dialog.getByLabel('Email').inputValue()).toBe('someone typing@example.com');
+    expect(await focusIn(page)).toEqual({ inDialog: 'Sign In', label: 'Email' });
+    expect(await dialog.isVisible()).toBe(true);
+    // The title is a heading and no banner landmark sits inside the dialog; axe finds nothing.
+    expect(await dialog.getByRole('heading', { level: 2, name: 'Sign In' }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('banner').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    // Tab and Shift+Tab never reach the page behind the dialog.
+    const seen = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      const f = await focusIn(page);
+      if (f.label !== 'body') expect(f.inDialog).toBe('Sign In');
+      seen.add(f.label);
+    }
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Shift+Tab');
+      const f = await focusIn(page);
+      if (f.label !== 'body') expect(f.inDialog).toBe('Sign In');
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['Close', 'Email', 'Password', 'Sign In', 'No account yet? Sign up']));
+    // Escape closes it and gives the focus back to the button that opened it.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await opener.evaluate((b) => b === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await dialog.getByLabel('Email').waitFor();
+    const signupLink = dialog.getByRole('button', { name: 'No account yet? Sign up' });
+    await signupLink.focus();
+    await page.keyboard.press('Enter');
     const signup = page.getByRole('dialog', { name: 'Create Account' });
+    await signup.waitFor();
+    // The new step's first field has the focus.
+    expect(await focusIn(page)).toEqual({ inDialog: 'Create Account', label: 'Email' });
+    expect(await axeViolations(page)).toEqual([]);
 
-    // The spec's validation messages, before anything is sent.
-    await signup.getByLabel('Email').fill(email);
-    await signup.getByLabel('Password', { exact: true }).fill('abc12');
-    await signup.getByLabel('Confirm Password').fill('abc123');
-    await signup.getByRole('button', { name: 'Create Account' }).click();
+    // The spec's validation messages, before anything is sent; typed key by key, Tab between fields.
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('abc12');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('abc123');
+    await page.keyboard.press('Enter');
     await signup.getByText('Passwords do not match').waitFor();
-    await signup.getByLabel('Confirm Password').fill('abc12');
-    await signup.getByRole('button', { name: 'Create Account' }).click();
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
     await signup.getByText('Password must be at least 6 characters').waitFor();
+    expect(await signup.getByLabel('Email').inputValue()).toBe(email);
 
-    await signup.getByLabel('Password', { exact: true }).fill(password);
-    await signup.getByLabel('Confirm Password').fill(password);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(password);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(password);
     await page.screenshot({ path: shot('accounts-1-signup') });
-    await signup.getByRole('button', { name: 'Create Account' }).click();
+    await page.keyboard.press('Enter');
 
     // Sign-up success moves to verify, carrying the e-mail.
     const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
     await verify.waitFor();
     expect(await verify.getByLabel('Email').inputValue()).toBe(email);
+    // The e-mail is carried (and disabled): focus goes to the code, which keeps digits only.
+    expect(await focusIn(page)).toEqual({ inDialog: 'Verify Your Email', label: 'Verification Code' });
+    await page.keyboard.type('12a3');
+    expect(await verify.getByLabel('Verification Code').inputValue()).toBe('123');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.type('456');
+    await page.keyboard.press('Enter');
+    await verify.getByRole('alert').waitFor();
     await page.screenshot({ path: shot('accounts-2-verify-mode') });
 
     const mail = await until(() => latestMail(sys.dataDir, email));
@@ -115,12 +172,28 @@ describe('accounts in Chromium against the whole product', () => {
     await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
     await page.getByRole('button', { name: 'Sign In' }).click();
     const signin = page.getByRole('dialog', { name: 'Sign In' });
-    await signin.getByLabel('Email').fill(email);
-    await signin.getByLabel('Password').fill('wrong-password');
-    await signin.getByRole('button', { name: 'Sign In' }).click();
+    // Forgot password, typed: the same answer whether or not the address has an account.
+    await signin.getByRole('button', { name: 'Forgot password?' }).click();
+    const forgot = page.getByRole('dialog', { name: 'Reset Your Password' });
+    await forgot.waitFor();
+    expect(await focusIn(page)).toEqual({ inDialog: 'Reset Your Password', label: 'Email' });
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await forgot.getByRole('status').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await forgot.getByRole('button', { name: 'Back to sign in' }).click();
+    await signin.waitFor();
+    expect(await focusIn(page)).toEqual({ inDialog: 'Sign In', label: 'Email' });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('wrong-password');
+    await page.keyboard.press('Enter');
     await signin.getByText('Invalid email or password.').waitFor();
-    await signin.getByLabel('Password').fill(password);
-    await signin.getByRole('button', { name: 'Sign In' }).click();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(password);
+    await page.keyboard.press('Enter');
     await menuButton.waitFor();
   }, 120_000);
 

@@ -115,7 +115,10 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
 
     // Step 2: settings in named groups, validated in the form with the server's limits.
     const title = page.getByRole('group', { name: 'Title' });
-    await title.getByLabel('Title text').fill('Signing Session');
+    await title.getByLabel('Title text').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Signing Session');
+    expect(await title.getByLabel('Title text').inputValue()).toBe('Signing Session');
     await title.getByLabel('Position').selectOption('top');
     await page.getByRole('group', { name: 'Editing' }).getByLabel('Pacing').selectOption('high-energy');
     expect(await page.getByRole('group', { name: 'Fades and frame' }).getByRole('checkbox').count()).toBe(2);
@@ -125,14 +128,19 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await title.getByLabel('Show a title').check();
     expect(await title.getByLabel('Title text').inputValue()).toBe('Signing Session');
     const size = title.getByLabel('Font size');
-    await size.fill(''); // clearing the field does not snap back
+    await size.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace'); // clearing the field does not snap back
     expect(await size.inputValue()).toBe('');
     await page.getByText('Font size is required').waitFor();
-    await size.fill('900');
+    await page.keyboard.type('900');
     await page.getByText('Font size must be at most 400').waitFor();
     await page.getByRole('button', { name: 'Generate Reel' }).click();
     await page.getByRole('alert').filter({ hasText: 'Font size must be at most 400' }).first().waitFor();
-    await size.fill('64');
+    await size.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('64');
+    expect(await size.inputValue()).toBe('64');
     await page.getByRole('radio', { name: /9:16/ }).check();
     await page.screenshot({ path: shot('home-2-settings'), fullPage: true });
 
@@ -182,6 +190,71 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       .getByText(/free video for today is used/)
       .waitFor();
     await page.screenshot({ path: shot('home-5-again'), fullPage: true });
+  }, 300_000);
+
+  it('walks the main path with the keyboard alone: sign in, upload, preview, generate, download', async () => {
+    const email = `home.keys.${Date.now()}@example.com`;
+    await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const keys = await context.newPage();
+    /** Tab forward until the focused element's name matches (a person reading the focus ring). */
+    const tabTo = async (name: RegExp) => {
+      for (let i = 0; i < 120; i++) {
+        await keys.keyboard.press('Tab');
+        const focused = await keys.evaluate(() => {
+          const a = document.activeElement as HTMLElement | null;
+          return (a?.getAttribute('aria-label') || a?.textContent || '').trim();
+        });
+        if (name.test(focused)) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    try {
+      await keys.goto(`${sys.baseUrl}/`);
+      await keys.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
+      await keys.getByRole('button', { name: 'Sign In' }).waitFor();
+      await tabTo(/^Sign In$/);
+      await keys.keyboard.press('Enter');
+      const signIn = keys.getByRole('dialog', { name: 'Sign In' });
+      await signIn.waitFor();
+      await keys.keyboard.type(email);
+      await keys.keyboard.press('Tab');
+      await keys.keyboard.type('typed-password');
+      await keys.keyboard.press('Enter');
+      await keys.getByRole('button', { name: email }).waitFor();
+      await signIn.waitFor({ state: 'detached' });
+
+      // Choose Files opens the system's file chooser (Playwright answers it).
+      await tabTo(/^Choose Files$/);
+      const chooser = keys.waitForEvent('filechooser');
+      await keys.keyboard.press('Enter');
+      await (await chooser).setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
+      await keys.waitForFunction(
+        () =>
+          document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 2 &&
+          document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
+        undefined,
+        { timeout: 60_000 },
+      );
+      await keys.getByRole('button', { name: 'Preview edit' }).waitFor({ timeout: 30_000 });
+      await tabTo(/^Preview edit$/);
+      await keys.keyboard.press('Enter');
+      await keys.getByTestId('studio').waitFor({ timeout: 60_000 });
+      await keys.getByRole('button', { name: 'Generate This Edit' }).waitFor();
+      await tabTo(/^Generate This Edit$/);
+      await keys.keyboard.press('Enter');
+      const download = keys.getByTestId('job-card').getByRole('link', { name: 'Download' });
+      await download.waitFor({ timeout: 180_000 });
+      await tabTo(/^Download$/);
+      expect(await download.evaluate((a) => a === document.activeElement)).toBe(true);
+      const res = await fetch((await download.getAttribute('href'))!.replace('localhost', '127.0.0.1'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('video/mp4');
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+      await keys.screenshot({ path: shot('home-keyboard-only'), fullPage: true });
+    } finally {
+      await context.close();
+    }
   }, 300_000);
 
   it('previews the edit before paying: lock one segment, re-roll another, and the render follows the plan shown', async () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations, focusIn } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -52,14 +53,21 @@ describe('libraries and My Reels in Chromium', () => {
     );
     await page.screenshot({ path: shot('library-1-all'), fullPage: true });
 
-    await page.getByLabel('Search videos').fill('BUNNY');
+    // Typed key by key; Tab to the category, arrow keys choose it.
+    const search = page.getByLabel('Search videos');
+    await search.pressSequentially('BUNNY');
     await counts.getByText('Showing 2 of 2 videos · 10 total clips available').waitFor();
-    await page.getByLabel('Search videos').fill('');
+    expect(await search.inputValue()).toBe('BUNNY');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
     await page.getByLabel('Category').selectOption({ label: 'People' });
     await counts.getByText('Showing 4 of 4 videos').waitFor();
-    await page.getByLabel('Search videos').fill('no such clip');
+    await search.pressSequentially('no such clip');
     await page.getByText('No videos match your search').waitFor();
-    await page.getByLabel('Search videos').fill('');
+    expect(await search.inputValue()).toBe('no such clip');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
     await page.getByLabel('Category').selectOption({ label: 'All Categories' });
     await counts.getByText('Showing 10 of 10 videos').waitFor();
 
@@ -77,7 +85,10 @@ describe('libraries and My Reels in Chromium', () => {
     const player = page.getByRole('dialog');
     await player.locator('video[controls]').waitFor();
     await page.screenshot({ path: shot('library-2-player'), fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
+    await player.waitFor({ state: 'detached' });
+    expect(await first.getByRole('button').evaluate((b) => b === document.activeElement)).toBe(true);
   }, 60_000);
 
   it('Home: picks library music (preview, BPM, waveform) and clips, makes a reel, and /reels shows it live and deletes it', async () => {
@@ -96,10 +107,27 @@ describe('libraries and My Reels in Chromium', () => {
     await page.getByRole('button', { name: /@example\.com/ }).waitFor();
 
     // Music: preview one track, select another, see its tempo and beat markers, use it.
-    await page.getByRole('button', { name: 'Browse Music Library' }).click();
+    const browseMusic = page.getByRole('button', { name: 'Browse Music Library' });
+    await browseMusic.focus();
+    await page.keyboard.press('Enter');
     const music = page.getByRole('dialog', { name: 'Music Library' });
     await music.getByTestId('track').first().waitFor();
     expect(await music.getByTestId('track').count()).toBe(4);
+    // The search has the focus; typing (a space included) keeps it there and the dialog open.
+    expect(await focusIn(page)).toEqual({ inDialog: 'Music Library', label: 'Search music' });
+    await page.keyboard.type('sprint ');
+    await page.waitForFunction(() => document.querySelectorAll('dialog [data-testid=track]').length === 1);
+    expect(await music.getByLabel('Search music').inputValue()).toBe('sprint ');
+    expect(await focusIn(page)).toEqual({ inDialog: 'Music Library', label: 'Search music' });
+    expect(await axeViolations(page)).toEqual([]);
+    for (let i = 0; i < 'sprint '.length; i++) await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => document.querySelectorAll('dialog [data-testid=track]').length === 4);
+    // Escape closes it and the focus is back on its button; Enter opens it again.
+    await page.keyboard.press('Escape');
+    await music.waitFor({ state: 'detached' });
+    expect(await browseMusic.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await music.getByTestId('track').first().waitFor();
     const slow = music.getByTestId('track').filter({ hasText: 'slow-pad-90bpm.mp3' });
     expect(await slow.textContent()).toContain('90 BPM');
     await slow.getByRole('button', { name: 'Play slow-pad-90bpm.mp3' }).click();
@@ -133,13 +161,16 @@ describe('libraries and My Reels in Chromium', () => {
     await page.getByRole('button', { name: 'Browse Video Library' }).click();
     const videos = page.getByRole('dialog', { name: 'Video Library' });
     await videos.getByText('0 of up to 20 clips selected').waitFor();
-    await videos.getByLabel('Search videos').fill('signing');
+    expect(await focusIn(page)).toEqual({ inDialog: 'Video Library', label: 'Search videos' });
+    await page.keyboard.type('signing');
+    expect(await videos.getByLabel('Search videos').inputValue()).toBe('signing');
     // The grid settles on the two matches before anything is clicked (no layout shift under the pointer).
     await page.waitForFunction(() => document.querySelectorAll('[role=dialog] [data-testid=clip-card]').length === 2);
     await videos.getByRole('button', { name: 'Select signing-again.mp4', exact: true }).click();
     await videos.getByText('1 of up to 20 clips selected').waitFor();
     await videos.getByRole('button', { name: 'Select signing-walk.mp4', exact: true }).click();
     await videos.getByText('2 of up to 20 clips selected').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await videos.getByRole('button', { name: 'Use 2 clips' }).click();
     await tray.getByText('signing-walk.mp4').waitFor();
     // Library clips are stored already: ready at once, with their thumbnail, in the order chosen.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -39,10 +40,20 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
   const payWithCard = async (dialogName: string, card: string) => {
     const dialog = page.getByRole('dialog', { name: dialogName });
     await dialog.getByText('Test mode: no real money moves').waitFor();
-    await dialog.getByLabel('Card number').fill(card);
-    await dialog.getByLabel('Expiry (MM/YY)').fill('1234');
-    await dialog.getByLabel('CVC').fill('123');
-    await dialog.getByRole('button', { name: /^Pay \$/ }).click();
+    expect(await axeViolations(page)).toEqual([]);
+    // Typed as a person would: the number, Tab, the expiry, Tab, the CVC, Enter.
+    await dialog.getByLabel('Card number').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(card);
+    for (const typed of ['1234', '123']) {
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(typed);
+    }
+    expect((await dialog.getByLabel('Card number').inputValue()).replace(/\D/g, '')).toBe(card.replace(/\D/g, ''));
+    expect(await dialog.getByLabel('Expiry (MM/YY)').inputValue()).toBe('12/34');
+    expect(await dialog.getByLabel('CVC').inputValue()).toBe('123');
+    await page.keyboard.press('Enter');
     return dialog;
   };
 
@@ -148,6 +159,10 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
     await phone.getByRole('button', { name: /^Cart\s*\d+\s*items?$/ }).focus();
     await phone.keyboard.press('Enter');
     await phone.getByRole('dialog', { name: 'Cart' }).waitFor();
+    expect(await axeViolations(phone)).toEqual([]);
+    await phone.keyboard.press('Escape');
+    await phone.getByRole('dialog', { name: 'Cart' }).waitFor({ state: 'detached' });
+    expect(await phone.getByRole('button', { name: /^Cart\s*\d+\s*items?$/ }).evaluate((b) => b === document.activeElement)).toBe(true);
     await phone.close();
   });
 

@@ -2,17 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { LocalObjectStore, createMetrics } from '@reelsmith/kit';
 import { quietLogger, tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { CREDIT_PACKS, PLANS } from '../../services/billing/src/domain/catalogue';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { ROOT } from '../support/system';
-
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Three featured reels with real frames and a real MP4, served by the gateway's public routes over a stand-in media-library. */
 /** `billing.down` makes billing's catalogue fail, as when billing is down. */
@@ -152,26 +151,15 @@ describe('public pages: accessibility and layout in Chromium', () => {
     objects.remove();
   });
 
-  const axe = async (page: Page) => {
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate(async () => {
-      const r = await (
-        window as unknown as {
-          axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
-        }
-      ).axe.run({
-        resultTypes: ['violations'],
-      });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-    });
-    return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  };
+  /** axe-core's violations of any impact. */
+  const axe = axeViolations;
 
   describe.each([
     ['desktop', 1280],
     ['phone', 390],
+    ['small-phone', 320],
   ])('%s', (size, width) => {
-    it.each(routes)('%s: its own title and description, no serious axe violations, nothing scrolls sideways', async (route, heading) => {
+    it.each(routes)('%s: its own title and description, no axe violations, nothing scrolls sideways', async (route, heading) => {
       // axe-core is injected as a script, which the app's strict CSP refuses (as it should); the
       // other browser specs run under the CSP and fail on any violation.
       const page = await browser.newPage({ viewport: { width, height: 844 }, bypassCSP: true });
@@ -194,10 +182,94 @@ describe('public pages: accessibility and layout in Chromium', () => {
       expect(await axe(page)).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // The top bar fits, and "Sign In" keeps to one line.
+      const bar = await page.evaluate(() => {
+        const header = document.querySelector('header.topnav')!;
+        const signIn = Array.from(header.querySelectorAll('button')).find((b) => b.textContent === 'Sign In');
+        const range = document.createRange();
+        if (signIn) range.selectNodeContents(signIn);
+        return { overflow: header.scrollWidth - header.clientWidth, signInLines: signIn ? range.getClientRects().length : -1 };
+      });
+      expect(bar).toEqual({ overflow: 0, signInLines: 1 });
       await page.screenshot({ path: shot(`public-${size}${route.replace(/\//g, '-')}`), fullPage: true });
       await page.close();
       expect(errors).toEqual([]);
     });
+  });
+
+  it('at 320 px the menu button opens the main menu by keyboard; Escape closes it; the sign-in dialog fits and passes axe', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    try {
+      await page.goto(`${base}/about`);
+      const toggle = page.getByRole('button', { name: 'Open menu' });
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Pricing' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
+      expect(await axe(page)).toEqual([]);
+      await page.keyboard.press('Tab');
+      expect(await nav.getByRole('link', { name: 'Create' }).evaluate((a) => a === document.activeElement)).toBe(true);
+      await page.keyboard.press('Escape');
+      await nav.getByRole('link', { name: 'Pricing' }).waitFor({ state: 'hidden' });
+      expect(await page.getByRole('button', { name: 'Open menu' }).evaluate((b) => b === document.activeElement)).toBe(true);
+      // Enter on a link goes there and closes the menu.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
+      expect(await nav.isVisible()).toBe(false);
+
+      const signIn = page.getByRole('button', { name: 'Sign In' });
+      await signIn.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Sign In' });
+      await dialog.waitFor();
+      await page.keyboard.type('phone@example.com');
+      expect(await dialog.getByLabel('Email').inputValue()).toBe('phone@example.com');
+      const box = (await dialog.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(320);
+      expect(await axe(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await signIn.evaluate((b) => b === document.activeElement)).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('contact: typed key by key, Tab between fields, the topic by arrow key, sent with Enter on the button', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const sent: Array<Record<string, string>> = [];
+    page.on('request', (r) => void (r.url().endsWith('/api/v1/contact') && sent.push(r.postDataJSON() as Record<string, string>)));
+    try {
+      await page.goto(`${base}/contact`);
+      const name = page.getByLabel('Name');
+      await name.focus();
+      await page.keyboard.type('Ada Typist');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('ada@example.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown'); // General question -> Technical support
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('The dialogs keep what I type now. Thank you!');
+      await page.keyboard.press('Tab'); // the bots' field is out of the tab order
+      expect(await page.getByRole('button', { name: 'Send Message' }).evaluate((b) => b === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').getByText('Thank you! Your message has been sent').waitFor();
+      expect(sent).toEqual([
+        {
+          name: 'Ada Typist',
+          email: 'ada@example.com',
+          topic: 'Technical support',
+          message: 'The dialogs keep what I type now. Thank you!',
+          website: '',
+        },
+      ]);
+    } finally {
+      await page.close();
+    }
   });
 
   it('pricing with billing down says so once and asks again only when told to', async () => {

@@ -5,7 +5,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { store } from './app/store';
 import { ErrorBoundary } from './components/CrashScreen';
-import { AuthModal } from './features/auth';
+import { LazyAuthModal } from './features/auth';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -15,7 +15,7 @@ createRoot(document.getElementById('root')!).render(
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-        <AuthModal />
+        <LazyAuthModal />
       </Provider>
     </ErrorBoundary>
   </StrictMode>,

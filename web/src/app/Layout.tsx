@@ -1,10 +1,12 @@
-import { useState } from 'react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { authOpened } from './session';
 import { useAppDispatch } from './store';
-import { UserMenu, useCurrentUser } from '../features/auth';
+import { useCurrentUser } from '../features/auth';
 import { CartDrawer } from '../features/payments';
+
+/** Only signed-in people have the account menu (and its settings dialogs): it loads then. */
+const UserMenu = lazy(() => import('../features/auth/UserMenu').then((m) => ({ default: m.UserMenu })));
 
 const mainLinks = [
   { to: '/', label: 'Create' },
@@ -37,6 +39,18 @@ export function Layout() {
   const dispatch = useAppDispatch();
   const { user, loading } = useCurrentUser();
   useEffect(() => setMenuOpen(false), [location.pathname]);
+  const toggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    // Escape closes the phone menu and gives the focus back to its button.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      toggle.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   return (
     <div className="shell">
@@ -45,6 +59,8 @@ export function Layout() {
           Reelsmith
         </Link>
         <button
+          ref={toggle}
+          type="button"
           className="menu-toggle"
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           aria-expanded={menuOpen}
@@ -63,7 +79,9 @@ export function Layout() {
         <CartDrawer />
         <div className="account">
           {user ? (
-            <UserMenu user={user} />
+            <Suspense fallback={<span className="muted">…</span>}>
+              <UserMenu user={user} />
+            </Suspense>
           ) : loading ? (
             <span className="muted">…</span>
           ) : (

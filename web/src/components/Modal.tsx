@@ -1,25 +1,87 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-/** A dialog over the page: Escape and the close button dismiss it; focus moves into it. */
-export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
+const FIELD = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
+
+/**
+ * A dialog over the page, on the platform's `<dialog>` opened with `showModal()`: the browser keeps
+ * focus inside and makes the page behind inert. Focus starts on the first field (the close button
+ * when there is none) and is never moved again while the dialog is open, so typing stays where it
+ * is. Escape, the close button and a click on the backdrop call `onClose`; the caller unmounts the
+ * dialog and focus goes back to the element that opened it.
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  // The latest onClose without making it an effect dependency: callers pass a new function on
+  // every render, and the dialog must not react to that.
+  const onCloseRef = useRef(onClose);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    ref.current?.querySelector<HTMLElement>('input, button')?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+    onCloseRef.current = onClose;
+  });
+
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    const dialog = ref.current!;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    (dialog.querySelector<HTMLElement>(FIELD) ?? closeRef.current)?.focus();
+    return () => {
+      mounted.current = false;
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  // When the content changes under the focus (another step of the same dialog replaces the
+  // focused button), focus would fall to the page's body: put it on the new step's first field.
+  useEffect(() => {
+    const dialog = ref.current!;
+    if (!dialog.contains(document.activeElement)) (dialog.querySelector<HTMLElement>(FIELD) ?? closeRef.current)?.focus();
+  }, [title]);
+
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={title} ref={ref}>
-        <header>
-          <h2>{title}</h2>
-          <button className="icon" aria-label="Close" onClick={onClose}>
+    <dialog
+      ref={ref}
+      className={className ? `modal ${className}` : 'modal'}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        // Escape: the caller decides (it unmounts the dialog), so the browser must not close it alone.
+        e.preventDefault();
+        onCloseRef.current();
+      }}
+      onClose={() => {
+        // Chrome may close on a repeated Escape even though cancel was prevented; a caller that
+        // kept the dialog (a payment in progress) gets it back.
+        if (mounted.current && !ref.current!.open) ref.current!.showModal();
+      }}
+      onMouseDown={(e) => {
+        // The backdrop belongs to the <dialog> element itself; its content is wrapped below.
+        if (e.target !== e.currentTarget) return;
+        const r = e.currentTarget.getBoundingClientRect();
+        if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onCloseRef.current();
+      }}
+    >
+      <div className="modal-body">
+        <div className="modal-head">
+          <h2 id={titleId}>{title}</h2>
+          <button ref={closeRef} type="button" className="icon" aria-label="Close" onClick={() => onCloseRef.current()}>
             ✕
           </button>
-        </header>
+        </div>
         {children}
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -1,7 +1,9 @@
 import { lazy, Suspense } from 'react';
 import type { User } from '../../api/types';
-import { JobCard } from './JobCard';
 import type { JobForm } from './useJobForm';
+
+/** The job's card loads once there is a job. */
+const JobCard = lazy(() => import('./JobCard').then((m) => ({ default: m.JobCard })));
 
 /** Shown only when the reel costs more than the user can pay: its plan and pack cards load then. */
 const PayToContinue = lazy(() => import('../payments/PayToContinue').then((m) => ({ default: m.PayToContinue })));
@@ -52,7 +54,11 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
         </button>
       )}
       {phase.kind === 'submitting' && <p className="notice">Creating video job…</p>}
-      {phase.kind === 'job' && <JobCard jobId={phase.id} onAnother={() => form.reset(false)} onStartOver={() => form.reset(true)} />}
+      {phase.kind === 'job' && (
+        <Suspense fallback={<div className="spinner" role="status" aria-label="Loading the job" />}>
+          <JobCard jobId={phase.id} onAnother={() => form.reset(false)} onStartOver={() => form.reset(true)} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -1,11 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
 import { useCurrentUser } from '../auth';
-import { cart, cartTotal, useCart } from './cart';
+import { useCart } from './cart';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
-import { money, type PaymentItem } from './payments.api';
+import type { PaymentItem } from './payments.api';
 import './payments.css';
+
+/** The open cart's dialog loads the first time it is opened. */
+const CartPanel = lazy(() => import('./CartPanel').then((m) => ({ default: m.CartPanel })));
 
 /** The top bar's cart: items, per-item remove, total, and Checkout (the payment dialog for the cart). */
 export function CartDrawer() {
@@ -15,14 +18,6 @@ export function CartDrawer() {
   const [open, setOpen] = useState(false);
   const [paying, setPaying] = useState<PaymentItem[] | null>(null);
   const count = items.reduce((n, i) => n + i.quantity, 0);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('keydown', onKey);
-    ref.current?.querySelector<HTMLElement>('button')?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
 
   const checkout = () => {
     if (!user) return dispatch(authOpened({ mode: 'signin' }));
@@ -52,38 +47,9 @@ export function CartDrawer() {
         <span className="sr-only"> item{count === 1 ? '' : 's'}</span>
       </button>
       {open && (
-        <div className="drawer" role="dialog" aria-label="Cart" ref={ref}>
-          <header>
-            <h2>Cart</h2>
-            <button className="icon" aria-label="Close cart" onClick={() => setOpen(false)}>
-              ✕
-            </button>
-          </header>
-          {items.length === 0 ? (
-            <p className="muted">Your cart is empty. Add credit packs from the Pricing page.</p>
-          ) : (
-            <ul>
-              {items.map((i) => (
-                <li key={i.id}>
-                  <span>
-                    {i.name}
-                    {i.quantity > 1 ? ` × ${i.quantity}` : ''}
-                  </span>
-                  <span>{money(i.price * i.quantity)}</span>
-                  <button className="btn" aria-label={`Remove ${i.name}`} onClick={() => cart.remove(i.id)}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          <p className="pay-total">
-            Total: <strong>{money(cartTotal(items))}</strong>
-          </p>
-          <button className="btn primary wide" disabled={items.length === 0} onClick={checkout}>
-            Checkout
-          </button>
-        </div>
+        <Suspense fallback={null}>
+          <CartPanel items={items} onClose={() => setOpen(false)} onCheckout={checkout} />
+        </Suspense>
       )}
       {paying && <LazyPaymentDialog items={paying} fromCart onClose={() => setPaying(null)} />}
     </div>

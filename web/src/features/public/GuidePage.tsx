@@ -155,7 +155,8 @@ export function GuidePage() {
         on the pacing, on whether the reel has music, on the total size of your source files beyond a free allowance, and on the reel's
         length beyond the included minutes; there is a minimum price. These figures come live from billing:
       </p>
-      <div className="table-wrap">
+      {/* Scrolls sideways on a narrow phone: focusable, so the keyboard can scroll it too. */}
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Credits for a reel from 50 MB of clips">
         <table className="price-table">
           <caption>Credits for a reel from 50 MB of clips</caption>
           <thead>

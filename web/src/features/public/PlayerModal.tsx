@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { Modal } from '../../components/Modal';
 import { useCountPlayMutation, type DemoVideo } from './public.api';
 
 const isEmbed = (v: DemoVideo) => /^https:\/\/www\.youtube-nocookie\.com\/embed\//.test(v.videoUrl);
@@ -10,56 +11,37 @@ const isEmbed = (v: DemoVideo) => /^https:\/\/www\.youtube-nocookie\.com\/embed\
 export function PlayerModal({ video, onClose }: { video: DemoVideo; onClose: () => void }) {
   const [countPlay] = useCountPlayMutation();
   const counted = useRef(false);
-  const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    const before = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      before?.focus?.();
-    };
-  }, [onClose]);
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal player" role="dialog" aria-modal="true" aria-label={video.title}>
-        <header>
-          <h2>{video.title}</h2>
-          <button ref={closeRef} className="icon" aria-label="Close" onClick={onClose}>
-            ✕
-          </button>
-        </header>
-        <div className="player-frame">
-          {isEmbed(video) ? (
-            <iframe
-              src={`${video.videoUrl}?autoplay=1&rel=0`}
-              title={video.title}
-              allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
-              allowFullScreen
-              referrerPolicy="strict-origin-when-cross-origin"
-            />
-          ) : (
-            <video
-              src={video.videoUrl}
-              controls
-              autoPlay
-              playsInline
-              poster={video.thumbnail || undefined}
-              onPlay={() => {
-                if (counted.current) return;
-                counted.current = true;
-                void countPlay(video.id);
-              }}
-            />
-          )}
-        </div>
-        {video.description && <p className="muted">{video.description}</p>}
-        <p className="muted">
-          <span className="chip">{video.category}</span>
-        </p>
+    <Modal title={video.title} onClose={onClose} className="player">
+      <div className="player-frame">
+        {isEmbed(video) ? (
+          <iframe
+            src={`${video.videoUrl}?autoplay=1&rel=0`}
+            title={video.title}
+            allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+            allowFullScreen
+            referrerPolicy="strict-origin-when-cross-origin"
+          />
+        ) : (
+          <video
+            src={video.videoUrl}
+            controls
+            autoPlay
+            playsInline
+            poster={video.thumbnail || undefined}
+            onPlay={() => {
+              if (counted.current) return;
+              counted.current = true;
+              void countPlay(video.id);
+            }}
+          />
+        )}
       </div>
-    </div>
+      {video.description && <p className="muted">{video.description}</p>}
+      <p className="muted">
+        <span className="chip">{video.category}</span>
+      </p>
+    </Modal>
   );
 }
