@@ -387,6 +387,9 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
   const n = input.clips.length;
   const used = input.clips.map((): Used[] => []);
   const usedSec = input.clips.map(() => 0);
+  // Every clip the user gave is on the reel once before any clip's material is weighed (when
+  // there are enough segments): a clip with no clean material still appears, just not again.
+  const shown = input.clips.map(() => 0);
   let prev: { clip: number; start: number } | undefined;
   return (k: number, cur: number, len: number): number => {
     // The piece before is now complete (it is not the last: another follows).
@@ -415,14 +418,16 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
     let bestKey: number[] | undefined;
     for (let i = 0; i < n; i++) {
       const c = (k + i) % n;
-      const key = [tierOf(c), prev && prev.clip === c ? 1 : 0];
+      const key = [shown[c]! > 0 ? 1 : 0, tierOf(c), prev && prev.clip === c ? 1 : 0];
       if (!bestKey || lexLess(key, bestKey)) {
         best = c;
         bestKey = key;
       }
-      // Nothing can beat fresh clean material from another clip than the one before (rr order).
-      if (key[0] === 0 && key[1] === 0) break;
+      // Nothing can beat a clip not yet shown, or fresh clean material from another clip than the
+      // one before (round-robin order).
+      if (key[0] === 0 || (key[1] === 0 && key[2] === 0 && shown.every((x) => x > 0))) break;
     }
+    shown[best] = shown[best]! + 1;
     prev = { clip: best, start: cur };
     return best;
   };
