@@ -1,4 +1,4 @@
-import { toJobRequestMessage, type EditPlanWire } from '@reelsmith/proto';
+import { parsePlanJson, toJobRequestMessage } from '@reelsmith/proto';
 import type { PlanPreviewPorts } from '../domain/plan-preview.js';
 import type { LinkSigner } from '../domain/job-status.js';
 import { LINK_SECONDS } from '../domain/job-status.js';
@@ -19,7 +19,7 @@ export function planPreviewPorts(peers: Peers, signer: LinkSigner, requestId: st
         },
         { requestId },
       );
-      return { plan: JSON.parse(r.planJson) as EditPlanWire, estimateCredits: Number(r.estimateCredits), music: r.music };
+      return { plan: parsePlanJson(r.planJson), estimateCredits: Number(r.estimateCredits), music: r.music };
     },
     async frames(ownerId, moments) {
       const { frameKeys } = await peers.media.getFrames(
