@@ -18,8 +18,11 @@ function defaultsOf(schema, components) {
   if (schema.type === 'object' && schema.properties) {
     const out = {};
     for (const [k, p] of Object.entries(schema.properties)) {
-      const nested = p.$ref || p.properties ? defaultsOf({ ...p, default: undefined }, components) : undefined;
       const own = p.default;
+      // An optional object without a default of its own (the job request's plan) stays absent:
+      // its fields' defaults apply only once it is sent.
+      const present = own !== undefined || (schema.required ?? []).includes(k);
+      const nested = (p.$ref || p.properties) && present ? defaultsOf({ ...p, default: undefined }, components) : undefined;
       const merged = own && typeof own === 'object' && !Array.isArray(own) ? { ...own, ...nested } : (own ?? nested);
       if (merged !== undefined && !(typeof merged === 'object' && !Array.isArray(merged) && !Object.keys(merged).length)) out[k] = merged;
     }

@@ -8161,12 +8161,7 @@ export const jobRequestDefaults = {
   "fade_out_duration_sec": 2,
   "enable_letterbox": true,
   "aspect": "16:9",
-  "get_footage_offers": false,
-  "plan": {
-    "music_start": 0,
-    "music_fade_out_sec": 0,
-    "clamped_to_song": false
-  }
+  "get_footage_offers": false
 } as const;
 
 /** The job request's limits ({min, max} of numbers, {max} of text lengths), as the server checks them. */
