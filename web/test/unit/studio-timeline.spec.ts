@@ -1,5 +1,15 @@
 import type { EditPlan } from '../../src/api/types';
-import { cutCandidates, moveCut, musicOnReel, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from '../../src/features/studio/timeline';
+import {
+  cutCandidates,
+  moveCut,
+  musicOnReel,
+  segmentAt,
+  snap,
+  sourceTime,
+  stepCut,
+  tapBpm,
+  widths,
+} from '../../src/features/studio/timeline';
 import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
 
 const seg = (clip: number, inS: number, start: number, end: number, hold = 0) => ({

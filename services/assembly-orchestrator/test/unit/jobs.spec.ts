@@ -246,7 +246,11 @@ describe('jobs service', () => {
     it('prices a reel by its target length (at most the song), and refuses bad target lengths and music starts clearly', async () => {
       const repo = new MemoryJobs();
       const bars = Array.from({ length: 45 }, (_, i) => i * 2); // 120 BPM, 4/4: a bar every 2 s
-      const analysed: MediaInfo = { ...song('m', 90), analysisStatus: 'done', analysis: { version: 3, durationSec: 90, bars, beats: [], bpm: 120, beatPeriodSec: 0.5, confidence: 1 } };
+      const analysed: MediaInfo = {
+        ...song('m', 90),
+        analysisStatus: 'done',
+        analysis: { version: 3, durationSec: 90, bars, beats: [], bpm: 120, beatPeriodSec: 0.5, confidence: 1 },
+      };
       const { p, estimated } = peers([clip('a', 1000, 600), analysed, song('fresh', 90)]);
       const svc = new JobsService(repo, p, new Published(), log);
       await svc.create('u1', false, { media_files: ['a'], music_file: 'm', target_duration_sec: 30 }, '');
