@@ -165,7 +165,7 @@ describe('libraries and My Reels in Chromium', () => {
     await page.keyboard.type('signing');
     expect(await videos.getByLabel('Search videos').inputValue()).toBe('signing');
     // The grid settles on the two matches before anything is clicked (no layout shift under the pointer).
-    await page.waitForFunction(() => document.querySelectorAll('[role=dialog] [data-testid=clip-card]').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('dialog[open] [data-testid=clip-card]').length === 2);
     await videos.getByRole('button', { name: 'Select signing-again.mp4', exact: true }).click();
     await videos.getByText('1 of up to 20 clips selected').waitFor();
     await videos.getByRole('button', { name: 'Select signing-walk.mp4', exact: true }).click();
