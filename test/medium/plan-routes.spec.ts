@@ -2,22 +2,11 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { DomainError, ErrorCode, LocalObjectStore, createMetrics, dial, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
-import { assembly, billing, media } from '@reelsmith/proto';
-import { wire as wireBilling } from '../../services/billing/src/app';
-import { configSchema as billingSchema } from '../../services/billing/src/config';
-import { wire as wireMedia } from '../../services/media-library/src/app';
-import { configSchema as mediaSchema } from '../../services/media-library/src/config';
-import { wire as wireOrchestrator } from '../../services/assembly-orchestrator/src/app';
-import { configSchema as orchestratorSchema } from '../../services/assembly-orchestrator/src/config';
+import { tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
-import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
-import { healthyReport, listenLocal, startService } from '../support/in-process';
+import { STACK_ORIGIN, startJobStack, type JobStack } from '../support/job-stack';
 
 const SECRET = 'plan-routes-signing-secret-0123456789';
-const ORIGIN = 'http://localhost:8080';
 
 const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
 
@@ -32,75 +21,18 @@ type Json = Record<string, any>;
  */
 describe('edit plan, upload info and cancel routes through the gateway (issue 20)', () => {
   const data = tempDir('plan-routes');
-  const store = new LocalObjectStore({ root: path.join(data.dir, 'objects'), signingSecret: SECRET, publicUrl: ORIGIN });
-  const dbs: TestDatabase[] = [];
-  const running: RunningService[] = [];
+  let stack: JobStack;
   let peers: Peers;
-  let app: FastifyInstance;
   let base: string;
-  const users = new Map<string, string>();
-  const signIn = () => {
-    const token = crypto.randomBytes(16).toString('hex');
-    users.set(token, crypto.randomUUID());
-    return token;
-  };
+  const signIn = () => stack.signIn();
 
   beforeAll(async () => {
-    const prefix = natsPrefix();
-    const common = { DATA_DIR: data.dir, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' };
-    const start = async (spec: Parameters<typeof startService>[0]) => {
-      const s = await startService({ ...spec, outbox: true });
-      running.push(s.running);
-      dbs.push(s.db);
-      return s.address;
-    };
-    const billingAddr = await start({ name: 'billing', schema: billingSchema, wire: wireBilling, env: common });
-    const mediaAddr = await start({
-      name: 'media-library',
-      schema: mediaSchema,
-      wire: wireMedia,
-      env: { ...common, SIGNING_SECRET: SECRET, PUBLIC_URL: ORIGIN, LIBRARY_STARTER_DIR: 'none', ANALYSIS_CONCURRENCY: '2' },
-    });
-    const jobsAddr = await start({
-      name: 'assembly-orchestrator',
-      schema: orchestratorSchema,
-      wire: wireOrchestrator,
-      env: { ...common, BILLING_GRPC_ADDR: billingAddr, MEDIA_LIBRARY_GRPC_ADDR: mediaAddr, DEMO_REELS: 'false' },
-    });
-    const opts = { deadlineMs: 60_000 };
-    const clients = {
-      billing: dial(billing.BillingService, billingAddr, opts),
-      media: dial(media.MediaLibraryService, mediaAddr, opts),
-      jobs: dial(assembly.AssemblyOrchestratorService, jobsAddr, opts),
-    };
-    peers = {
-      ...clients,
-      identity: {
-        authenticate: async ({ sessionToken }: { sessionToken: string }) => {
-          const id = users.get(sessionToken);
-          if (!id) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Please sign in to continue.', 'unauthenticated');
-          return { user: { id, email: `${id}@example.com`, isAdmin: false, isGuest: false, unlimited: false } };
-        },
-      },
-      close: () => Object.values(clients).forEach((c) => c.close()),
-    } as unknown as Peers;
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway_plan_routes'),
-      webDist: data.dir,
-      health: healthyReport,
-      peers,
-      store,
-      files: { store, signingSecret: SECRET },
-    });
-    base = await listenLocal(app);
+    stack = await startJobStack({ dataDir: data.dir, signingSecret: SECRET, metricsName: 'gateway_plan_routes' });
+    ({ peers, base } = stack);
   }, 180_000);
 
   afterAll(async () => {
-    await app?.close();
-    peers?.close();
-    for (const s of running.reverse()) await s.stop();
-    for (const d of dbs) await d.drop();
+    await stack?.stop();
     data.remove();
   });
 
@@ -121,7 +53,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     return body;
   };
   /** A signed link as the browser follows it (the links name the public origin). */
-  const fetchLink = (url: string) => fetch(url.replace(ORIGIN, base));
+  const fetchLink = (url: string) => fetch(url.replace(STACK_ORIGIN, base));
   const ready = async (token: string, key: string) => {
     const end = Date.now() + 90_000;
     for (;;) {
@@ -230,7 +162,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     expect(bad.body.detail).toContain('reroll');
 
     // Planning reserved nothing: the free video is still there.
-    const acct = await peers.billing.getAccount({ userId: users.get(owner)! });
+    const acct = await peers.billing.getAccount({ userId: stack.userId(owner) });
     expect(acct.account!.dailyFreeUsed).toBe(false);
   }, 120_000);
 
@@ -308,7 +240,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     const g = await call('POST', '/jobs/assemble', owner, { ...request(), plan: gap });
     expect(g.status).toBe(400);
     expect(g.body.detail).toMatch(/^plan\.segments\[2\]: /);
-    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(false);
+    expect((await peers.billing.getAccount({ userId: stack.userId(owner) })).account!.dailyFreeUsed).toBe(false);
   }, 60_000);
 
   it("a job is listed while active and cancelled by its owner only: someone else's cancel is a 404, a second cancel a 409", async () => {
@@ -316,7 +248,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     const created = await call('POST', '/jobs/assemble', owner, { ...request(), plan: body.plan });
     expect(created.status).toBe(200);
     const id = created.body.job_id as string;
-    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(true);
+    expect((await peers.billing.getAccount({ userId: stack.userId(owner) })).account!.dailyFreeUsed).toBe(true);
     const active = await call('GET', '/jobs?active=1', owner);
     expect(active.body.jobs.map((j: Json) => [j.job_id, j.status])).toEqual([[id, 'queued']]);
     expect(active.body.jobs[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -329,7 +261,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     const cancelled = await call('POST', `/jobs/${id}/cancel`, owner);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ job_id: id, status: 'cancelled', download_url: null });
-    expect((await peers.billing.getAccount({ userId: users.get(owner)! })).account!.dailyFreeUsed).toBe(false);
+    expect((await peers.billing.getAccount({ userId: stack.userId(owner) })).account!.dailyFreeUsed).toBe(false);
     const again = await call('POST', `/jobs/${id}/cancel`, owner);
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('This job has already finished.');
