@@ -414,6 +414,7 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
         return chooseWindow(clip.analysis, clip.durationSec, l, used[c]!, reelStart).tier;
       return usedSec[c]! + l <= clip.durationSec + EPS ? 0 : 1;
     };
+    const allShown = shown.every((x) => x > 0);
     let best = k % n;
     let bestKey: number[] | undefined;
     for (let i = 0; i < n; i++) {
@@ -425,7 +426,7 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
       }
       // Nothing can beat a clip not yet shown, or fresh clean material from another clip than the
       // one before (round-robin order).
-      if (key[0] === 0 || (key[1] === 0 && key[2] === 0 && shown.every((x) => x > 0))) break;
+      if (key[0] === 0 || (allShown && key[1] === 0 && key[2] === 0)) break;
     }
     shown[best] = shown[best]! + 1;
     prev = { clip: best, start: cur };
