@@ -241,6 +241,14 @@ describe('Intelligence: which moments a segment shows', () => {
     }
   });
 
+  it('shows every clip the user gave once, even one with no clean material, and that one only once', () => {
+    const good = { durationSec: 20, analysis: kinds('g'.repeat(20)) };
+    const frozen = { durationSec: 20, analysis: kinds('f'.repeat(20)) };
+    const plan = planEdit(base({ clips: [good, frozen, good], music: { durationSec: 15, analysis: music(15, 120, 0.25) } }));
+    expect(plan.segments.filter((s) => s.clip === 1)).toHaveLength(1);
+    expect(new Set(plan.segments.map((s) => s.clip))).toEqual(new Set([0, 1, 2]));
+  });
+
   it('shows blurred, black and frozen moments only when nothing better is left in the clip', () => {
     // Quarters: black, frozen, blurred, good (2 s each); a 4 s reel of 1 s segments.
     const a = kinds('kkffbbgg');
