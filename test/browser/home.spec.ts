@@ -197,6 +197,9 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const keys = await context.newPage();
+    // The person looks at this window: Chromium opens a file chooser only for the page in front,
+    // and the first test's page (still open) was in front since it set files on its input.
+    await keys.bringToFront();
     /** Tab forward until the focused element's name matches (a person reading the focus ring). */
     const tabTo = async (name: RegExp) => {
       for (let i = 0; i < 120; i++) {
