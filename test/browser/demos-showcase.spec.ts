@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { Api } from '../support/api';
 import { ARTIFACTS, launchBrowser, shot } from '../support/browser';
-import { startSystem, type RunningSystem } from '../support/system';
+import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
 
 const run = promisify(execFile);
 
@@ -41,7 +41,7 @@ describe('demo gallery on a fresh start (showcase mode) against the whole produc
   let renderSeconds = 0;
 
   beforeAll(async () => {
-    sys = await startSystem(dataDir, { DEMO_REELS: 'true', PRIVILEGED_EMAILS: chief }, 240_000);
+    sys = await startSystem(dataDir, { ...STARTER_LIBRARY, DEMO_REELS: 'true', PRIVILEGED_EMAILS: chief }, 240_000);
     browser = await launchBrowser();
   }, 300_000);
   afterAll(async () => {

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations, focusIn } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
-import { startSystem, type RunningSystem } from '../support/system';
+import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
 
 /**
  * The stock libraries and My Reels in Chromium, on a fresh `npm start` whose only content is the
@@ -19,7 +19,7 @@ describe('libraries and My Reels in Chromium', () => {
 
   beforeAll(async () => {
     // One after the other: a start that fails must not leave a browser behind.
-    sys = await startSystem(dataDir, {}, 240_000);
+    sys = await startSystem(dataDir, STARTER_LIBRARY, 240_000);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));

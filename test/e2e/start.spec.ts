@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAlive, startSystem } from '../support/system';
+import { isAlive, STARTER_LIBRARY, startSystem } from '../support/system';
 
 const EIGHT = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
 
@@ -28,7 +28,7 @@ describe('npm start: the whole product on embedded defaults', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves, survives a crashed service, stops cleanly and keeps its data', async () => {
-    const sys = await startSystem(dataDir);
+    const sys = await startSystem(dataDir, STARTER_LIBRARY);
     let pids: number[] = [];
     let firstInstance = '';
     try {
@@ -115,7 +115,7 @@ describe('npm start: the whole product on embedded defaults', () => {
     expect(pids.filter(isAlive)).toEqual([]);
 
     // A second start reuses the same data: same installation, no re-initialisation.
-    const again = await startSystem(dataDir);
+    const again = await startSystem(dataDir, STARTER_LIBRARY);
     try {
       const h = await health(again.baseUrl);
       expect(h.status).toBe(200);

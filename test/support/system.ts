@@ -11,6 +11,9 @@ export { freePort };
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
+/** The env that gives a started product the starter library `npm start` imports at first start. */
+export const STARTER_LIBRARY = { LIBRARY_STARTER_DIR: path.join(ROOT, 'media', 'starter') };
+
 export interface SupervisorState {
   pid: number;
   processes: Record<string, { pid: number | null; restarts: number }>;
@@ -35,8 +38,19 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
     // No first-start demo reels unless a test asks (DEMO_REELS=true): four background renders would
-    // compete with the jobs a test times. `npm start` itself renders them by default.
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NATS_URL: '', DEMO_REELS: 'false', ...extraEnv },
+    // compete with the jobs a test times. `npm start` itself renders them by default. Likewise no
+    // starter library (14 analyses in the background, about 30 s of both cores) unless a test asks
+    // with `STARTER_LIBRARY`.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NATS_URL: '',
+      DEMO_REELS: 'false',
+      LIBRARY_STARTER_DIR: 'none',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
