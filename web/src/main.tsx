@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { store } from './app/store';
 import { ErrorBoundary } from './components/CrashScreen';
+import { NavigationProvider } from './components/navigation';
 import { LazyAuthModal } from './features/auth';
 import './styles.css';
 
@@ -12,9 +12,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
       <Provider store={store}>
-        <BrowserRouter>
+        <NavigationProvider>
           <AppRoutes />
-        </BrowserRouter>
+        </NavigationProvider>
         <LazyAuthModal />
       </Provider>
     </ErrorBoundary>

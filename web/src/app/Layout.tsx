@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, NavLink, useLocation } from '../components/navigation';
 import { authOpened } from './session';
 import { useAppDispatch } from './store';
 import { useCurrentUser } from '../features/auth';
@@ -33,7 +33,7 @@ const footerLinks = [
 ];
 
 /** The shared layout of every route but /verify-email: top navigation (with a mobile menu) and footer. */
-export function Layout() {
+export function Layout({ children }: { children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const dispatch = useAppDispatch();
@@ -92,7 +92,7 @@ export function Layout() {
         </div>
       </header>
       <main className="content">
-        <Outlet />
+        {children}
       </main>
       <footer className="footer">
         <nav aria-label="Footer">

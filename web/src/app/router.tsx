@@ -1,8 +1,8 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Fragment, lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { useLocation } from '../components/navigation';
 import { Layout } from './Layout';
 import { PageLoading } from '../components/PageLoading';
-import { PAGES, type PageName } from './routes';
+import { PAGES, pageAt, type PageName } from './routes';
 
 /** A page loaded only when it is first shown (its own chunk, CSS included). */
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazy(async () => ({ default: pick(await load()) }));
@@ -77,23 +77,15 @@ const element = (Page: ComponentType) => (
     <Page />
   </Suspense>
 );
-const routes = (layout: boolean) =>
-  (Object.keys(PAGES) as PageName[])
-    .filter((name) => PAGES[name].layout === layout)
-    .map((name) => <Route key={name} path={PAGES[name].path} element={element(pages[name])} />);
-
 /**
- * The pages of routes.ts; /verify-email and /reset-password sit outside the shared layout. A page
- * that throws (or whose code fails to load) shows the crash screen of the ErrorBoundary around it.
+ * The page of routes.ts at the current path; /verify-email and /reset-password sit outside the
+ * shared layout, an unknown path shows the not-found page inside it. A page that throws (or whose
+ * code fails to load) shows the crash screen of the ErrorBoundary around it.
  */
 export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        {routes(true)}
-        <Route path="*" element={element(NotFoundPage)} />
-      </Route>
-      {routes(false)}
-    </Routes>
-  );
+  const { pathname } = useLocation();
+  const name = pageAt(pathname);
+  if (name && !PAGES[name].layout) return element(pages[name]);
+  // Keyed by page: moving between pages starts the new one fresh (its own state and Suspense).
+  return <Layout>{name ? <Fragment key={name}>{element(pages[name])}</Fragment> : element(NotFoundPage)}</Layout>;
 }

@@ -23,3 +23,8 @@ export type PageName = keyof typeof PAGES;
 
 /** Every page's path (`:name` marks a parameter segment), as written to dist/routes.json. */
 export const pagePaths = (): string[] => Object.values(PAGES).map((p) => p.path);
+
+const byPath = new Map((Object.keys(PAGES) as PageName[]).map((name) => [PAGES[name].path as string, name]));
+
+/** The page at a path (a trailing slash is ignored; the query and hash are not part of it), or undefined. */
+export const pageAt = (pathname: string): PageName | undefined => byPath.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '../components/navigation';
 import { errorDetail } from '../app/api';
 import { authOpened } from '../app/session';
 import { useAppDispatch } from '../app/store';

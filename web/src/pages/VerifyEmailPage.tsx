@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '../components/navigation';
 import { errorDetail } from '../app/api';
 import { authOpened, signedIn } from '../app/session';
 import { useAppDispatch, useAppSelector } from '../app/store';
