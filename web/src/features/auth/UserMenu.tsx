@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import { api } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { useAppDispatch } from '../../app/store';

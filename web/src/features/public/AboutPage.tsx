@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import changelog from '../../../../CHANGELOG.md?raw';
 import { formatDate } from '../../app/format';
 import { parseChangelog } from './changelog';

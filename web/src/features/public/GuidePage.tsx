@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import type { Pacing } from '../../api/types';
 import { PlayerModal } from './PlayerModal';
 import { useCostEstimateQuery, useDemosQuery, type DemoVideo } from './public.api';

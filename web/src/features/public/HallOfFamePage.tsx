@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import { PlayerModal } from './PlayerModal';
 import { useFeaturedQuery, useShowcaseRatingsQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
 import { StarRating, ratingText } from './StarRating';

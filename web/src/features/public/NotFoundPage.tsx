@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../components/navigation';
 import { usePageMeta } from './usePageMeta';
 
 /** Any unknown route, inside the layout, with a way home. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import type { Reel } from '../../api/types';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
@@ -39,7 +39,7 @@ function ReelCard({ reel, onPlay }: { reel: Reel; onPlay: (r: Reel) => void }) {
         </span>
       </div>
       <div className="reel-body">
-        <h3>{reel.title}</h3>
+        <h2>{reel.title}</h2>
         {reel.description && <p className="muted">{reel.description}</p>}
         <p className="muted" data-testid="reel-expiry">
           {reel.expires_at ? `Kept until ${day(reel.expires_at)}` : 'Kept without limit'}
