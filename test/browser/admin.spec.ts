@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { ROOT, startSystem, type RunningSystem } from '../support/system';
 
@@ -141,6 +142,7 @@ describe('admin dashboard in Chromium against the whole product', () => {
     expect(rows.some((r) => r.startsWith('Login') && r.includes(ann))).toBe(true);
     expect(rows.some((r) => r.includes('Admin granted') && r.includes(chief))).toBe(true);
     expect(rows.every((r) => !r.includes('Invalid date'))).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('admin-1-dashboard'), fullPage: true });
 
     // New activity, and the page (not reloaded) shows it by itself.
@@ -158,6 +160,27 @@ describe('admin dashboard in Chromium against the whole product', () => {
     );
     expect(await page.getByTestId('last-updated').textContent()).not.toBe(firstUpdate);
     await page.screenshot({ path: shot('admin-2-refreshed'), fullPage: true });
+
+    // The guest pass, switched with the keyboard: Space turns it on and the one-time login shows;
+    // Space again turns it off and the login is gone.
+    const guest = page.getByRole('region', { name: 'Guest pass' });
+    const toggle = guest.getByRole('checkbox');
+    await toggle.focus();
+    expect(await toggle.isChecked()).toBe(false);
+    await page.keyboard.press('Space');
+    await guest
+      .getByRole('status')
+      .getByText(/^Guest login: .+ \/ password .+ \(shown once: note it now\)$/)
+      .waitFor();
+    await guest.getByText('Enabled', { exact: true }).waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot('admin-2b-guest-pass'), fullPage: true });
+    // Focus stayed on the switch while it saved (a disabled control would have dropped it).
+    expect(await toggle.evaluate((t) => t === document.activeElement)).toBe(true);
+    await page.keyboard.press('Space');
+    await guest.getByText('Disabled', { exact: true }).waitFor();
+    expect(await guest.getByRole('status').count()).toBe(0);
     await page.close();
   }, 150_000);
 
@@ -169,6 +192,7 @@ describe('admin dashboard in Chromium against the whole product', () => {
     await page.goto(`${sys.baseUrl}/admin`);
     await page.getByText('Access Denied - This page is only accessible to administrators.').waitFor();
     expect(await page.getByText('Recent Activity').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('admin-3-denied') });
     await page.close();
     for (const route of ['/health/detailed', '/metrics', '/admin/activity-feed', '/admin/guest-pass'])

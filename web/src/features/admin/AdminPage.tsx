@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../../components/navigation';
 import { errorDetail } from '../../app/api';
 import { Page } from '../../components/Page';
 import { useCurrentUser } from '../auth';
@@ -74,7 +74,15 @@ function GuestPassPanel() {
       ) : (
         <div className="row">
           <label className="switch">
-            <input type="checkbox" checked={Boolean(data?.enabled)} disabled={saving} onChange={(e) => void change(e.target.checked)} />
+            {/* Not disabled while saving: a disabled control drops the keyboard focus that just toggled it. */}
+            <input
+              type="checkbox"
+              checked={Boolean(data?.enabled)}
+              aria-busy={saving}
+              onChange={(e) => {
+                if (!saving) void change(e.target.checked);
+              }}
+            />
             <span>{data?.enabled ? 'Enabled' : 'Disabled'}</span>
           </label>
           {data?.enabled && (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../components/navigation';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { isFinal, useCancelJobMutation, useJobStatusQuery } from './assembly.api';
@@ -69,7 +69,7 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
         <span className="muted">{status === 'failed' ? '' : `${progress}%`}</span>
       </div>
       {status !== 'failed' && (
-        <div className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+        <div className="bar" role="progressbar" aria-label="Reel progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
           <div style={{ width: `${progress}%` }} />
         </div>
       )}
