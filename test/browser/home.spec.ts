@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, FileChooser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -111,6 +112,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       .getByText(/Estimated cost: \d+ credits/)
       .waitFor();
     expect(await page.getByTestId('estimate').textContent()).toContain('free video of the day');
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('home-1-media'), fullPage: true });
 
     // Step 2: settings in named groups, validated in the form with the server's limits.
@@ -142,6 +144,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await page.keyboard.type('64');
     expect(await size.inputValue()).toBe('64');
     await page.getByRole('radio', { name: /9:16/ }).check();
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('home-2-settings'), fullPage: true });
 
     // Generate: the card, then the reel plays in place with Download and My Reels beside it.
@@ -165,6 +168,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     const shape = await player.evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight, d: v.duration }));
     expect(shape.h).toBeGreaterThan(shape.w); // 9:16, as chosen
     expect(shape.d).toBeGreaterThan(7);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('home-4-complete'), fullPage: true });
     const href = (await download.getAttribute('href'))!;
     const res = await fetch(href.replace('localhost', '127.0.0.1'));
@@ -197,9 +201,10 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const keys = await context.newPage();
-    // The person looks at this window: Chromium opens a file chooser only for the page in front,
-    // and the first test's page (still open) was in front since it set files on its input.
-    await keys.bringToFront();
+    // Listening for the file chooser from the start: Playwright turns its interception on
+    // asynchronously, so a listener added just before the key press can miss the chooser (it did in
+    // CI, and in 4 of 6 tries of a minimal page here).
+    const chooser = new Promise<FileChooser>((resolve) => keys.once('filechooser', resolve));
     /** Tab forward until the focused element's name matches (a person reading the focus ring). */
     const tabTo = async (name: RegExp) => {
       for (let i = 0; i < 120; i++) {
@@ -229,9 +234,12 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
 
       // Choose Files opens the system's file chooser (Playwright answers it).
       await tabTo(/^Choose Files$/);
-      const chooser = keys.waitForEvent('filechooser');
       await keys.keyboard.press('Enter');
-      await (await chooser).setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
+      let timer: NodeJS.Timeout | undefined;
+      const opened = await Promise.race([chooser, new Promise<null>((r) => (timer = setTimeout(() => r(null), 30_000)))]);
+      clearTimeout(timer);
+      if (!opened) throw new Error('Enter on Choose Files opened no file chooser in 30 s');
+      await opened.setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
       await keys.waitForFunction(
         () =>
           document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 2 &&
@@ -302,6 +310,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       n,
       { timeout: 30_000 },
     );
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('home-studio-1-plan'), fullPage: true });
 
     // Lock the first segment (keyboard), re-roll the second.
@@ -322,6 +331,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     expect(await segments.first().getAttribute('aria-label')).toBe(firstLabel);
     // Planning charged nothing.
     expect((await api.call('GET', '/auth/me')).body).toEqual(account);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('home-studio-2-edited'), fullPage: true });
 
     // The plan as shown: each segment's place on the reel and its clip.
@@ -448,6 +458,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     const ids = await phone.evaluate(() => Array.from(document.querySelectorAll('[id]'), (e) => e.id));
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(await phone.getByRole('region', { name: '4 Generate' }).count()).toBe(1);
+    expect(await axeViolations(phone)).toEqual([]);
     await phone.screenshot({ path: shot('home-7-phone'), fullPage: true });
     await phone.close();
   }, 120_000);
