@@ -213,6 +213,7 @@ describe('libraries and My Reels in Chromium', () => {
     expect(await reelCard.textContent()).toMatch(/Music.*Beat/);
     expect(await reels.getByTestId('reel-expiry').textContent()).toMatch(/^Kept until /);
     await reels.getByText('Create More Reels').waitFor();
+    expect(await axeViolations(reels)).toEqual([]);
     await reels.screenshot({ path: shot('libraries-3-reels'), fullPage: true });
     const href = (await reelCard.getByRole('link', { name: 'Download' }).getAttribute('href'))!;
     expect((await fetch(href.replace('localhost', '127.0.0.1'))).status).toBe(200);

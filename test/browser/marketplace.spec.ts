@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
 /**
  * The footage marketplace in Chromium against the whole product: a user's reel submitted with
- * footage offers on brings its clip to the admin's /footage-marketplace; the admin offers 50
+ * footage offers on brings its clip to the admin's /footage-marketplace; the admin offers 75
  * credits; the user sees the badge, accepts in Review Offers, and the new balance shows.
  */
 describe('footage marketplace in Chromium', () => {
@@ -35,7 +36,7 @@ describe('footage marketplace in Chromium', () => {
     return page;
   };
 
-  it('admin offers 50 credits on a consented clip; the owner accepts in Review Offers and sees the new balance', async () => {
+  it('admin types an offer of 75 credits on a consented clip; the owner accepts in Review Offers and sees the new balance', async () => {
     const clip = path.join(dataDir, 'surf-session.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-pix_fmt', 'yuv420p', clip]);
     const user = new Api(sys.baseUrl, dataDir);
@@ -64,8 +65,33 @@ describe('footage marketplace in Chromium', () => {
     expect(await adminPage.getByTestId('new-count').textContent()).toBe('1');
     await card.getByText('New').waitFor();
     await card.getByText(maker).waitFor();
+    expect(await axeViolations(adminPage)).toEqual([]);
     await adminPage.screenshot({ path: shot('marketplace-1-admin') });
-    await card.getByRole('button', { name: '50 Credits Offer' }).click();
+
+    // The player, by keyboard: Enter opens it with the browser's controls; Escape closes it and
+    // gives focus back to the play button.
+    const play = card.getByRole('button', { name: 'Play surf-session.mp4' });
+    await play.focus();
+    await adminPage.keyboard.press('Enter');
+    const player = adminPage.getByRole('dialog', { name: 'surf-session.mp4' });
+    const video = player.getByTestId('mk-video');
+    await video.waitFor();
+    expect(await video.getAttribute('controls')).not.toBeNull();
+    await adminPage.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[data-testid=mk-video]')?.readyState ?? 0) >= 1);
+    expect(await axeViolations(adminPage)).toEqual([]);
+    await adminPage.keyboard.press('Escape');
+    await player.waitFor({ state: 'detached' });
+    expect(await play.evaluate((b) => b === document.activeElement)).toBe(true);
+
+    // The offer, typed as an admin does: 75 credits instead of the default 50, then Enter on the
+    // button (whose label follows the figure).
+    await card.getByLabel('Credits', { exact: true }).focus();
+    await adminPage.keyboard.press('Control+A');
+    await adminPage.keyboard.type('75');
+    await adminPage.keyboard.press('Tab');
+    const offerButton = card.getByRole('button', { name: '75 Credits Offer' });
+    expect(await offerButton.evaluate((b) => b === document.activeElement)).toBe(true);
+    await adminPage.keyboard.press('Enter');
     await card.getByText('Credits offered').waitFor();
     await card.getByRole('button', { name: 'Remove' }).waitFor();
     expect(await adminPage.getByTestId('new-count').textContent()).toBe('0');
@@ -77,15 +103,16 @@ describe('footage marketplace in Chromium', () => {
     expect(await userPage.getByTestId('offer-count').textContent()).toBe('1');
     await userPage.getByRole('button', { name: maker }).click();
     const before = await userPage.getByTestId('usage-line').textContent();
-    expect(before).not.toContain('50 credits');
+    expect(before).not.toContain('75 credits');
     await userPage.getByRole('menuitem', { name: 'Settings' }).click();
     await userPage.getByRole('dialog', { name: 'Default Settings' }).getByRole('button', { name: 'Review Offers' }).click();
     const review = userPage.getByRole('dialog', { name: 'Review Offers' });
     const offer = review.getByRole('listitem', { name: 'Offer for surf-session.mp4' });
-    await offer.getByText('50 credits').waitFor();
+    await offer.getByText('75 credits').waitFor();
+    expect(await axeViolations(userPage)).toEqual([]);
     await userPage.screenshot({ path: shot('marketplace-3-review-offers') });
     await offer.getByRole('button', { name: 'Accept' }).click();
-    await review.getByText('Offer accepted! 50 credits have been added to your account.').waitFor();
+    await review.getByText('Offer accepted! 75 credits have been added to your account.').waitFor();
     await review.getByText(/No offers right now/).waitFor();
     await userPage.screenshot({ path: shot('marketplace-4-accepted') });
     await review.getByRole('button', { name: 'Close' }).click();
@@ -94,7 +121,7 @@ describe('footage marketplace in Chromium', () => {
     await userPage.getByRole('button', { name: maker }).click();
     await userPage
       .getByTestId('usage-line')
-      .getByText(/50 credits/)
+      .getByText(/75 credits/)
       .waitFor();
     await userPage.screenshot({ path: shot('marketplace-5-balance') });
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
+import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -84,6 +85,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
     expect([found, bpm > 100 && bpm < 140]).toEqual([found, true]);
     const before = await cuts();
     expect(before.length).toBeGreaterThan(2);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('tempo-1-found'), fullPage: true });
 
     // Double, from the keyboard: Tab from Shift back to Double is how a person reaches it.
@@ -119,6 +121,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
     const tapped = await studio.getByTestId('tapped-bpm').textContent();
     const tappedBpm = Number(/5 taps · (\d+) BPM/.exec(tapped ?? '')?.[1]);
     expect([tapped, tappedBpm > 90 && tappedBpm < 150]).toEqual([tapped, true]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('tempo-3-tapping'), fullPage: true });
     await page.keyboard.press('Escape');
     await pad.waitFor({ state: 'detached' });
