@@ -6,7 +6,7 @@ import { useCurrentUser } from '../features/auth';
 import { CartDrawer } from '../features/payments';
 
 /** Only signed-in people have the account menu (and its settings dialogs): it loads then. */
-const UserMenu = lazy(() => import('../features/auth/UserMenu').then((m) => ({ default: m.UserMenu })));
+const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 
 const mainLinks = [
   { to: '/', label: 'Create' },
