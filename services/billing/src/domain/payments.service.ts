@@ -30,6 +30,9 @@ export type * from './payments.ports.js';
 const declined = (message: string) => new DomainError(ErrorCode.FAILED_PRECONDITION, message, 'payment_declined');
 const notFound = () => new DomainError(ErrorCode.NOT_FOUND, 'Payment not found', 'payment_not_found');
 
+/** A subscription that has ended: back on the free plan, nothing due. */
+const ENDED = { plan: 'free', status: 'canceled', billingCycle: null, nextBillingAt: null, cancelAtPeriodEnd: false } as const;
+
 /** A payment of `item` as first recorded: pending, in dollars, nothing refunded. */
 const newPayment = (
   item: PricedItem,
@@ -238,14 +241,7 @@ export class PaymentsService {
         throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'You have no active subscription to cancel.', 'no_subscription');
       if (s.status === 'past_due') {
         // Nothing paid for the current period: it ends now.
-        await tx.saveSubscription({
-          ...s,
-          plan: 'free',
-          status: 'canceled',
-          billingCycle: null,
-          nextBillingAt: null,
-          cancelAtPeriodEnd: false,
-        });
+        await tx.saveSubscription({ ...s, ...ENDED });
         return { ...s, cancelAtPeriodEnd: false };
       }
       await tx.saveSubscription({ ...s, cancelAtPeriodEnd: true });
@@ -446,16 +442,7 @@ export class PaymentsService {
       case 'subscription_deleted': {
         const userId = await this.subscriptionOwner(provider, e.subscriptionRef);
         await this.repo.transaction((tx) => tx.markEnded(provider, e.subscriptionRef));
-        if (userId)
-          await this.setStatus(userId, e.subscriptionRef, (s) => ({
-            ...s,
-            plan: 'free',
-            status: 'canceled',
-            billingCycle: null,
-            nextBillingAt: null,
-            cancelAtPeriodEnd: false,
-            providerRef: '',
-          }));
+        if (userId) await this.setStatus(userId, e.subscriptionRef, (s) => ({ ...s, ...ENDED, providerRef: '' }));
         return;
       }
       case 'refunded': {

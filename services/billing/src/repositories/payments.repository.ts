@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
-import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.service.js';
+import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.ports.js';
 import { billingTxOps } from './billing.repository.js';
 import { accounts, endedSubscriptions, payments, webhookEvents } from './schema.js';
 

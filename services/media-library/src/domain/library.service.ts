@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import { ANALYSIS_LEASE_MS, redoStaleAnalyses, videoShape, type MediaKind, type MediaTools } from './media.service.js';
+import { ANALYSIS_LEASE_MS, redoStaleAnalyses, videoShape, type MediaKind, type MediaTools, type ProbedFile } from './media.service.js';
 
 /** An item of the stock video or music library. */
-export interface LibraryItem {
+export interface LibraryItem extends ProbedFile {
   id: string;
   /** Public id, from the content hash. */
   key: string;
@@ -11,14 +11,6 @@ export interface LibraryItem {
   filename: string;
   category: string;
   contentHash: string;
-  objectKey: string;
-  sizeBytes: number;
-  durationSec: number;
-  width: number;
-  height: number;
-  videoCodec: string;
-  audioCodec: string;
-  thumbnailKey: string;
   previewFrameKeys: string[];
   bpm: number;
   peaks: number[];

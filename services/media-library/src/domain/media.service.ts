@@ -2,12 +2,9 @@ import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
 
 export type MediaKind = 'video' | 'audio';
 
-export interface MediaRecord {
-  id: string;
-  ownerId: string;
+/** What probing a stored file found (an upload's or a library item's). */
+export interface ProbedFile {
   objectKey: string;
-  kind: MediaKind;
-  displayName: string;
   sizeBytes: number;
   durationSec: number;
   width: number;
@@ -15,6 +12,13 @@ export interface MediaRecord {
   videoCodec: string;
   audioCodec: string;
   thumbnailKey: string;
+}
+
+export interface MediaRecord extends ProbedFile {
+  id: string;
+  ownerId: string;
+  kind: MediaKind;
+  displayName: string;
   analysisStatus: 'pending' | 'done' | 'failed';
   analysis: unknown;
   /** A stock library item, usable by anyone. */

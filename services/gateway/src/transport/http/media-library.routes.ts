@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
@@ -138,6 +139,9 @@ const mimeOf = (key: string) =>
 export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
   const one = async (kind: 'video' | 'audio', key: string, requestId: string) =>
     (await peers.media.getLibraryItems({ kind, keys: [key] }, { requestId })).items[0]!;
+  /** A library file itself: cacheable for good, with HTTP Range. */
+  const sendItem = (reply: FastifyReply, i: Item, range: string | undefined) =>
+    sendObject(store, reply, { key: i.objectKey, size: Number(i.sizeBytes), type: mimeOf(i.objectKey), range, cacheControl: IMMUTABLE });
   const list = (kind: 'video' | 'audio', q: z.infer<typeof listQuery>, requestId: string) =>
     peers.media.listLibrary({ kind, q: q.q, category: q.category, limit: q.limit, offset: q.offset }, { requestId });
 
@@ -239,13 +243,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('video', req.params.key, req.id);
-      return sendObject(store, reply, {
-        key: i.objectKey,
-        size: Number(i.sizeBytes),
-        type: mimeOf(i.objectKey),
-        range: req.headers.range,
-        cacheControl: IMMUTABLE,
-      });
+      return sendItem(reply, i, req.headers.range);
     },
   );
 
@@ -294,13 +292,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('audio', req.params.key, req.id);
-      return sendObject(store, reply, {
-        key: i.objectKey,
-        size: Number(i.sizeBytes),
-        type: mimeOf(i.objectKey),
-        range: req.headers.range,
-        cacheControl: IMMUTABLE,
-      });
+      return sendItem(reply, i, req.headers.range);
     },
   );
 
