@@ -84,6 +84,7 @@ export interface Segment {
   why?: SegmentChoice;
 }
 
+// proto's EnginePlanShape (edit-plan.ts) repeats these fields on purpose: proto cannot import the engine.
 export interface EditPlan {
   version: number;
   totalSec: number;

@@ -378,6 +378,7 @@ export function dial<T extends GenServiceMethods>(service: GenService<T>, addres
           );
         });
       };
+      // The streaming call takes the same arguments as the unary one above: grpc-js has a method per kind.
     } else if (method.methodKind === 'server_streaming') {
       out[method.localName] = (req: unknown, o?: CallOptions) => {
         const { md, options } = prepare(o);

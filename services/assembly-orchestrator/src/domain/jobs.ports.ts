@@ -89,6 +89,7 @@ export interface MediaInfo {
 }
 
 /** What POST /jobs/plan answers (besides the thumbnails the gateway adds). */
+// The gateway's PlannedMusic has the same fields on purpose: services share proto, never code.
 export interface PlanAnswer {
   plan: EditPlanWire;
   estimate: number;

@@ -29,6 +29,7 @@ const toPayment = (r: typeof payments.$inferSelect): PaymentRecord => ({
   createdAt: r.createdAt,
 });
 
+// Reads the same account row as billing.repository's toAccount, as payments see it (with the provider's fields).
 const toSubscription = (r: typeof accounts.$inferSelect): SubscriptionRecord => ({
   userId: r.userId,
   plan: r.plan as SubscriptionRecord['plan'],
