@@ -23,6 +23,7 @@ const adminLinks = [
   { to: '/footage-marketplace', label: 'Marketplace' },
 ];
 
+// The footer repeats some of the main links on purpose: it lists the site's pages.
 const footerLinks = [
   { to: '/demos', label: 'Demos' },
   { to: '/pricing', label: 'Pricing' },

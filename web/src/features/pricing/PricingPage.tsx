@@ -42,6 +42,7 @@ export const FAQ = [
 
 const PLAN_NAMES: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
 
+// Its history table is written out like the admin's and the marketplace's tables on purpose: each has its own columns.
 /** The subscription, Cancel, and the payment history ('Billing and Plans'). */
 function BillingSection({ user }: { user: User }) {
   const history = useBillingHistoryQuery();
