@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import { ANALYSIS_LEASE_MS, redoStaleAnalyses, videoShape, type MediaKind, type MediaTools, type ProbedFile } from './media.service.js';
+import {
+  ANALYSIS_LEASE_MS,
+  redoStaleAnalyses,
+  videoShape,
+  type MediaKind,
+  type MediaTools,
+  type ProbedFile,
+  probedShape,
+} from './media.service.js';
 
 /** An item of the stock video or music library. */
 export interface LibraryItem extends ProbedFile {
@@ -274,11 +282,7 @@ export class LibraryService {
         contentHash: hash,
         objectKey,
         sizeBytes: await this.tools.sizeOf(file),
-        durationSec: probed.durationSec,
-        width: probed.width,
-        height: probed.height,
-        videoCodec: probed.videoCodec,
-        audioCodec: probed.audioCodec,
+        ...probedShape(probed),
         thumbnailKey,
         previewFrameKeys,
         bpm: tempoOf(probed.kind, analysis),

@@ -68,6 +68,15 @@ export interface Probed {
   audioCodec: string;
 }
 
+/** The probe's findings a stored file keeps (ProbedFile's share of them). */
+export const probedShape = (p: Probed) => ({
+  durationSec: p.durationSec,
+  width: p.width,
+  height: p.height,
+  videoCodec: p.videoCodec,
+  audioCodec: p.audioCodec,
+});
+
 /** What the probe said of a video stream (frame rate not kept: the engine assumes 30 fps). */
 export interface VideoShape {
   codec: string;
@@ -245,11 +254,7 @@ export class MediaService {
       kind: probed.kind,
       displayName: name,
       sizeBytes: st.size,
-      durationSec: probed.durationSec,
-      width: probed.width,
-      height: probed.height,
-      videoCodec: probed.videoCodec,
-      audioCodec: probed.audioCodec,
+      ...probedShape(probed),
       thumbnailKey,
       analysisStatus: 'pending',
       analysis: null,
