@@ -39,7 +39,7 @@ const routeBoundary = (own) => ({
 });
 
 // web/src is layered app -> pages -> features -> components / api. A feature is used from outside
-// only through its index.ts (`../auth`, never `../auth/UserMenu`); stylesheets are the exception.
+// only through its index.ts (`../auth`, never `../auth/AuthModal`); stylesheets are the exception.
 // Dynamic import() is not checked: the router loads each page module as its own chunk on purpose.
 // (These configurations repeat the service patterns: a later no-restricted-imports replaces an
 // earlier one for the same files.)
@@ -51,6 +51,33 @@ const webBoundary = (files, patterns) => ({
   files: files.flatMap((f) => [`${WEB}/${f}.ts`, `${WEB}/${f}.tsx`]),
   rules: { 'no-restricted-imports': ['error', { patterns: [...boundaryPatterns(null), ...patterns] }] },
 });
+// Features import each other without loops: each may import only the features listed before it
+// here (a loop would need one import back up the list). A new feature folder must be placed in it.
+const FEATURE_ORDER = [
+  'auth',
+  'public',
+  'marketplace',
+  'settings',
+  'library',
+  'payments',
+  'pricing',
+  'assembly',
+  'studio',
+  'admin',
+  'reels',
+];
+const unplaced = FEATURES.map((f) => f.name).filter((f) => !FEATURE_ORDER.includes(f));
+if (unplaced.length) throw new Error(`eslint.config.js: place the web feature(s) ${unplaced.join(', ')} in FEATURE_ORDER`);
+const laterFeatures = (own) => FEATURE_ORDER.slice(FEATURE_ORDER.indexOf(own) + 1);
+const noLoop = (own) =>
+  laterFeatures(own).length
+    ? [
+        {
+          regex: `^\\.\\./(${laterFeatures(own).join('|')})(/|$)`,
+          message: `Features import each other without loops: ${own} may import only the features before it in FEATURE_ORDER (eslint.config.js).`,
+        },
+      ]
+    : [];
 const webLayers = [
   webBoundary(
     ['components/**/*'],
@@ -69,6 +96,7 @@ const webLayers = [
       [
         { regex: `^\\.\\./(?!${f.name}/)[a-z-]+/${NOT_CSS}`, ...viaIndex },
         { regex: '^\\.\\./\\.\\./pages(/|$)', message: 'Features sit below pages; they never import them.' },
+        ...noLoop(f.name),
       ],
     ),
   ),

@@ -57,6 +57,7 @@ export type EditPlanWire = z.output<typeof editPlanSchema>;
 export type EditPlanWireInput = z.input<typeof editPlanSchema>;
 
 /** The engine's plan, structurally (the engine depends on this package, not the reverse). */
+// Repeats the engine's EditPlan fields on purpose: the engine depends on proto, never the reverse.
 export interface EnginePlanShape {
   version: number;
   totalSec: number;

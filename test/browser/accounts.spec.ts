@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, focusIn } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
 /** The newest .eml written for `to` under DATA_DIR/mail (the embedded default has no SMTP). */
@@ -43,14 +43,9 @@ describe('accounts in Chromium against the whole product', () => {
 
   beforeAll(async () => {
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser, { width: 1280, height: 800 });
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   it('signs up, verifies through the mailed link, lands signed in and sees the user menu', async () => {
     await page.goto(`${sys.baseUrl}/`);

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, shot } from '../support/browser';
 import { ROOT, startSystem, type RunningSystem } from '../support/system';
 
 const run = promisify(execFile);
@@ -29,11 +29,7 @@ describe('admin dashboard in Chromium against the whole product', () => {
     sys = await startSystem(dataDir);
     browser = await launchBrowser();
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   const pageAs = async (token: string, width = 1280) => {
     const page = await browser.newPage({ viewport: { width, height: 900 } });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { Api } from '../support/api';
-import { ARTIFACTS, launchBrowser, shot } from '../support/browser';
+import { ARTIFACTS, closeAll, launchBrowser, shot } from '../support/browser';
 import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
 
 const run = promisify(execFile);
@@ -44,11 +44,7 @@ describe('demo gallery on a fresh start (showcase mode) against the whole produc
     sys = await startSystem(dataDir, { ...STARTER_LIBRARY, DEMO_REELS: 'true', PRIVILEGED_EMAILS: chief }, 240_000);
     browser = await launchBrowser();
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   it('renders and features at least 4 demo reels of one (system) owner in different categories and pacings', async () => {
     const anon = new Api(sys.baseUrl, dataDir);

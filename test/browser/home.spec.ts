@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
+import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
@@ -22,30 +23,13 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   let page: Page;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=8",
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '128k',
-      music,
-    ]);
+    makeSong(music, BEAT_120, 8);
     // 90 s: a render long enough to reload and cancel while it runs.
     execFileSync('ffmpeg', ['-v', 'error', '-stream_loop', '11', '-i', music, '-t', '90', '-c:a', 'libmp3lame', '-b:a', '128k', longMusic]);
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   it('asks a signed-out visitor to sign in before generating', async () => {
     await page.goto(`${sys.baseUrl}/`);

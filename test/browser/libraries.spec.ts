@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations, focusIn } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
 import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
 
 /**
@@ -21,8 +21,7 @@ describe('libraries and My Reels in Chromium', () => {
     // One after the other: a start that fails must not leave a browser behind.
     sys = await startSystem(dataDir, STARTER_LIBRARY, 240_000);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser);
     // The starter import runs in the background after start; wait until all of it is in.
     const api = new Api(sys.baseUrl, dataDir);
     const deadline = Date.now() + 240_000;
@@ -34,11 +33,7 @@ describe('libraries and My Reels in Chromium', () => {
       await new Promise((r) => setTimeout(r, 1000));
     }
   }, 360_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   it('/library: counts, search, category filter, hover preview and the player', async () => {
     await page.goto(`${sys.baseUrl}/library`);

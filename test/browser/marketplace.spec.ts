@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
 /**
@@ -23,11 +23,7 @@ describe('footage marketplace in Chromium', () => {
   beforeAll(async () => {
     [sys, browser] = await Promise.all([startSystem(dataDir, { PRIVILEGED_EMAILS: admin }), launchBrowser()]);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   const pageAs = async (token: string): Promise<Page> => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 
 describe('payments in Chromium against the whole product (sandbox provider, no keys)', () => {
@@ -17,15 +17,10 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
 
   beforeAll(async () => {
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser);
     page.on('request', (r) => requested.push(r.url()));
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   const menuText = async () => {
     await page.getByRole('button', { name: /@example\.com/ }).click();

@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
+import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
@@ -24,28 +24,11 @@ describe('Home: correcting the tempo in the plan preview', () => {
 
   beforeAll(async () => {
     // 120 BPM: a low thump on every beat, a hi-hat on every off-beat.
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=12",
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '128k',
-      music,
-    ]);
+    makeSong(music, BEAT_120, 12);
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
   const addFilesAndPreview = async () => {
     await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), music]);

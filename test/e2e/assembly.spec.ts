@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { Api } from '../support/api';
+import { Api, jobRequestOf } from '../support/api';
+import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
@@ -44,19 +45,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   let sys: RunningSystem;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      "aevalsrc='(1+0.6*lt(mod(t\\,2)\\,0.5))*0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=16",
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '128k',
-      music,
-    ]);
+    makeSong(music, `(1+0.6*lt(mod(t\\,2)\\,0.5))*${BEAT_120}`, 16);
     // A short ack wait so that a job whose worker died comes back quickly.
     sys = await startSystem(dataDir, { RENDER_ACK_WAIT_MS: '4000' });
   }, 180_000);
@@ -66,19 +55,13 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const request = (clips: string[], musicKey?: string) => ({
-    media_files: clips,
-    music_file: musicKey,
-    output_filename: 'my_reel.mp4',
-    pacing_preset: 'standard',
-    enable_beat_mapping: true,
-    enable_intelligence: true,
-    title_config: { enabled: true, text: 'Road Trip', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
-    enable_fades: true,
-    fade_in_duration_sec: 1,
-    fade_out_duration_sec: 1,
-    enable_letterbox: true,
-  });
+  const request = (clips: string[], musicKey?: string) =>
+    jobRequestOf(clips, musicKey, {
+      output_filename: 'my_reel.mp4',
+      enable_beat_mapping: true,
+      enable_intelligence: true,
+      title_config: { enabled: true, text: 'Road Trip', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
+    });
 
   it('signs up, uploads three clips and music, assembles with live progress, downloads the reel, and uses the free video once', async () => {
     const api = new Api(sys.baseUrl, dataDir);

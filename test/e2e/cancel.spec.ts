@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api } from '../support/api';
+import { Api, jobRequestOf } from '../support/api';
+import { makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
@@ -61,19 +62,7 @@ describe('cancelling a job end to end (issue 20)', () => {
   let sys: RunningSystem;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      "aevalsrc='0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))':s=44100:d=40",
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '128k',
-      music,
-    ]);
+    makeSong(music, '0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))', 40);
     // Four 12-second 720p clips: under 40 s of music the render takes long enough to stop it mid-way.
     for (let i = 0; i < 4; i++)
       execFileSync('ffmpeg', [
@@ -99,18 +88,8 @@ describe('cancelling a job end to end (issue 20)', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const request = (clips: string[], musicKey?: string) => ({
-    media_files: clips,
-    music_file: musicKey,
-    pacing_preset: 'high-energy',
-    enable_beat_mapping: Boolean(musicKey),
-    enable_intelligence: false,
-    title_config: { enabled: false, text: '', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
-    enable_fades: true,
-    fade_in_duration_sec: 1,
-    fade_out_duration_sec: 1,
-    enable_letterbox: true,
-  });
+  const request = (clips: string[], musicKey?: string) =>
+    jobRequestOf(clips, musicKey, { pacing_preset: 'high-energy', enable_beat_mapping: Boolean(musicKey) });
 
   it('stops the render, reads cancelled, gives the credits back once; a finished job answers 409', async () => {
     const api = new Api(sys.baseUrl, dataDir);

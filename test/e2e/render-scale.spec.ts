@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api } from '../support/api';
+import { Api, jobRequestOf } from '../support/api';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
@@ -121,18 +121,10 @@ describe.skip('one reel on many render workers', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const request = (clips: string[], musicKey: string) => ({
-    media_files: clips,
-    music_file: musicKey,
-    pacing_preset: 'standard',
-    enable_beat_mapping: false,
-    enable_intelligence: false,
-    title_config: { enabled: true, text: 'Chunks', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
-    enable_fades: true,
-    fade_in_duration_sec: 1,
-    fade_out_duration_sec: 1,
-    enable_letterbox: true,
-  });
+  const request = (clips: string[], musicKey: string) =>
+    jobRequestOf(clips, musicKey, {
+      title_config: { enabled: true, text: 'Chunks', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
+    });
 
   it('two workers share the chunks, a worker killed mid-chunk costs only that chunk, and the reel is exact, continuous and charged once; a cancel stops every chunk and refunds once', async () => {
     const api = new Api(sys.baseUrl, dataDir);

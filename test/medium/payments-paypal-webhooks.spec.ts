@@ -9,6 +9,7 @@ import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
 import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { paypalCaptureEvents } from '../../services/billing/test/paypal-events';
 
 type Obj = Record<string, unknown>;
 const WEBHOOK_ID = 'WH-gateway-standin';
@@ -161,27 +162,7 @@ describe('PayPal webhooks through the gateway: verified against a PayPal stand-i
     });
     const orderId = order.paymentIntentId;
     expect(order.provider).toBe('paypal');
-    const completed = {
-      id: `WH-${crypto.randomUUID()}`,
-      event_type: 'PAYMENT.CAPTURE.COMPLETED',
-      resource: {
-        id: `CAP-${orderId}`,
-        status: 'COMPLETED',
-        amount: { currency_code: 'USD', value: '20.00' },
-        custom_id: `${userId}|credits|credits_400|`,
-        supplementary_data: { related_ids: { order_id: orderId } },
-      },
-    };
-    const refunded = {
-      id: `WH-${crypto.randomUUID()}`,
-      event_type: 'PAYMENT.CAPTURE.REFUNDED',
-      resource: {
-        id: `REF-${orderId}`,
-        amount: { currency_code: 'USD', value: '10.00' },
-        seller_payable_breakdown: { total_refunded_amount: { currency_code: 'USD', value: '10.00' } },
-        links: [{ rel: 'up', href: `https://api.sandbox.paypal.com/v2/payments/captures/CAP-${orderId}` }],
-      },
-    };
+    const { completed, refunded } = paypalCaptureEvents(userId, orderId);
 
     // A forged signature: 400, and nothing changes.
     const forged = await deliver(completed, true);

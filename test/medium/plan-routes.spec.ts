@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
-import { STACK_ORIGIN, startJobStack, type JobStack } from '../support/job-stack';
+import { STACK_ORIGIN, startJobStack, type Json, type JobStack } from '../support/job-stack';
+import { ffmpeg as ff } from '../support/media';
 
 const SECRET = 'plan-routes-signing-secret-0123456789';
-
-const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by value
-type Json = Record<string, any>;
 
 /**
  * The issue 20 routes through the gateway with the real services behind them: media-library
@@ -44,14 +39,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     });
     return { status: r.status, body: (await r.json()) as T };
   };
-  const upload = async (token: string, file: string) => {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
-    const r = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    const body = (await r.json()) as Json;
-    expect([path.basename(file), r.status]).toEqual([path.basename(file), 201]);
-    return body;
-  };
+  const upload = (token: string, file: string) => stack.upload(token, file);
   /** A signed link as the browser follows it (the links name the public origin). */
   const fetchLink = (url: string) => fetch(url.replace(STACK_ORIGIN, base));
   const ready = async (token: string, key: string) => {

@@ -1,16 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
-import { startJobStack, type JobStack } from '../support/job-stack';
+import { startJobStack, type Json, type JobStack } from '../support/job-stack';
+import { ffmpeg as ff } from '../support/media';
 
 const SECRET = 'reservation-race-signing-secret-0123456';
-
-const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by value
-type Json = Record<string, any>;
 
 /**
  * 30 submits of the same user at once, through the gateway with its rate limit raised, against
@@ -41,14 +35,7 @@ describe('the reservation race: 30 concurrent submits, rate limit raised', () =>
     data.remove();
   });
 
-  const upload = async (token: string, file: string) => {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
-    const r = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    const body = (await r.json()) as Json;
-    expect([path.basename(file), r.status]).toEqual([path.basename(file), 201]);
-    return body;
-  };
+  const upload = (token: string, file: string) => stack.upload(token, file);
 
   let clip = '';
   const burst = async (token: string, tag: string) => {

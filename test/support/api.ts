@@ -10,6 +10,24 @@ import type { ApiErrorBody, JobRequest, JobStatus, SessionReply, UploadResult } 
 
 export type { JobRequest, JobStatus };
 
+/**
+ * A job request for the end-to-end specs: standard pacing, one-second fades, letterbox, no beat
+ * mapping, Intelligence or title unless `overrides` say otherwise.
+ */
+export const jobRequestOf = (clips: string[], musicKey: string | undefined, overrides: Record<string, unknown> = {}) => ({
+  media_files: clips,
+  music_file: musicKey,
+  pacing_preset: 'standard',
+  enable_beat_mapping: false,
+  enable_intelligence: false,
+  title_config: { enabled: false, text: '', font: 'Roboto-Bold.ttf', font_size: 72, position: 'center' },
+  enable_fades: true,
+  fade_in_duration_sec: 1,
+  fade_out_duration_sec: 1,
+  enable_letterbox: true,
+  ...overrides,
+});
+
 export interface Reply<T = Record<string, unknown>> {
   status: number;
   body: T;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT } from './system';
+import { ROOT, type RunningSystem } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -55,3 +55,17 @@ function launch(): Promise<Browser> {
 }
 
 export const shot = (name: string) => path.join(ARTIFACTS, `${name}.png`);
+
+/** A new page of `browser` at `viewport`, printing the app's uncaught errors on the test's console. */
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 1000 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  return page;
+}
+
+/** A browser spec's afterAll: closes the browser, stops the system and removes its data folder. */
+export async function closeAll(browser: Browser | undefined, sys: RunningSystem | undefined, dataDir: string): Promise<void> {
+  await browser?.close();
+  await sys?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -5,6 +5,7 @@
  * runs: a job stays queued until it is cancelled.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DomainError, ErrorCode, LocalObjectStore, createMetrics, dial, type RunningService } from '@reelsmith/kit';
@@ -22,6 +23,10 @@ import { healthyReport, listenLocal, startService } from './in-process';
 
 export const STACK_ORIGIN = 'http://localhost:8080';
 
+/** A response body, checked by value in the specs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by value
+export type Json = Record<string, any>;
+
 export interface JobStack {
   store: LocalObjectStore;
   peers: Peers;
@@ -32,6 +37,8 @@ export interface JobStack {
   signIn(): string;
   /** The user a token names. */
   userId(token: string): string;
+  /** Uploads a local file as the token's user (POST /uploads/file); throws unless it is stored (201). */
+  upload(token: string, file: string): Promise<Json>;
   stop(): Promise<void>;
 }
 
@@ -105,6 +112,14 @@ export async function startJobStack(o: {
       return token;
     },
     userId: (token) => users.get(token)!,
+    upload: async (token, file) => {
+      const form = new FormData();
+      form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
+      const r = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const body = (await r.json()) as Json;
+      if (r.status !== 201) throw new Error(`upload of ${path.basename(file)}: ${r.status} ${JSON.stringify(body)}`);
+      return body;
+    },
     stop: async () => {
       await app.close();
       peers.close();

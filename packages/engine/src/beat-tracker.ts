@@ -67,6 +67,7 @@
  */
 
 import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
+import { meanPeriod } from './numeric.js';
 import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
 import {
   chooseLevel,
@@ -306,18 +307,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   const onsets = strongOnsets(o, env.hopSec);
 
   // Mean period by least squares over the beat index, so a steady track's tempo is exact.
-  const k = rounded.length;
-  let sx = 0,
-    sy = 0,
-    sxx = 0,
-    sxy = 0;
-  rounded.forEach((t, i) => {
-    sx += i;
-    sy += t;
-    sxx += i * i;
-    sxy += i * t;
-  });
-  const period = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+  const period = meanPeriod(rounded, NaN);
   return {
     version: MUSIC_ANALYSIS_VERSION,
     durationSec,

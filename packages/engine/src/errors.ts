@@ -13,6 +13,7 @@ export const EngineErrorCode = {
 } as const;
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 
+// Shaped like the kit's DomainError on purpose: the engine is a standalone package (CLI, benches) without the kit.
 export class EngineError extends Error {
   override readonly name = 'EngineError';
   constructor(

@@ -6,6 +6,7 @@
  */
 import { PLAN_MAX_SEGMENTS } from '@reelsmith/proto';
 import { EngineError } from './errors.js';
+import { mulberry32 } from './numeric.js';
 import {
   CHOICE_REASONS,
   PLAN_VERSION,
@@ -106,18 +107,6 @@ export interface RerollOptions {
   seed?: number;
 }
 
-/** A small deterministic generator (mulberry32) for the seed's choices. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const overlaps = (s: number, e: number, u: Used) => s < u.out - EPS && e > u.in + EPS;
 /** How many of the best fresh moments a seed may choose between. */
@@ -143,7 +132,7 @@ export function rerollPlan(input: PlanInput, plan: EditPlan, opts: RerollOptions
       if (!Number.isInteger(i) || i < 0 || i >= n)
         throw new EngineError('INVALID_SETTINGS', `${what}: segment ${i} does not exist (the plan has ${n} segments)`);
   for (const i of opts.reroll) if (locked.has(i)) throw new EngineError('INVALID_SETTINGS', `segment ${i} is both locked and re-rolled`);
-  const rand = random(opts.seed ?? 0);
+  const rand = mulberry32(opts.seed ?? 0);
   const segments = [...plan.segments];
   for (const r of [...new Set(opts.reroll)].sort((a, b) => a - b)) {
     const seg = segments[r]!;

@@ -44,6 +44,9 @@ import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
+import { chooseWindow, EPS, round6, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
+
+export { CHOICE_REASONS, forEachWindow, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
 
 export const PLAN_VERSION = 2;
 
@@ -81,6 +84,7 @@ export interface Segment {
   why?: SegmentChoice;
 }
 
+// proto's EnginePlanShape (edit-plan.ts) repeats these fields on purpose: proto cannot import the engine.
 export interface EditPlan {
   version: number;
   totalSec: number;
@@ -97,9 +101,6 @@ export interface EditPlan {
 
 const BEATS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 8, standard: 4, 'high-energy': 2 };
 const SECONDS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 4, standard: 2.5, 'high-energy': 1.2 };
-const EPS = 1e-6;
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Seconds of a clip that Intelligence would rather not show (black or frozen samples). */
 function unusableSec(a?: ClipAnalysis): number {
@@ -177,196 +178,6 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number, cur: num
     cur = next;
   }
   return cuts;
-}
-
-const crossesScene = (a: ClipAnalysis, s: number, e: number) => a.scenes.some((c) => c > s + 0.05 && c < e - 0.05);
-
-/** A moment already on the reel: its source window and where it sits on the reel. */
-export interface Used {
-  in: number;
-  out: number;
-  reelStart: number;
-  reelEnd: number;
-}
-
-/** Why a segment shows what it shows: the window's score and its components (plan JSON). */
-export interface SegmentChoice {
-  /** Rank of the window's kind, best first: see CHOICE_REASONS. */
-  tier: number;
-  reason: string;
-  /** Means over the window's analysis samples, 0..1. */
-  quality: number;
-  sharpness: number;
-  motion: number;
-  exposure: number;
-  /** Shares of the window's samples that are black, frozen or blurred. */
-  black: number;
-  frozen: number;
-  blurred: number;
-  /** For a moment shown again: reel seconds since it was last on screen. */
-  repeatGapSec?: number;
-}
-
-/**
- * The kinds of window, best first. A window is clean when it has no black, frozen or blurred
- * sample and does not cross a shot boundary; fresh when no moment of it is on the reel yet.
- */
-export const CHOICE_REASONS = [
-  'fresh clean material',
-  'clean material shown again, as long ago as possible (no fresh clean material left)',
-  'fresh but blurred (nothing clean left)',
-  'blurred, shown again (nothing fresh or clean left)',
-  'fresh with black or frozen frames (nothing better left)',
-  'shown again with black or frozen frames (nothing better left)',
-  'repeats the segment just before (nothing else left)',
-  'crosses a shot boundary (nothing else left)',
-] as const;
-
-/** Seconds of [s, e) covered by the used windows (their union). */
-function overlapSec(used: Used[], s: number, e: number): number {
-  const parts = used.map((u) => [Math.max(s, u.in), Math.min(e, u.out)] as const).filter(([a, b]) => b > a);
-  parts.sort((x, y) => x[0] - y[0]);
-  let total = 0;
-  let reach = s;
-  for (const [a, b] of parts) {
-    if (b > reach) total += b - Math.max(a, reach);
-    reach = Math.max(reach, b);
-  }
-  return total;
-}
-
-export interface Candidate {
-  start: number;
-  tier: number;
-  gap: number;
-  rank: number;
-  choice: SegmentChoice;
-}
-
-const mean = (xs: number[] | undefined, lo: number, hi: number, dflt: number) => {
-  if (!xs || hi <= lo) return dflt;
-  let s = 0;
-  for (let i = lo; i < hi; i++) s += xs[i]!;
-  return s / (hi - lo);
-};
-
-/**
- * Rule 4: the window of `len` seconds this segment shows. Candidates start on a grid of the
- * analysis interval and flush against every edge (clip ends, shot boundaries, edges of black or
- * frozen stretches, windows already used). Each is ranked by its kind (CHOICE_REASONS), then:
- * fresh windows by quality (with a tiny bonus for sitting flush against an edge, which keeps the
- * rest of a good stretch in one piece); windows shown again by how long ago (reel time) their
- * material was last on screen, then quality. Deterministic: ties go to the earliest start.
- */
-function chooseWindow(a: ClipAnalysis, duration: number, len: number, used: Used[], reelStart: number): Candidate {
-  let best: Candidate | undefined;
-  forEachWindow(a, duration, len, used, reelStart, (c) => {
-    if (!best || c.tier < best.tier || (c.tier === best.tier && c.rank > best.rank + EPS)) best = c;
-  });
-  return best!;
-}
-
-/** Every candidate window of `len` seconds (see chooseWindow), in order of start. */
-export function forEachWindow(
-  a: ClipAnalysis,
-  duration: number,
-  len: number,
-  used: Used[],
-  reelStart: number,
-  visit: (c: Candidate) => void,
-): void {
-  const step = Math.max(0.05, Math.min(0.25, a.sampleIntervalSec));
-  const last = Math.max(0, duration - len);
-  const edges = [0, duration, ...a.scenes, ...used.flatMap((u) => [u.in, u.out])];
-  const badAt = (k: number) => a.black[k] || a.frozen[k];
-  for (let i = 1; i < a.times.length; i++) {
-    if (badAt(i) !== badAt(i - 1) || a.blurred[i] !== a.blurred[i - 1]) edges.push(a.times[i]!);
-  }
-  const startSet = new Set<number>();
-  for (let s0 = 0; s0 < last - EPS; s0 += step) startSet.add(round6(s0));
-  startSet.add(round6(last));
-  for (const e of edges)
-    for (const s0 of [e, e - len]) if (s0 >= -EPS && s0 <= last + EPS) startSet.add(round6(Math.min(last, Math.max(0, s0))));
-  const starts = [...startSet].sort((x, y) => x - y);
-  const flush = (x: number) => edges.some((e) => Math.abs(e - x) <= step / 2 + EPS);
-  // A sample at time t stands for [t, t + interval): the frame shown until the next sample.
-  const firstAfter = (t: number) => {
-    let lo = 0,
-      hi = a.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (a.times[mid]! + a.sampleIntervalSec <= t + EPS) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const firstFrom = (t: number) => {
-    let lo = 0,
-      hi = a.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (a.times[mid]! < t - EPS) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const previous = used.length ? used.reduce((p, u) => (u.reelEnd > p.reelEnd ? u : p)) : undefined;
-  for (const start of starts) {
-    const end = start + len;
-    let lo = firstAfter(start);
-    let hi = firstFrom(end);
-    if (hi <= lo) {
-      // A window shorter than a sample: the sample it sits in.
-      lo = Math.min(a.times.length - 1, lo);
-      hi = lo + 1;
-    }
-    let black = 0,
-      frozen = 0,
-      blurred = 0;
-    for (let i = lo; i < hi; i++) {
-      if (a.black[i]) black++;
-      if (a.frozen[i]) frozen++;
-      if (a.blurred[i]) blurred++;
-    }
-    const n = hi - lo;
-    const overlaps = used.filter((u) => start < u.out - EPS && end > u.in + EPS);
-    const fresh = overlaps.length === 0;
-    const gap = fresh ? Infinity : Math.min(...overlaps.map((u) => reelStart - u.reelEnd));
-    const backToBack = !fresh && previous !== undefined && overlaps.includes(previous) && reelStart - previous.reelEnd <= EPS;
-    const crosses = crossesScene(a, start, end);
-    const tier = crosses ? 7 : backToBack ? 6 : black + frozen > 0 ? (fresh ? 4 : 5) : blurred > 0 ? (fresh ? 2 : 3) : fresh ? 0 : 1;
-    const quality = mean(a.score, lo, hi, 0);
-    // Fresh: quality (+ flush bonus). Again: the longest gap first (in half seconds), then the
-    // least of the latest showing repeated (a short clip's windows all touch it), then the most
-    // material not yet shown, then quality.
-    const latest = fresh ? [] : overlaps.filter((u) => u.reelEnd >= Math.max(...overlaps.map((o) => o.reelEnd)) - EPS);
-    const rank = fresh
-      ? quality + (flush(start) || flush(end) ? 0.01 : 0)
-      : Math.floor(Math.min(gap, 1e4) / 0.5) * 10 +
-        3 * (1 - overlapSec(latest, start, end) / len) +
-        2 * (1 - overlapSec(overlaps, start, end) / len) +
-        quality / 2;
-    const r3 = (x: number) => Math.round(x * 1000) / 1000;
-    const c: Candidate = {
-      start,
-      tier,
-      gap,
-      rank,
-      choice: {
-        tier,
-        reason: CHOICE_REASONS[tier]!,
-        quality: r3(quality),
-        sharpness: r3(mean(a.sharpness, lo, hi, a.blurred.slice(lo, hi).some(Boolean) ? 0 : 1)),
-        motion: r3(mean(a.motion, lo, hi, 0)),
-        exposure: r3(mean(a.exposure, lo, hi, 1)),
-        black: r3(black / n),
-        frozen: r3(frozen / n),
-        blurred: r3(blurred / n),
-        ...(fresh ? {} : { repeatGapSec: r3(Math.max(0, gap)) }),
-      },
-    };
-    visit(c);
-  }
 }
 
 /** a < b, comparing element by element. */

@@ -20,6 +20,7 @@
  */
 import { TAP_LIMITS } from '@reelsmith/proto';
 import type { MusicAnalysis } from './index.js';
+import { meanPeriod } from './numeric.js';
 
 export type TempoCorrection = { kind: 'halve' } | { kind: 'double' } | { kind: 'shift' } | { kind: 'tap'; taps: number[] };
 
@@ -78,23 +79,6 @@ export function tappedBpm(taps: number[]): number {
   if (taps.length < 2) return 0;
   const { period } = fitTaps(taps);
   return period > 0 && Number.isFinite(period) ? 60 / period : 0;
-}
-
-/** Mean period by least squares over the beat index (as the tracker reports it). */
-function meanPeriod(beats: number[], fallback: number): number {
-  const k = beats.length;
-  if (k < 2) return fallback;
-  let sx = 0,
-    sy = 0,
-    sxx = 0,
-    sxy = 0;
-  beats.forEach((t, i) => {
-    sx += i;
-    sy += t;
-    sxx += i * i;
-    sxy += i * t;
-  });
-  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
 /** Index of the beat nearest `t`. */

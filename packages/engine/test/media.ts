@@ -7,6 +7,9 @@ import path from 'node:path';
 
 const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: 'pipe' });
 
+/** The test clips' video encoding: H.264, fast, 4:2:0 (what phones write, and what every player reads). */
+export const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
 export interface Corpus {
   dir: string;
   landscape: string; // 1280x720 30 fps, stereo tone, 6 s
@@ -32,30 +35,13 @@ export function makeCorpus(dir: string): Corpus {
     'sine=frequency=440:sample_rate=48000:duration=6',
     '-ac',
     '2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     '-c:a',
     'aac',
     '-shortest',
     p('landscape.mp4'),
   ]);
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=720x1280:rate=30:duration=5',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    p('portrait.mp4'),
-  ]);
+  ff(['-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', ...H264, p('portrait.mp4')]);
   // Displayed picture: 480x640, white top half, black bottom half, with a moving bar so it is not frozen.
   // Stored rotated 90 degrees counter-clockwise; a display matrix turns it back. ffmpeg 5.1 writes
   // the matrix from a rotate tag only when copying streams, hence two steps.
@@ -66,12 +52,7 @@ export function makeCorpus(dir: string): Corpus {
     "color=white:size=480x320:rate=30:duration=5[top];color=black:size=480x320:rate=30:duration=5[bottom];[top][bottom]vstack,drawbox=x='mod(t*100,400)':y=300:w=40:h=40:color=gray:t=fill",
     '-vf',
     'transpose=2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     p('rotated-raw.mp4'),
   ]);
   ff(['-i', p('rotated-raw.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=270', p('rotated.mp4')]);
@@ -89,30 +70,13 @@ export function makeCorpus(dir: string): Corpus {
     'setsar=16/15',
     '-ac',
     '1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     '-c:a',
     'aac',
     '-shortest',
     p('anamorphic.mp4'),
   ]);
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'smptebars=size=960x540:rate=25:duration=4',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    p('silent.mp4'),
-  ]);
+  ff(['-f', 'lavfi', '-i', 'smptebars=size=960x540:rate=25:duration=4', ...H264, p('silent.mp4')]);
   // 0-2 s moving, 2-4 s black, 4-6 s one frame repeated (frozen), 6-8 s moving.
   ff([
     '-f',
@@ -121,12 +85,7 @@ export function makeCorpus(dir: string): Corpus {
     'testsrc2=size=640x360:rate=30:duration=8',
     '-vf',
     "drawbox=enable='between(t,2,4)':x=0:y=0:w=iw:h=ih:color=black:t=fill,setpts='if(between(T,4,6),4/TB,PTS)',fps=30",
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     '-t',
     '8',
     p('black-frozen.mp4'),

@@ -17,6 +17,7 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+// The engine's EngineError has this shape too, on purpose: the engine stands alone, without the kit.
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(

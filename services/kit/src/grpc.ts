@@ -38,31 +38,11 @@ const toStatus: Record<ErrorCode, grpc.status> = {
 const REASON_KEY = 'x-error-reason';
 const CODE_KEY = 'x-error-code';
 
+/** The inverse of toStatus: one ErrorCode per gRPC status; a status no code maps to is INTERNAL. */
+const fromStatusMap = new Map((Object.entries(toStatus) as Array<[ErrorCode, grpc.status]>).map(([code, status]) => [status, code]));
+
 export function fromStatus(code: grpc.status): ErrorCode {
-  switch (code) {
-    case grpc.status.INVALID_ARGUMENT:
-      return ErrorCode.INVALID_ARGUMENT;
-    case grpc.status.UNAUTHENTICATED:
-      return ErrorCode.UNAUTHENTICATED;
-    case grpc.status.PERMISSION_DENIED:
-      return ErrorCode.PERMISSION_DENIED;
-    case grpc.status.NOT_FOUND:
-      return ErrorCode.NOT_FOUND;
-    case grpc.status.ALREADY_EXISTS:
-      return ErrorCode.ALREADY_EXISTS;
-    case grpc.status.FAILED_PRECONDITION:
-      return ErrorCode.FAILED_PRECONDITION;
-    case grpc.status.RESOURCE_EXHAUSTED:
-      return ErrorCode.RESOURCE_EXHAUSTED;
-    case grpc.status.OUT_OF_RANGE:
-      return ErrorCode.PAYLOAD_TOO_LARGE;
-    case grpc.status.UNAVAILABLE:
-      return ErrorCode.UNAVAILABLE;
-    case grpc.status.DEADLINE_EXCEEDED:
-      return ErrorCode.DEADLINE_EXCEEDED;
-    default:
-      return ErrorCode.INTERNAL;
-  }
+  return fromStatusMap.get(code) ?? ErrorCode.INTERNAL;
 }
 
 /**
@@ -398,6 +378,7 @@ export function dial<T extends GenServiceMethods>(service: GenService<T>, addres
           );
         });
       };
+      // The streaming call takes the same arguments as the unary one above: grpc-js has a method per kind.
     } else if (method.methodKind === 'server_streaming') {
       out[method.localName] = (req: unknown, o?: CallOptions) => {
         const { md, options } = prepare(o);

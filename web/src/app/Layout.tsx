@@ -6,7 +6,7 @@ import { useCurrentUser } from '../features/auth';
 import { CartDrawer } from '../features/payments';
 
 /** Only signed-in people have the account menu (and its settings dialogs): it loads then. */
-const UserMenu = lazy(() => import('../features/auth/UserMenu').then((m) => ({ default: m.UserMenu })));
+const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 
 const mainLinks = [
   { to: '/', label: 'Create' },
@@ -23,6 +23,7 @@ const adminLinks = [
   { to: '/footage-marketplace', label: 'Marketplace' },
 ];
 
+// The footer repeats some of the main links on purpose: it lists the site's pages.
 const footerLinks = [
   { to: '/demos', label: 'Demos' },
   { to: '/pricing', label: 'Pricing' },

@@ -1,4 +1,4 @@
-import { isCurrentPlan } from '../../src/features/pricing/current';
+import { isCurrentPlan } from '../../src/features/payments/current';
 
 describe("the plan cards' Current Plan", () => {
   const monthly = { plan: 'standard', status: 'active', billing_cycle: 'monthly' };

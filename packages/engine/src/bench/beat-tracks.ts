@@ -4,6 +4,7 @@
  * hi-hats and a sustained pad are mixed at those times, so the reference is the list itself.
  * Deterministic: a fixed-seed noise source.
  */
+import { mulberry32 } from '../numeric.js';
 
 export interface BeatTrack {
   name: string;
@@ -14,23 +15,11 @@ export interface BeatTrack {
   beats: number[];
 }
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
 
 class Mix {
   readonly out: Float32Array;
-  private readonly noise = rng(7);
+  private readonly noise = mulberry32(7);
   constructor(
     readonly seconds: number,
     readonly sr = 22050,
@@ -154,7 +143,7 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
   }
   if (want('live drummer')) {
     const m = new Mix(s, sr);
-    const r = rng(42);
+    const r = mulberry32(42);
     // Tempo drifts +-4 % around 116 BPM; each hit lands with 10 ms (sd) of jitter.
     const grid = beatsFrom(s, (t) => 116 * (1 + 0.04 * Math.sin((2 * Math.PI * t) / 40) + 0.015 * Math.sin((2 * Math.PI * t) / 9)));
     const beats = grid.map((b) => Math.max(0.01, b + 0.01 * gauss(r)));

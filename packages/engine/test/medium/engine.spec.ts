@@ -12,7 +12,7 @@ import { filterValue, thumbnailTime } from '../../src/render-args';
 import { renderAudioTrack } from '../../src/render-chunks';
 import { titleScript } from '../../src/title';
 import { parseSettings } from '../../src/settings';
-import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus } from '../media';
+import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, H264, makeCorpus, regionMean, type Corpus } from '../media';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'media');
 const FRAME = 1 / 30;
@@ -360,12 +360,7 @@ describe('render engine on generated media', () => {
       'testsrc2=size=640x360:rate=30:duration=8',
       '-vf',
       "drawbox=enable='lt(t,2)':x=0:y=0:w=iw:h=ih:color=black:t=fill,gblur=sigma=3:enable='between(t,4,6)',setpts='if(between(T,2,4),2/TB,PTS)',fps=30",
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
+      ...H264,
       '-t',
       '8',
       clip,

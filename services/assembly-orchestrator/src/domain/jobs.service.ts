@@ -12,18 +12,7 @@ import {
   type MusicAnalysis,
   type PlanInput,
 } from '@reelsmith/engine/plan';
-import {
-  isClipAnalysis,
-  isMusicAnalysis,
-  parseJobRequest,
-  planFromWire,
-  planToWire,
-  reelSeconds,
-  type EditPlanWire,
-  type JobRequest,
-  type MediaAnalysisDoc,
-  type PacingPreset,
-} from '@reelsmith/proto';
+import { isClipAnalysis, isMusicAnalysis, parseJobRequest, planFromWire, planToWire, reelSeconds, type JobRequest } from '@reelsmith/proto';
 import {
   CANCELLED_MESSAGE,
   COMPLETE_MESSAGE,
@@ -33,217 +22,29 @@ import {
   STAGE_MESSAGE,
   canMove,
   isTerminal,
-  type JobState,
   type Stage,
 } from './job-states.js';
+import { canonical, checkMusicStart, footageOptIns } from './job-request.js';
+import type {
+  JobRecord,
+  JobResult,
+  JobsRepository,
+  MediaInfo,
+  Peers,
+  PlanAnswer,
+  PlanOptions,
+  ReportAnswer,
+  StatusPublisher,
+  WorkerReport,
+} from './jobs.ports.js';
 
-export interface JobResult {
-  outputKey: string;
-  thumbnailKey: string;
-  durationSec: number;
-  sizeBytes: number;
-}
-
-export interface JobRecord extends JobResult {
-  id: string;
-  ownerId: string;
-  status: JobState;
-  progress: number;
-  message: string;
-  request: JobRequest;
-  idempotencyKey: string | null;
-  estimateCredits: number;
-  /** The latest delivery of the work message that a worker started (0 before any). */
-  attempt: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** A durable fact recorded with a transition (through the outbox, so it is never lost). */
-export type JobFact =
-  | { kind: 'started'; attempt: number }
-  | { kind: 'completed'; attempt: number; wallSeconds: number }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'cancelled' };
-
-export type JobFields = Partial<Pick<JobRecord, 'progress' | 'message' | 'attempt' | keyof JobResult>>;
-
-export interface JobsRepository {
-  byId(id: string): Promise<JobRecord | null>;
-  byIdempotencyKey(ownerId: string, key: string): Promise<JobRecord | null>;
-  /**
-   * Inserts the job and queues its work message in one transaction; false on a duplicate key.
-   * `optIns`: the uploads consented to footage offers, each announced to the marketplace in the
-   * same transaction.
-   */
-  insertQueued(job: JobRecord, optIns?: FootageOptIn[]): Promise<boolean>;
-  /**
-   * Moves a job to `to` only if its current state may go there (checked in the same statement),
-   * setting the given fields and recording the fact in the same transaction; returns the job
-   * after, or null when the move was not legal.
-   */
-  transition(id: string, to: JobState, fields: JobFields, fact?: JobFact): Promise<JobRecord | null>;
-  /** Records that a reservation is about to be asked for this job (before billing is asked). */
-  hold(jobId: string, ownerId: string): Promise<void>;
-  /** The job's reservation is settled (captured, released, or never made): forget the hold. */
-  settled(jobId: string): Promise<void>;
-  /** Holds older than `before`, with their job when it exists. */
-  holdsBefore(before: Date): Promise<Array<{ jobId: string; job: JobRecord | null }>>;
-  /**
-   * Jobs in processing whose worker has not reported since longer than the deliveries left to
-   * them could take: `updatedAt < now - (ackWaitMs * (maxDeliver - attempt + 1) + graceMs)`.
-   */
-  stalled(now: Date, ackWaitMs: number, maxDeliver: number, graceMs: number): Promise<JobRecord[]>;
-  /** The owner's jobs, newest first; only queued and processing ones with `activeOnly`. */
-  list(ownerId: string, activeOnly: boolean, limit: number): Promise<JobRecord[]>;
-}
-
-/** Tells everyone following a job what the orchestrator just recorded (the authoritative status). */
-export interface StatusPublisher {
-  publish(job: JobRecord): void;
-  /** The job was cancelled: the worker running it stops (core NATS `jobs.<id>.cancel`). */
-  cancelled(job: JobRecord): void;
-}
-
-export interface MediaInfo {
-  objectKey: string;
-  kind: 'video' | 'audio';
-  sizeBytes: number;
-  durationSec: number;
-  displayName?: string;
-  thumbnailKey?: string;
-  /** media-library's upload-time analysis: pending, done or failed, and the analysis when done. */
-  analysisStatus?: 'pending' | 'done' | 'failed';
-  analysis?: MediaAnalysisDoc;
-  /** Audio: the waveform (peak amplitude 0..1 of equal slices). */
-  peaks?: number[];
-  /** Audio: the tempo the analysis found, and the owner's corrections (already in `analysis`). */
-  analysedBpm?: number;
-  tempoCorrections?: string[];
-}
-
-/** What POST /jobs/plan answers (besides the thumbnails the gateway adds). */
-export interface PlanAnswer {
-  plan: EditPlanWire;
-  estimate: number;
-  music: {
-    durationSec: number;
-    tempoBpm: number;
-    beats: number[];
-    downbeats: number[];
-    peaks: number[];
-    beatsPerBar: number;
-    analysedBpm: number;
-    tempoCorrections: string[];
-  } | null;
-}
-
-/** The plan options of POST /jobs/plan. */
-export interface PlanOptions {
-  reroll: number[];
-  locked: number[];
-  seed: number;
-}
+export type * from './jobs.ports.js';
+export { footageOptIns } from './job-request.js';
 
 /** The engine's output frame rate: plans are on its grid. */
 const OUTPUT_FPS = parseSettings().fps;
 
 const invalid = (message: string, code = 'invalid_plan') => new DomainError(ErrorCode.INVALID_ARGUMENT, message, code);
-
-/** How close to a bar line of the analysed song `music_start_sec` must be (the web sends its times). */
-const BAR_LINE_TOLERANCE_SEC = 0.01;
-
-/**
- * `music_start_sec` must lie inside the song and on one of its bar lines (the downbeats of
- * media-library's analysis), or the request is refused with a message that says which.
- */
-function checkMusicStart(start: number | null | undefined, music: MediaInfo | undefined): void {
-  if (start === null || start === undefined) return;
-  const fail = (m: string) => invalid(`music_start_sec: ${m}`, 'invalid_request');
-  if (!music) throw fail('there is no music file to start in');
-  if (start >= music.durationSec) throw fail(`${start} s is past the end of the song (${Math.round(music.durationSec * 100) / 100} s)`);
-  const analysis = music.analysisStatus === 'done' ? (music.analysis as MusicAnalysis | undefined) : undefined;
-  const bars = analysis?.bars ?? [];
-  if (!bars.length) throw fail('the song has no bar lines yet (its analysis is not ready); leave it out to start at the best part');
-  const nearest = bars.reduce((b, x) => (Math.abs(x - start) < Math.abs(b - start) ? x : b));
-  if (Math.abs(nearest - start) > BAR_LINE_TOLERANCE_SEC)
-    throw fail(`${start} s is not on a bar line of the song (the nearest is ${Math.round(nearest * 1000) / 1000} s)`);
-}
-
-/** An uploaded clip of a job submitted with get_footage_offers on: the user's consent. */
-export interface FootageOptIn {
-  uploadKey: string;
-  filename: string;
-  sizeBytes: number;
-  thumbnailKey: string;
-}
-
-/**
- * The job's own uploaded videos offered to the marketplace: only with the consent, each once, and
- * only the owner's uploads (`uploads/<owner>/...`), never stock or anyone else's clips.
- */
-export function footageOptIns(request: JobRequest, ownerId: string, clips: MediaInfo[]): FootageOptIn[] {
-  if (!request.get_footage_offers) return [];
-  const seen = new Map<string, FootageOptIn>();
-  for (const c of clips)
-    if (c.kind === 'video' && c.objectKey.startsWith(`uploads/${ownerId}/`) && !seen.has(c.objectKey))
-      seen.set(c.objectKey, {
-        uploadKey: c.objectKey,
-        filename: c.displayName || c.objectKey.split('/').pop()!,
-        sizeBytes: c.sizeBytes,
-        thumbnailKey: c.thumbnailKey ?? '',
-      });
-  return [...seen.values()];
-}
-
-/** The user's limits, with the spec's messages worded for their plan (from billing). */
-export interface Entitlements {
-  uploadCapBytes: number;
-  musicCapSeconds: number;
-  librarySelectionCap: number;
-  /** The longest reel the plan makes (free 3 minutes, paid 60). */
-  reelCapSeconds: number;
-  messages: { upload: string; music: string; selection: string; reelLength: string };
-}
-
-/** The other services the orchestrator calls. */
-export interface Peers {
-  media(ownerId: string, keys: string[]): Promise<MediaInfo[]>;
-  entitlements(ownerId: string, unlimited: boolean): Promise<Entitlements>;
-  estimate(pacing: PacingPreset, hasMusic: boolean, totalBytes: number, outputSeconds: number): Promise<number>;
-  /** RESOURCE_EXHAUSTED with the spec's message when the user cannot pay. */
-  reserve(jobId: string, ownerId: string, credits: number, unlimited: boolean): Promise<void>;
-  capture(jobId: string): Promise<void>;
-  release(jobId: string): Promise<void>;
-  addReel(job: JobRecord): Promise<void>;
-  /** The job uses these uploads: they stop counting as unused and never expire unused. */
-  markUsed(ownerId: string, keys: string[], jobId: string): Promise<void>;
-}
-
-/** What a worker reports about the job it runs (one vocabulary for the whole life of a job). */
-export type WorkerReport =
-  | { kind: 'started' }
-  | { kind: 'progress'; stage: Stage; percent: number }
-  | ({ kind: 'completed' } & JobResult)
-  | { kind: 'failed'; reason: string };
-
-export interface ReportAnswer {
-  /** False when the report came too late to count: the worker stops and acks. */
-  accepted: boolean;
-  job: JobRecord;
-}
-
-/** JSON with object keys sorted, so two equal requests compare equal however they were stored. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
 
 /**
  * Jobs from request to finished reel. Creating a job validates the request against the user's

@@ -1,6 +1,4 @@
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import type { BillingCycle, PlanId } from './catalogue.js';
-import type { BillingTx } from './billing.service.js';
 import {
   afterRenewal,
   canMove,
@@ -11,154 +9,61 @@ import {
   renewalOf,
   startCycle,
   type PaymentMethod,
-  type PaymentStatus,
-  type PaymentType,
   type PricedItem,
   type ProviderName,
-  type SubscriptionState,
 } from './payments.js';
+import type {
+  ConfirmDetails,
+  Outcome,
+  PaymentRecord,
+  PaymentSeed,
+  PaymentsRepository,
+  PaymentsTx,
+  ProviderEvent,
+  Providers,
+  Receipts,
+  SubscriptionRecord,
+} from './payments.ports.js';
 
-export interface PaymentRecord {
-  id: string;
-  userId: string;
-  email: string;
-  provider: ProviderName;
-  type: PaymentType;
-  itemId: string;
-  itemName: string;
-  plan: PlanId | null;
-  billingCycle: BillingCycle | null;
-  amountCents: number;
-  currency: string;
-  credits: number;
-  method: PaymentMethod;
-  status: PaymentStatus;
-  failureMessage: string;
-  refundedCents: number;
-  refundedCredits: number;
-  /** The provider's reference to reuse for renewals or refunds (a saved card, a subscription). */
-  providerRef: string;
-  createdAt: Date;
-}
-
-/** The subscription side of an account, as payments see it. */
-export interface SubscriptionRecord extends SubscriptionState {
-  userId: string;
-  /** Who renews it: the sandbox scheduler, or the provider (stripe invoices). */
-  provider: ProviderName | null;
-  /** The provider's subscription id (stripe), or the saved sandbox card for renewals. */
-  providerRef: string;
-  /** The user's customer at the provider (a Stripe Customer), reused for later subscriptions. */
-  customerRef: string;
-  email: string;
-}
-
-export interface PaymentsTx extends BillingTx {
-  lockPayment(id: string): Promise<PaymentRecord | null>;
-  /** False when a payment with this id exists already. */
-  insertPayment(p: PaymentRecord): Promise<boolean>;
-  updatePayment(p: PaymentRecord): Promise<void>;
-  lockSubscription(userId: string): Promise<SubscriptionRecord>;
-  saveSubscription(s: SubscriptionRecord): Promise<void>;
-  /** The next due subscription renewed by billing (sandbox, paypal) that no other transaction holds (skip locked), locked. */
-  claimDue(now: Date): Promise<SubscriptionRecord | null>;
-  eventSeen(provider: string, eventId: string): Promise<boolean>;
-  /** False when the event was recorded before. */
-  recordEvent(provider: string, eventId: string, type: string): Promise<boolean>;
-  findSubscriptionByRef(provider: string, ref: string): Promise<string | null>;
-  /** A provider subscription that has ended: later (older) events must not bring it back. */
-  markEnded(provider: string, ref: string): Promise<void>;
-  isEnded(provider: string, ref: string): Promise<boolean>;
-}
-
-export interface PaymentsRepository {
-  transaction<T>(fn: (tx: PaymentsTx) => Promise<T>): Promise<T>;
-  findPayment(id: string): Promise<PaymentRecord | null>;
-  findPaymentByRef(provider: string, ref: string): Promise<PaymentRecord | null>;
-  history(userId: string): Promise<PaymentRecord[]>;
-  /** Succeeded (or since refunded) payments made at or after `since`: cents kept and how many. */
-  revenueSince(since: Date): Promise<{ cents: number; payments: number }>;
-  /** Marks the receipt sent; false when it had been sent already. */
-  claimReceipt(paymentId: string): Promise<boolean>;
-}
-
-export type Outcome =
-  { status: 'succeeded'; ref?: string; periodEnd?: Date } | { status: 'failed'; message: string } | { status: 'pending' };
-
-export interface ConfirmDetails {
-  testCard: string;
-  testExpiry: string;
-  testCvc: string;
-  paypalAction: string;
-}
-
-export interface CreatedPayment {
-  id: string;
-  clientSecret: string;
-  approvalUrl?: string;
-  /** Stripe subscriptions: the subscription id. */
-  ref?: string;
-  /** Stripe: the user's Customer, kept for the next subscription. */
-  customerRef?: string;
-}
-
-/** A provider's event, reduced to what the product reacts to. */
-export type ProviderEvent =
-  | { id: string; type: string; kind: 'payment_succeeded'; payment: PaymentSeed }
-  | { id: string; type: string; kind: 'payment_failed'; paymentId: string; message: string }
-  | { id: string; type: string; kind: 'invoice_paid'; payment: PaymentSeed; subscriptionRef: string; periodEnd: Date }
-  | { id: string; type: string; kind: 'invoice_failed'; paymentId: string; subscriptionRef: string; message: string; first: boolean }
-  | {
-      id: string;
-      type: string;
-      kind: 'subscription_updated';
-      subscriptionRef: string;
-      status: string;
-      cancelAtPeriodEnd: boolean;
-      periodEnd: Date | null;
-    }
-  | { id: string; type: string; kind: 'subscription_deleted'; subscriptionRef: string }
-  | { id: string; type: string; kind: 'refunded'; paymentId: string; refundedCentsTotal: number }
-  | { id: string; type: string; kind: 'ignored' };
-
-/** What a provider's event says about a payment, enough to record it if we never saw it. */
-export interface PaymentSeed {
-  id: string;
-  userId: string;
-  email: string;
-  type: PaymentType;
-  itemId: string;
-  billingCycle: BillingCycle | null;
-  amountCents: number;
-  ref?: string;
-}
-
-/** One payment provider behind the port: sandbox, stripe or paypal. */
-export interface PaymentProvider {
-  readonly name: ProviderName;
-  create(input: { userId: string; email: string; item: PricedItem; method: PaymentMethod; customerRef: string }): Promise<CreatedPayment>;
-  confirm(p: PaymentRecord, details: ConfirmDetails): Promise<Outcome>;
-  /** Sandbox only: charges a due renewal with the saved card. */
-  renew?(s: SubscriptionRecord, item: PricedItem): Promise<Outcome>;
-  /** Providers that renew by themselves (stripe) are told to stop at the period end. */
-  cancelAtPeriodEnd?(subscriptionRef: string): Promise<void>;
-  refund?(p: PaymentRecord, cents: number): Promise<void>;
-  parseWebhook?(raw: Buffer, headers: Record<string, string>): Promise<ProviderEvent>;
-}
-
-export interface Providers {
-  card: PaymentProvider;
-  paypal: PaymentProvider;
-  byName(name: string): PaymentProvider | undefined;
-  publishableKey: string;
-}
-
-export interface Receipts {
-  send(p: PaymentRecord): Promise<void>;
-}
+export type * from './payments.ports.js';
 
 const declined = (message: string) => new DomainError(ErrorCode.FAILED_PRECONDITION, message, 'payment_declined');
 const notFound = () => new DomainError(ErrorCode.NOT_FOUND, 'Payment not found', 'payment_not_found');
+
+/** A subscription that has ended: back on the free plan, nothing due. */
+const ENDED = { plan: 'free', status: 'canceled', billingCycle: null, nextBillingAt: null, cancelAtPeriodEnd: false } as const;
+
+/** A payment of `item` as first recorded: pending, in dollars, nothing refunded. */
+const newPayment = (
+  item: PricedItem,
+  p: Pick<PaymentRecord, 'id' | 'userId' | 'email' | 'provider' | 'type' | 'method' | 'providerRef' | 'createdAt'>,
+): PaymentRecord => ({
+  ...p,
+  itemId: item.itemId,
+  itemName: item.name,
+  plan: item.plan,
+  billingCycle: item.billingCycle,
+  amountCents: item.amountCents,
+  currency: 'usd',
+  credits: item.credits,
+  status: 'pending',
+  failureMessage: '',
+  refundedCents: 0,
+  refundedCredits: 0,
+});
+
+/** Grants a payment's credits under the ledger key `payment:<id>`, once; true when this call did. */
+async function grantPayment(tx: PaymentsTx, p: PaymentRecord, reason: string): Promise<boolean> {
+  const key = `payment:${p.id}`;
+  const applied = await tx.appendLedger({ userId: p.userId, delta: p.credits, kind: 'purchase', key, reason });
+  if (applied)
+    await tx.emit(
+      'events.billing.granted',
+      { userId: p.userId, credits: BigInt(p.credits), reason, idempotencyKey: key },
+      `billing.granted.payment.${p.id}`,
+    );
+  return applied;
+}
 
 /**
  * Payments and subscriptions. Credits are granted only for a confirmed payment, exactly once per
@@ -215,27 +120,18 @@ export class PaymentsService {
         await tx.saveSubscription({ ...s, customerRef: created.customerRef! });
       });
     await this.repo.transaction((tx) =>
-      tx.insertPayment({
-        id: created.id,
-        userId: req.userId,
-        email: req.email,
-        provider: provider.name,
-        type: item.type,
-        itemId: item.itemId,
-        itemName: item.name,
-        plan: item.plan,
-        billingCycle: item.billingCycle,
-        amountCents: item.amountCents,
-        currency: 'usd',
-        credits: item.credits,
-        method: req.method as PaymentMethod,
-        status: 'pending',
-        failureMessage: '',
-        refundedCents: 0,
-        refundedCredits: 0,
-        providerRef: created.ref ?? '',
-        createdAt: this.clock(),
-      }),
+      tx.insertPayment(
+        newPayment(item, {
+          id: created.id,
+          userId: req.userId,
+          email: req.email,
+          provider: provider.name,
+          type: item.type,
+          method: req.method as PaymentMethod,
+          providerRef: created.ref ?? '',
+          createdAt: this.clock(),
+        }),
+      ),
     );
     return {
       clientSecret: created.clientSecret,
@@ -273,13 +169,7 @@ export class PaymentsService {
       await tx.lockAccount(p.userId);
       const next: PaymentRecord = { ...p, status: 'succeeded', failureMessage: '', providerRef: ref || p.providerRef };
       await tx.updatePayment(next);
-      const applied = await tx.appendLedger({
-        userId: p.userId,
-        delta: p.credits,
-        kind: 'purchase',
-        key: `payment:${p.id}`,
-        reason: p.itemName,
-      });
+      const applied = await grantPayment(tx, p, p.itemName);
       const ended = p.type !== 'credits' && next.providerRef !== '' && (await tx.isEnded(p.provider, next.providerRef));
       if (p.type === 'renewal' && periodEnd && !ended) {
         const sub = await tx.lockSubscription(p.userId);
@@ -307,12 +197,6 @@ export class PaymentsService {
           email: p.email || sub.email,
         });
       }
-      if (applied)
-        await tx.emit(
-          'events.billing.granted',
-          { userId: p.userId, credits: BigInt(p.credits), reason: p.itemName, idempotencyKey: `payment:${p.id}` },
-          `billing.granted.payment.${p.id}`,
-        );
       return { p: next, fresh: applied };
     });
     this.committed();
@@ -357,14 +241,7 @@ export class PaymentsService {
         throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'You have no active subscription to cancel.', 'no_subscription');
       if (s.status === 'past_due') {
         // Nothing paid for the current period: it ends now.
-        await tx.saveSubscription({
-          ...s,
-          plan: 'free',
-          status: 'canceled',
-          billingCycle: null,
-          nextBillingAt: null,
-          cancelAtPeriodEnd: false,
-        });
+        await tx.saveSubscription({ ...s, ...ENDED });
         return { ...s, cancelAtPeriodEnd: false };
       }
       await tx.saveSubscription({ ...s, cancelAtPeriodEnd: true });
@@ -400,44 +277,23 @@ export class PaymentsService {
           : { status: 'failed', message: 'no provider renews it' };
         const ok = outcome.status === 'succeeded';
         const p: PaymentRecord = {
-          id,
-          userId: s.userId,
-          email: s.email,
-          provider: s.provider ?? 'sandbox',
-          type: 'renewal',
-          itemId: decision.item.itemId,
-          itemName: decision.item.name,
-          plan: decision.item.plan,
-          billingCycle: decision.item.billingCycle,
-          amountCents: decision.item.amountCents,
-          currency: 'usd',
-          credits: decision.item.credits,
-          method: 'card',
+          ...newPayment(decision.item, {
+            id,
+            userId: s.userId,
+            email: s.email,
+            provider: s.provider ?? 'sandbox',
+            type: 'renewal',
+            method: 'card',
+            providerRef: s.providerRef,
+            createdAt: now,
+          }),
           status: ok ? 'succeeded' : 'failed',
           failureMessage: outcome.status === 'failed' ? outcome.message : '',
-          refundedCents: 0,
-          refundedCredits: 0,
-          providerRef: s.providerRef,
-          createdAt: now,
         };
         const inserted = await tx.insertPayment(p);
         if (ok && inserted) {
           await tx.lockAccount(s.userId);
-          const applied = await tx.appendLedger({
-            userId: s.userId,
-            delta: p.credits,
-            kind: 'purchase',
-            key: `payment:${id}`,
-            reason: `${p.itemName} renewal`,
-          });
-          if (applied) {
-            await tx.emit(
-              'events.billing.granted',
-              { userId: s.userId, credits: BigInt(p.credits), reason: `${p.itemName} renewal`, idempotencyKey: `payment:${id}` },
-              `billing.granted.payment.${id}`,
-            );
-            receipts.push(p);
-          }
+          if (await grantPayment(tx, p, `${p.itemName} renewal`)) receipts.push(p);
         }
         await tx.saveSubscription({ ...s, ...afterRenewal(s, decision, ok) });
         if (ok) counts.renewed++;
@@ -528,27 +384,18 @@ export class PaymentsService {
       );
     await this.repo.transaction(async (tx) => {
       await tx.lockAccount(seed.userId);
-      await tx.insertPayment({
-        id: seed.id,
-        userId: seed.userId,
-        email: seed.email,
-        provider,
-        type: seed.type,
-        itemId: item.itemId,
-        itemName: item.name,
-        plan: item.plan,
-        billingCycle: item.billingCycle,
-        amountCents: item.amountCents,
-        currency: 'usd',
-        credits: item.credits,
-        method: provider === 'paypal' ? 'paypal' : 'card',
-        status: 'pending',
-        failureMessage: '',
-        refundedCents: 0,
-        refundedCredits: 0,
-        providerRef: seed.ref ?? '',
-        createdAt: this.clock(),
-      });
+      await tx.insertPayment(
+        newPayment(item, {
+          id: seed.id,
+          userId: seed.userId,
+          email: seed.email,
+          provider,
+          type: seed.type,
+          method: provider === 'paypal' ? 'paypal' : 'card',
+          providerRef: seed.ref ?? '',
+          createdAt: this.clock(),
+        }),
+      );
     });
   }
 
@@ -595,16 +442,7 @@ export class PaymentsService {
       case 'subscription_deleted': {
         const userId = await this.subscriptionOwner(provider, e.subscriptionRef);
         await this.repo.transaction((tx) => tx.markEnded(provider, e.subscriptionRef));
-        if (userId)
-          await this.setStatus(userId, e.subscriptionRef, (s) => ({
-            ...s,
-            plan: 'free',
-            status: 'canceled',
-            billingCycle: null,
-            nextBillingAt: null,
-            cancelAtPeriodEnd: false,
-            providerRef: '',
-          }));
+        if (userId) await this.setStatus(userId, e.subscriptionRef, (s) => ({ ...s, ...ENDED, providerRef: '' }));
         return;
       }
       case 'refunded': {

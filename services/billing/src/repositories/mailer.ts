@@ -1,5 +1,5 @@
 import type { MailTransport } from '@reelsmith/kit';
-import type { PaymentRecord, Receipts } from '../domain/payments.service.js';
+import type { PaymentRecord, Receipts } from '../domain/payments.ports.js';
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
-import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.service.js';
+import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.ports.js';
 import { billingTxOps } from './billing.repository.js';
 import { accounts, endedSubscriptions, payments, webhookEvents } from './schema.js';
 
@@ -29,6 +29,7 @@ const toPayment = (r: typeof payments.$inferSelect): PaymentRecord => ({
   createdAt: r.createdAt,
 });
 
+// Reads the same account row as billing.repository's toAccount, as payments see it (with the provider's fields).
 const toSubscription = (r: typeof accounts.$inferSelect): SubscriptionRecord => ({
   userId: r.userId,
   plan: r.plan as SubscriptionRecord['plan'],

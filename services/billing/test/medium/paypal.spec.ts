@@ -10,6 +10,7 @@ import { DrizzleBillingRepository } from '../../src/repositories/billing.reposit
 import { DrizzlePaymentsRepository } from '../../src/repositories/payments.repository';
 import { PaypalProvider } from '../../src/repositories/providers/paypal';
 import { SandboxProvider } from '../../src/repositories/providers/sandbox';
+import { paypalCaptureEvents } from '../paypal-events';
 
 type Obj = Record<string, unknown>;
 
@@ -182,27 +183,7 @@ describe('PayPal provider (Orders v2 with @paypal/paypal-server-sdk) against a l
     const userId = crypto.randomUUID();
     const intent = await pay(userId, 'credits', 'credits_400', 2000);
     const orderId = intent.paymentIntentId;
-    const completed = {
-      id: `WH-${crypto.randomUUID()}`,
-      event_type: 'PAYMENT.CAPTURE.COMPLETED',
-      resource: {
-        id: `CAP-${orderId}`,
-        status: 'COMPLETED',
-        amount: { currency_code: 'USD', value: '20.00' },
-        custom_id: `${userId}|credits|credits_400|`,
-        supplementary_data: { related_ids: { order_id: orderId } },
-      },
-    };
-    const refunded = {
-      id: `WH-${crypto.randomUUID()}`,
-      event_type: 'PAYMENT.CAPTURE.REFUNDED',
-      resource: {
-        id: 'REF-1',
-        amount: { currency_code: 'USD', value: '10.00' },
-        seller_payable_breakdown: { total_refunded_amount: { currency_code: 'USD', value: '10.00' } },
-        links: [{ rel: 'up', href: `https://api.sandbox.paypal.com/v2/payments/captures/CAP-${orderId}` }],
-      },
-    };
+    const { completed, refunded } = paypalCaptureEvents(userId, orderId);
     await expect(hook(completed, 'forged')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'webhook_unverified' });
     expect(await balance(userId)).toBe(0);
     expect(standIn.verified.at(-1)).toMatchObject({ webhook_id: 'WH-standin', webhook_event: completed });

@@ -3,6 +3,7 @@ import { TEMPO_CORRECTION_KINDS, type EditPlanWire, type JobRequest, type TempoC
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 
+// The orchestrator's PlanAnswer.music has the same fields on purpose: services share proto, never code.
 export interface PlannedMusic {
   durationSec: number;
   tempoBpm: number;

@@ -1,9 +1,17 @@
 import crypto from 'node:crypto';
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
-import { ANALYSIS_LEASE_MS, redoStaleAnalyses, videoShape, type MediaKind, type MediaTools } from './media.service.js';
+import {
+  ANALYSIS_LEASE_MS,
+  redoStaleAnalyses,
+  videoShape,
+  type MediaKind,
+  type MediaTools,
+  type ProbedFile,
+  probedShape,
+} from './media.service.js';
 
 /** An item of the stock video or music library. */
-export interface LibraryItem {
+export interface LibraryItem extends ProbedFile {
   id: string;
   /** Public id, from the content hash. */
   key: string;
@@ -11,14 +19,6 @@ export interface LibraryItem {
   filename: string;
   category: string;
   contentHash: string;
-  objectKey: string;
-  sizeBytes: number;
-  durationSec: number;
-  width: number;
-  height: number;
-  videoCodec: string;
-  audioCodec: string;
-  thumbnailKey: string;
   previewFrameKeys: string[];
   bpm: number;
   peaks: number[];
@@ -282,11 +282,7 @@ export class LibraryService {
         contentHash: hash,
         objectKey,
         sizeBytes: await this.tools.sizeOf(file),
-        durationSec: probed.durationSec,
-        width: probed.width,
-        height: probed.height,
-        videoCodec: probed.videoCodec,
-        audioCodec: probed.audioCodec,
+        ...probedShape(probed),
         thumbnailKey,
         previewFrameKeys,
         bpm: tempoOf(probed.kind, analysis),

@@ -2,12 +2,9 @@ import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
 
 export type MediaKind = 'video' | 'audio';
 
-export interface MediaRecord {
-  id: string;
-  ownerId: string;
+/** What probing a stored file found (an upload's or a library item's). */
+export interface ProbedFile {
   objectKey: string;
-  kind: MediaKind;
-  displayName: string;
   sizeBytes: number;
   durationSec: number;
   width: number;
@@ -15,6 +12,13 @@ export interface MediaRecord {
   videoCodec: string;
   audioCodec: string;
   thumbnailKey: string;
+}
+
+export interface MediaRecord extends ProbedFile {
+  id: string;
+  ownerId: string;
+  kind: MediaKind;
+  displayName: string;
   analysisStatus: 'pending' | 'done' | 'failed';
   analysis: unknown;
   /** A stock library item, usable by anyone. */
@@ -63,6 +67,15 @@ export interface Probed {
   videoCodec: string;
   audioCodec: string;
 }
+
+/** The probe's findings a stored file keeps (ProbedFile's share of them). */
+export const probedShape = (p: Probed) => ({
+  durationSec: p.durationSec,
+  width: p.width,
+  height: p.height,
+  videoCodec: p.videoCodec,
+  audioCodec: p.audioCodec,
+});
 
 /** What the probe said of a video stream (frame rate not kept: the engine assumes 30 fps). */
 export interface VideoShape {
@@ -241,11 +254,7 @@ export class MediaService {
       kind: probed.kind,
       displayName: name,
       sizeBytes: st.size,
-      durationSec: probed.durationSec,
-      width: probed.width,
-      height: probed.height,
-      videoCodec: probed.videoCodec,
-      audioCodec: probed.audioCodec,
+      ...probedShape(probed),
       thumbnailKey,
       analysisStatus: 'pending',
       analysis: null,

@@ -2,28 +2,35 @@ import type { MessageShape } from '@bufbuild/protobuf';
 import { REQUEST_LATENCY_BUCKETS_MS, type SubjectSchema } from '@reelsmith/proto';
 import { bucketPercentile, effectsOf, percentile, type Consumed, type Effects } from './facts.js';
 
+/** The counts of a window of time the store answers (TelemetryStore.window). */
+export interface WindowCounts {
+  totalRequests: number;
+  serverErrors: number;
+  latencyBuckets: number[];
+  totalUsers: number;
+  newUsers: number;
+  activeUsers: number;
+  byType: Record<string, number>;
+  revenueCents: number;
+  renderSeconds: number[];
+  queueWaitSeconds: number[];
+  hourly: { hour: number; requests: number; errors: number; completed: number }[];
+}
+
+/** One line of the activity feed (TelemetryStore.feed). */
+export interface FeedRow {
+  type: string;
+  email: string;
+  loginType: string;
+  durationSeconds: number | null;
+  atMs: number;
+  detail: string;
+}
+
 export interface TelemetryStore {
   apply(msgId: string, subject: string, fx: Effects): Promise<boolean>;
-  window(
-    since: Date,
-    now: Date,
-  ): Promise<{
-    totalRequests: number;
-    serverErrors: number;
-    latencyBuckets: number[];
-    totalUsers: number;
-    newUsers: number;
-    activeUsers: number;
-    byType: Record<string, number>;
-    revenueCents: number;
-    renderSeconds: number[];
-    queueWaitSeconds: number[];
-    hourly: { hour: number; requests: number; errors: number; completed: number }[];
-  }>;
-  feed(
-    limit: number,
-    before?: Date,
-  ): Promise<{ type: string; email: string; loginType: string; durationSeconds: number | null; atMs: number; detail: string }[]>;
+  window(since: Date, now: Date): Promise<WindowCounts>;
+  feed(limit: number, before?: Date): Promise<FeedRow[]>;
   prune(before: Date): Promise<number>;
 }
 

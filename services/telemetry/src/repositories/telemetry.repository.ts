@@ -1,33 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { Effects } from '../domain/facts.js';
+import type { FeedRow, WindowCounts } from '../domain/telemetry.service.js';
 
 type Executor = Pick<Orm, 'execute'>;
 const rows = async <T>(db: Executor, q: SQL): Promise<T[]> => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
 const ts = (d: Date) => d.toISOString();
-
-export interface WindowCounts {
-  totalRequests: number;
-  serverErrors: number;
-  latencyBuckets: number[];
-  totalUsers: number;
-  newUsers: number;
-  activeUsers: number;
-  byType: Record<string, number>;
-  revenueCents: number;
-  renderSeconds: number[];
-  queueWaitSeconds: number[];
-  hourly: { hour: number; requests: number; errors: number; completed: number }[];
-}
-
-export interface FeedRow {
-  type: string;
-  email: string;
-  loginType: string;
-  durationSeconds: number | null;
-  atMs: number;
-  detail: string;
-}
 
 /** Telemetry's tables, in plain SQL (the same over PostgreSQL and PGlite). */
 export class TelemetryRepository {

@@ -1,6 +1,5 @@
 /** What the rest of the app uses of accounts. */
 export { AccountSettings } from './AccountSettings';
 export { LazyAuthModal } from './LazyAuthModal';
-export { UserMenu } from './UserMenu';
 export { useCurrentUser } from './useCurrentUser';
-export { useLazyMeQuery, useResetPasswordMutation, useVerifyEmailMutation } from './auth.api';
+export { useLazyMeQuery, useLogoutMutation, useResetPasswordMutation, useVerifyEmailMutation } from './auth.api';

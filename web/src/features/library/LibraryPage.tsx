@@ -5,6 +5,7 @@ import { errorDetail } from '../../app/api';
 import { useCurrentUser } from '../auth';
 import { AdminLibrarySection } from './AdminLibrarySection';
 import { ClipCard } from './ClipCard';
+import { LibraryToolbar } from './LibraryToolbar';
 import {
   LIBRARY_MAX,
   LIBRARY_PAGE,
@@ -76,26 +77,18 @@ export function LibraryPage() {
     <Page title="Video Library">
       <p className="lead">Stock clips anyone can browse; sign in on Home to use them in a reel.</p>
       {user?.is_admin && <AdminLibrarySection onChanged={() => refresh()} />}
-      <div className="library-toolbar" role="search">
-        <input
-          type="search"
-          placeholder="Search by name or category"
-          aria-label="Search videos"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <select aria-label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
-          <option value="">All Categories</option>
-          {(all.data?.categories ?? first.data?.categories ?? []).map((c) => (
-            <option key={c} value={c}>
-              {capitalise(c)}
-            </option>
-          ))}
-        </select>
+      <LibraryToolbar
+        label="Search videos"
+        text={text}
+        onText={setText}
+        category={category}
+        onCategory={setCategory}
+        categories={all.data?.categories ?? first.data?.categories ?? []}
+      >
         <button className="btn" onClick={refresh}>
           Refresh
         </button>
-      </div>
+      </LibraryToolbar>
       {first.isError ? (
         <p className="error" role="alert">
           Failed to load video library. The system may still be initializing.

@@ -11,6 +11,7 @@ import {
   type MusicLibraryFile,
 } from './library.api';
 import { Waveform } from '../../components/Waveform';
+import { LibraryToolbar } from './LibraryToolbar';
 import './library.css';
 
 export interface ChosenMusic {
@@ -93,23 +94,14 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
       }}
     >
       <div className="library-browser">
-        <div className="library-toolbar" role="search">
-          <input
-            type="search"
-            aria-label="Search music"
-            placeholder="Search by name or category"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-          />
-          <select aria-label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            <option value="">All Categories</option>
-            {list.data?.categories.map((c) => (
-              <option key={c} value={c}>
-                {capitalise(c)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LibraryToolbar
+          label="Search music"
+          text={q}
+          onText={setQ}
+          category={category}
+          onCategory={setCategory}
+          categories={list.data?.categories ?? []}
+        />
         {list.isError ? (
           <p className="error" role="alert">
             Failed to load music library{'status' in (list.error ?? {}) ? ` (${String((list.error as { status: unknown }).status)})` : ''}

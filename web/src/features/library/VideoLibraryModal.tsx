@@ -2,14 +2,8 @@ import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { ClipCard } from './ClipCard';
-import {
-  LIBRARY_PAGE,
-  capitalise,
-  useSelectVideosMutation,
-  useVideoLibraryQuery,
-  type SelectedVideo,
-  type VideoLibraryFile,
-} from './library.api';
+import { LibraryToolbar } from './LibraryToolbar';
+import { LIBRARY_PAGE, useSelectVideosMutation, useVideoLibraryQuery, type SelectedVideo, type VideoLibraryFile } from './library.api';
 import './library.css';
 
 export interface ChosenVideo extends SelectedVideo {
@@ -70,23 +64,14 @@ export function VideoLibraryModal({
   return (
     <Modal title="Video Library" onClose={onClose}>
       <div className="library-browser">
-        <div className="library-toolbar" role="search">
-          <input
-            type="search"
-            aria-label="Search videos"
-            placeholder="Search by name or category"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-          />
-          <select aria-label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            <option value="">All Categories</option>
-            {list.data?.categories.map((c) => (
-              <option key={c} value={c}>
-                {capitalise(c)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LibraryToolbar
+          label="Search videos"
+          text={q}
+          onText={setQ}
+          category={category}
+          onCategory={setCategory}
+          categories={list.data?.categories ?? []}
+        />
         <p className="muted" data-testid="selection-count">
           {picked.size} of up to {cap} clips selected
         </p>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { User } from '../../api/types';
 import { Modal } from '../../components/Modal';
-import { PackCards, PlanCards, type Cycle } from '../pricing';
+import { CycleToggle, PackCards, PlanCards, type Cycle } from './CatalogueCards';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
 import { formatCount, formatPlural } from '../../app/format';
@@ -39,15 +39,7 @@ export function PayToContinue({ user, credits }: { user: User; credits: number }
       </div>
       {plans && (
         <Modal title="Plans and credit packs" onClose={() => setPlans(false)}>
-          <div className="cycle-toggle" role="radiogroup" aria-label="Billing cycle">
-            {(['monthly', 'yearly'] as const).map((c) => (
-              <label key={c} className={cycle === c ? 'chosen' : undefined}>
-                <input type="radio" name="gate-cycle" value={c} checked={cycle === c} onChange={() => setCycle(c)} />
-                {c === 'monthly' ? 'Monthly' : 'Yearly'}
-                {c === 'yearly' && <span className="badge">Save 20%</span>}
-              </label>
-            ))}
-          </div>
+          <CycleToggle name="gate-cycle" cycle={cycle} onChange={setCycle} />
           <div className="gate-scroll">
             <PlanCards cycle={cycle} user={user} onChoose={choose} />
             <h3>Credit packs</h3>

@@ -277,6 +277,7 @@ const formatExpiry = (s: string) => {
 };
 
 /** The sandbox's card form: the published test cards, any future expiry and any CVC. */
+// Its three fields are written out alike on purpose: each has its own label, format and placeholder.
 function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number: string; expiry: string; cvc: string }) => void }) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');

@@ -1,6 +1,7 @@
 /** What the rest of the app uses of payments (PayToContinue is loaded lazily by its own path). */
 export { CartDrawer } from './CartDrawer';
 export { cart } from './cart';
+export { CycleToggle, PackCards, PlanCards, type Cycle } from './CatalogueCards';
 export { LazyPaymentDialog } from './LazyPaymentDialog';
 export {
   money,

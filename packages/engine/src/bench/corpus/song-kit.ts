@@ -4,19 +4,8 @@
  * jitter and velocity variation. The true beats are the list the notes are placed on, so they
  * are exact.
  */
+import { mulberry32 } from '../../numeric.js';
 import type { Control, MidiSong, Note } from './midi.js';
-
-/** Small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
 
@@ -36,7 +25,7 @@ export function beatTimes(count: number, bpmAt: (i: number) => number, start = 0
  * every phrase end (`phraseBeats`), as a solo player or a conductor breathes.
  */
 export function rubato(bpm: number, depth: number, phraseBeats: number, seed: number): (i: number) => number {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const walk: number[] = [];
   let w = 0;
   for (let i = 0; i < 2000; i++) {
@@ -120,7 +109,7 @@ export class SongBuilder {
     /** Standard deviation of a player's timing, ms. */
     readonly jitterMs = 6,
   ) {
-    this.r = rng(seed);
+    this.r = mulberry32(seed);
   }
   /** Time of fractional beat position `pos` (linear between beats, extrapolated past the end). */
   t(pos: number): number {

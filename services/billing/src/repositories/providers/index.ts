@@ -1,6 +1,6 @@
 import type { Logger } from '@reelsmith/kit';
 import type { Config } from '../../config.js';
-import type { PaymentProvider, Providers } from '../../domain/payments.service.js';
+import type { PaymentProvider, Providers } from '../../domain/payments.ports.js';
 import { SandboxProvider } from './sandbox.js';
 import { PaypalProvider } from './paypal.js';
 import { StripeProvider, stripeClient } from './stripe.js';

@@ -19,7 +19,7 @@ import type {
   PaymentRecord,
   PaymentSeed,
   ProviderEvent,
-} from '../../domain/payments.service.js';
+} from '../../domain/payments.ports.js';
 
 export interface PaypalOptions {
   clientId: string;

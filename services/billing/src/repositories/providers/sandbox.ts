@@ -7,7 +7,7 @@ import type {
   PaymentProvider,
   PaymentRecord,
   SubscriptionRecord,
-} from '../../domain/payments.service.js';
+} from '../../domain/payments.ports.js';
 
 /**
  * The embedded test-mode provider ("Test mode: no real money moves"): no network, no money. Cards

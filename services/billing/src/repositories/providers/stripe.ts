@@ -10,7 +10,7 @@ import type {
   PaymentRecord,
   PaymentSeed,
   ProviderEvent,
-} from '../../domain/payments.service.js';
+} from '../../domain/payments.ports.js';
 
 const CONFIRM_ATTEMPTS = 4;
 const CONFIRM_RETRY_MS = 500;

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import { toJobRequestMessage, type media } from '@reelsmith/proto';
+import { isMusicAnalysis, parseAnalysisJson, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
@@ -38,9 +38,14 @@ export interface AssemblyDeps {
   signer: LinkSigner;
 }
 
-/** A music item's analysis (engine's MusicAnalysis JSON, the user's corrections applied) and waveform, as the timeline wants them. */
+/**
+ * A music item's analysis (the engine's MusicAnalysis, the user's corrections applied) and
+ * waveform, as the timeline wants them. The analysis is read through the one schema
+ * (parseAnalysisJson): a document that is not a music analysis counts as none (no beats, tempo 0).
+ */
 export function musicView(m: Pick<media.MediaItem, 'analysisJson' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
-  const a = (m.analysisJson ? JSON.parse(m.analysisJson) : {}) as { bpm?: number; beats?: number[]; bars?: number[]; beatsPerBar?: number };
+  const doc = parseAnalysisJson(m.analysisJson);
+  const a: Partial<MusicAnalysisDoc> = isMusicAnalysis(doc) ? doc : {};
   return {
     tempo_bpm: a.bpm ?? 0,
     beats: a.beats ?? [],

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
@@ -106,6 +107,16 @@ const musicView = (i: Item) => ({
   bpm: i.bpm,
 });
 
+/** What the list routes of one library need (listRoutes): its kind, item view and list schemas. */
+interface LibraryLists<V> {
+  kind: 'video' | 'audio';
+  view: (i: Item) => V;
+  list: z.ZodType<{ files: V[]; categories: string[]; total: number }>;
+  userList: z.ZodType<{ files: Array<V & { s3_key: string }>; categories: string[]; total: number }>;
+}
+const videoLists: LibraryLists<ReturnType<typeof videoView>> = { kind: 'video', view: videoView, list: videoList, userList: userVideoList };
+const musicLists: LibraryLists<ReturnType<typeof musicView>> = { kind: 'audio', view: musicView, list: musicList, userList: userMusicList };
+
 const mimeOf = (key: string) =>
   ({
     mp3: 'audio/mpeg',
@@ -128,39 +139,49 @@ const mimeOf = (key: string) =>
 export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
   const one = async (kind: 'video' | 'audio', key: string, requestId: string) =>
     (await peers.media.getLibraryItems({ kind, keys: [key] }, { requestId })).items[0]!;
+  /** A library file itself: cacheable for good, with HTTP Range. */
+  const sendItem = (reply: FastifyReply, i: Item, range: string | undefined) =>
+    sendObject(store, reply, { key: i.objectKey, size: Number(i.sizeBytes), type: mimeOf(i.objectKey), range, cacheControl: IMMUTABLE });
   const list = (kind: 'video' | 'audio', q: z.infer<typeof listQuery>, requestId: string) =>
     peers.media.listLibrary({ kind, q: q.q, category: q.category, limit: q.limit, offset: q.offset }, { requestId });
 
-  app.get(
-    '/video-library-detailed',
-    {
-      schema: {
-        summary: 'The stock video library, paged and searchable (no sign-in)',
-        querystring: listQuery,
-        response: { 200: videoList, ...errors(400) },
+  /**
+   * A library's two lists: public (no sign-in, for browsing) and for signed-in users, with the
+   * object keys a job uses.
+   */
+  const listRoutes = <V extends object>(path: string, name: string, lists: LibraryLists<V>) => {
+    app.get(
+      `/${path}-detailed`,
+      {
+        schema: {
+          summary: `${name}, paged and searchable (no sign-in)`,
+          querystring: listQuery,
+          response: { 200: lists.list, ...errors(400) },
+        },
       },
-    },
-    async (req) => {
-      const r = await list('video', req.query, req.id);
-      return { files: r.items.map(videoView), categories: r.categories, total: r.total };
-    },
-  );
+      async (req) => {
+        const r = await list(lists.kind, req.query, req.id);
+        return { files: r.items.map(lists.view), categories: r.categories, total: r.total };
+      },
+    );
+    app.get(
+      `/${path}`,
+      {
+        config: { access: 'user' },
+        schema: {
+          summary: `${name} with the object keys a job uses`,
+          querystring: listQuery,
+          response: { 200: lists.userList, ...errors(400, 401) },
+        },
+      },
+      async (req) => {
+        const r = await list(lists.kind, req.query, req.id);
+        return { files: r.items.map((i) => ({ ...lists.view(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
+      },
+    );
+  };
 
-  app.get(
-    '/video-library',
-    {
-      config: { access: 'user' },
-      schema: {
-        summary: 'The stock video library with the object keys a job uses',
-        querystring: listQuery,
-        response: { 200: userVideoList, ...errors(400, 401) },
-      },
-    },
-    async (req) => {
-      const r = await list('video', req.query, req.id);
-      return { files: r.items.map((i) => ({ ...videoView(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
-    },
-  );
+  listRoutes('video-library', 'The stock video library', videoLists);
 
   app.post(
     '/video-library/select',
@@ -222,46 +243,11 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('video', req.params.key, req.id);
-      return sendObject(store, reply, {
-        key: i.objectKey,
-        size: Number(i.sizeBytes),
-        type: mimeOf(i.objectKey),
-        range: req.headers.range,
-        cacheControl: IMMUTABLE,
-      });
+      return sendItem(reply, i, req.headers.range);
     },
   );
 
-  app.get(
-    '/music-library-detailed',
-    {
-      schema: {
-        summary: 'The music library, paged and searchable (no sign-in)',
-        querystring: listQuery,
-        response: { 200: musicList, ...errors(400) },
-      },
-    },
-    async (req) => {
-      const r = await list('audio', req.query, req.id);
-      return { files: r.items.map(musicView), categories: r.categories, total: r.total };
-    },
-  );
-
-  app.get(
-    '/music-library',
-    {
-      config: { access: 'user' },
-      schema: {
-        summary: 'The music library with the object keys a job uses',
-        querystring: listQuery,
-        response: { 200: userMusicList, ...errors(400, 401) },
-      },
-    },
-    async (req) => {
-      const r = await list('audio', req.query, req.id);
-      return { files: r.items.map((i) => ({ ...musicView(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
-    },
-  );
+  listRoutes('music-library', 'The music library', musicLists);
 
   app.post(
     '/music-library/select',
@@ -306,13 +292,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
     async (req, reply) => {
       const i = await one('audio', req.params.key, req.id);
-      return sendObject(store, reply, {
-        key: i.objectKey,
-        size: Number(i.sizeBytes),
-        type: mimeOf(i.objectKey),
-        range: req.headers.range,
-        cacheControl: IMMUTABLE,
-      });
+      return sendItem(reply, i, req.headers.range);
     },
   );
 

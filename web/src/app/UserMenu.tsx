@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from '../../components/navigation';
-import { api } from '../../app/api';
-import { signedOut } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
-import { useOfferCount } from '../marketplace';
-import { DefaultSettingsModal } from '../settings';
-import { AccountSettings } from './AccountSettings';
-import { useLogoutMutation, type User } from './auth.api';
-import { formatDate, formatPlural } from '../../app/format';
+import { Link } from '../components/navigation';
+import type { User } from '../api/types';
+import { AccountSettings, useLogoutMutation } from '../features/auth';
+import { useOfferCount } from '../features/marketplace';
+import { DefaultSettingsModal } from '../features/settings';
+import { api } from './api';
+import { formatDate, formatPlural } from './format';
+import { signedOut } from './session';
+import { useAppDispatch } from './store';
 
 const planNames: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
 
@@ -21,7 +21,10 @@ export function usageLine(u: User): string {
   return u.credits > 0 ? `${free} · ${formatPlural(u.credits, 'credit')}` : free;
 }
 
-/** The user menu of spec section 2. */
+/**
+ * The user menu of spec section 2. It sits in app/ because it gathers several features (the account,
+ * the marketplace's open offers, the default settings), none of which may import the others back.
+ */
 export function UserMenu({ user }: { user: User }) {
   const dispatch = useAppDispatch();
   const [open, setOpen] = useState(false);
