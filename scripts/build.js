@@ -32,7 +32,10 @@ function buildIfNeeded() {
     run([path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', web]);
     // Always the production build: a start from inside jest (NODE_ENV=test) once gave Vite's
     // development build (React's dev runtime, 50 KB more) to the browser tests and to dist/.
-    run([path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], web, { ...process.env, NODE_ENV: 'production' });
+    run([path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], web, {
+      ...process.env,
+      NODE_ENV: 'production',
+    });
   }
 }
 

@@ -92,9 +92,7 @@ export function Layout({ children }: { children: ReactNode }) {
           )}
         </div>
       </header>
-      <main className="content">
-        {children}
-      </main>
+      <main className="content">{children}</main>
       <footer className="footer">
         <nav aria-label="Footer">
           {footerLinks.map((l) => (

@@ -81,7 +81,13 @@ export const useSearchParams = (): [URLSearchParams] => {
 
 /** A plain left click without modifier keys, on a link that opens in this tab: ours to handle. */
 const isPlainClick = (e: MouseEvent<HTMLAnchorElement>) =>
-  !e.defaultPrevented && e.button === 0 && !e.metaKey && !e.altKey && !e.ctrlKey && !e.shiftKey && (!e.currentTarget.target || e.currentTarget.target === '_self');
+  !e.defaultPrevented &&
+  e.button === 0 &&
+  !e.metaKey &&
+  !e.altKey &&
+  !e.ctrlKey &&
+  !e.shiftKey &&
+  (!e.currentTarget.target || e.currentTarget.target === '_self');
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   to: string;
