@@ -36,6 +36,7 @@ import {
   type JobState,
   type Stage,
 } from './job-states.js';
+import { planSections, type PlanSectionInfo } from './plan-sections.js';
 
 export interface JobResult {
   outputKey: string;
@@ -135,6 +136,7 @@ export interface PlanAnswer {
     beatsPerBar: number;
     analysedBpm: number;
     tempoCorrections: string[];
+    sections: PlanSectionInfo[];
   } | null;
 }
 
@@ -458,6 +460,7 @@ export class JobsService {
             beatsPerBar: (musicAnalysis as { beatsPerBar?: number } | undefined)?.beatsPerBar ?? 4,
             analysedBpm: music.analysedBpm ?? musicAnalysis?.bpm ?? 0,
             tempoCorrections: music.tempoCorrections ?? [],
+            sections: planSections(musicAnalysis),
           }
         : null,
     };
