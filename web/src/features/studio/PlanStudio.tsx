@@ -34,6 +34,8 @@ export interface PlanStudioProps {
 }
 
 const RETRY_PENDING_MS = 2000;
+/** A busy server (503, 'please retry') is asked again this many times before the message shows. */
+const RETRY_BUSY = 3;
 
 export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames = [], musicSource }: PlanStudioProps) {
   const [fetchPlan, state] = usePlanMutation();
@@ -67,6 +69,9 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   /** The song's bar line the user moved the window to (null: the engine's choice), and the latest ask (older answers are dropped). */
   const musicStart = useRef<number | null>(null);
   const asked = useRef(0);
+  const busyTries = useRef(0);
+  /** The window's new start while its plan is being made. */
+  const [windowPick, setWindowPick] = useState<number | null>(null);
 
   const ask = useCallback(
     async (extra: { plan?: EditPlan; reroll?: number[]; locked?: number[]; seed?: number } = {}) => {
@@ -79,6 +84,8 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         const r = await fetchPlan({ reroll: [], locked: [], seed: 0, ...request, ...start, ...extra }).unwrap();
         if (n !== asked.current) return;
         planFor.current = requestKey;
+        busyTries.current = 0;
+        setWindowPick(null);
         setPending(false);
         setMusic(r.music);
         setCredits(r.estimate.credits);
@@ -86,13 +93,16 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       } catch (e) {
         if (n !== asked.current) return;
         const status = (e as { status?: number }).status;
-        // Analysis of an upload still running: say so and try again shortly.
-        if (status === 409) {
+        // Analysis of an upload still running (409), or a busy server (503, a few times): wait and ask again.
+        if (status === 409 || (status === 503 && busyTries.current < RETRY_BUSY)) {
+          if (status === 503) busyTries.current++;
           setPending(true);
           retry.current = setTimeout(() => void ask(extra), RETRY_PENDING_MS);
           return;
         }
         setPending(false);
+        busyTries.current = 0;
+        setWindowPick(null);
         setProblem(errorDetail(e, 'Could not make the preview'));
       }
     },
@@ -101,6 +111,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
 
   const open = () => {
     musicStart.current = null;
+    setWindowPick(null);
     setLocked(new Set());
     setSelected(0);
     setPlayhead(0);
@@ -142,6 +153,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   /** The window moved to another bar line: a new plan from there (locks and re-rolls were for the old music). */
   const moveWindow = (start: number) => {
     musicStart.current = start;
+    setWindowPick(start);
     setLocked(new Set());
     setPlayhead(0);
     void ask();
@@ -211,7 +223,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
           start={plan.music_start}
           lengthSec={plan.total_sec}
           targetSec={request.target_duration_sec!}
-          busy={state.isLoading}
+          picked={windowPick}
           onChoose={moveWindow}
         />
       )}

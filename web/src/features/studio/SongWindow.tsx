@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { PlanMusic } from '../../api/types';
 import { PAGE_BARS, barNumber, dragStart, keyStep, minSec, nearestStart, sectionName, windowStarts, windowText } from './song-window';
 
@@ -14,7 +14,7 @@ export function SongWindow({
   start,
   lengthSec,
   targetSec,
-  busy,
+  picked,
   onChoose,
 }: {
   music: PlanMusic;
@@ -24,26 +24,22 @@ export function SongWindow({
   lengthSec: number;
   /** The requested length (which bar lines a window can start on). */
   targetSec: number;
-  busy: boolean;
+  /** The start the user picked whose plan is still being made (shown meanwhile), or null. */
+  picked: number | null;
   onChoose: (start: number) => void;
 }) {
   const duration = music.duration_sec || 1;
   const bars = music.downbeats;
   const starts = useMemo(() => windowStarts(bars, duration, targetSec), [bars, duration, targetSec]);
   const track = useRef<HTMLDivElement>(null);
-  /** The start the user picked last (shown until the plan for it arrives), and a drag under way. */
-  const [picked, setPicked] = useState<number | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  /** A drag under way: where the window was grabbed (seconds after its start) and where it would start now. */
   const [drag, setDrag] = useState<{ grab: number; at: number } | null>(null);
-  // The plan for the pick arrived (or was refused): show the plan's start again.
-  useEffect(() => {
-    if (!busy) setPicked(null);
-  }, [busy, start]);
 
   const shown = drag?.at ?? picked ?? start;
   const at = nearestStart(starts, shown);
   const choose = (t: number) => {
     if (Math.abs(t - (picked ?? start)) < 1e-6) return;
-    setPicked(t);
     onChoose(t);
   };
   const onKey = (e: KeyboardEvent) => {
@@ -58,6 +54,7 @@ export function SongWindow({
   };
   const grab = (e: PointerEvent<HTMLDivElement>, grabSec: number) => {
     e.preventDefault();
+    frame.current?.focus();
     e.currentTarget.setPointerCapture(e.pointerId);
     const t = dragStart(starts, songTime(e), grabSec);
     if (t !== undefined) setDrag({ grab: grabSec, at: t });
@@ -85,7 +82,7 @@ export function SongWindow({
         <strong>Part of the song</strong>
         <span data-testid="window-start" aria-live="polite">
           {minSec(shown)}–{minSec(shown + lengthSec)} of {minSec(duration)} · bars {firstBar}–{lastBar}
-          {busy || picked !== null ? ' · planning…' : ''}
+          {picked !== null ? ' · planning…' : ''}
         </span>
       </div>
       <div
@@ -122,6 +119,7 @@ export function SongWindow({
           ))}
         </svg>
         <div
+          ref={frame}
           className={`song-window-frame${drag ? ' dragging' : ''}`}
           style={{ left: pct(shown), width: `calc(${pct(shown + lengthSec)} - ${pct(shown)})` }}
           role="slider"
