@@ -2274,6 +2274,8 @@ export interface components {
             duration_sec: number;
             /** @description Peak amplitude (0..1) of equal slices of the track */
             peaks: number[];
+            /** @description The song's form: sections on its bar lines, in order (empty when the analysis predates sections) */
+            sections: components["schemas"]["PlanSection"][];
             tempo_bpm: number;
             /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
             tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
@@ -2288,6 +2290,8 @@ export interface components {
             duration_sec: number;
             /** @description Peak amplitude (0..1) of equal slices of the track */
             peaks: number[];
+            /** @description The song's form: sections on its bar lines, in order (empty when the analysis predates sections) */
+            sections: components["schemas"]["PlanSectionInput"][];
             tempo_bpm: number;
             /** @description The user's corrections of this track's beats in effect, in order (kept for next time) */
             tempo_corrections: ("halve" | "double" | "shift" | "tap")[];
@@ -2412,6 +2416,28 @@ export interface components {
             };
             music: components["schemas"]["PlanMusicInput"] | null;
             plan: components["schemas"]["EditPlanInput"];
+        };
+        PlanSection: {
+            /** @description Seconds into the song (a bar line) */
+            end: number;
+            /** @description Loudness between the song's quietest (0) and loudest (1) section */
+            energy: number;
+            kind: ("intro" | "verse" | "chorus" | "bridge" | "outro") | null;
+            /** @description Same letter, same material (A, B, C...) */
+            label: string;
+            /** @description Seconds into the song (a bar line) */
+            start: number;
+        };
+        PlanSectionInput: {
+            /** @description Seconds into the song (a bar line) */
+            end: number;
+            /** @description Loudness between the song's quietest (0) and loudest (1) section */
+            energy: number;
+            kind: ("intro" | "verse" | "chorus" | "bridge" | "outro") | null;
+            /** @description Same letter, same material (A, B, C...) */
+            label: string;
+            /** @description Seconds into the song (a bar line) */
+            start: number;
         };
         PlanSegment: {
             /** @description Index into media_files */

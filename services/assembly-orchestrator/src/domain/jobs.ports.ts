@@ -2,6 +2,7 @@
 // publisher, peer services); the use cases are in jobs.service.ts.
 import type { EditPlanWire, JobRequest, MediaAnalysisDoc, PacingPreset } from '@reelsmith/proto';
 import type { JobState, Stage } from './job-states.js';
+import type { PlanSectionInfo } from './plan-sections.js';
 
 export interface JobResult {
   outputKey: string;
@@ -102,6 +103,8 @@ export interface PlanAnswer {
     beatsPerBar: number;
     analysedBpm: number;
     tempoCorrections: string[];
+    /** The song's sections (bar-aligned) from the music analysis, for the plan preview's window. */
+    sections: PlanSectionInfo[];
   } | null;
 }
 

@@ -40,6 +40,7 @@ import type {
 
 export type * from './jobs.ports.js';
 export { footageOptIns } from './job-request.js';
+import { planSections } from './plan-sections.js';
 
 /** The engine's output frame rate: plans are on its grid. */
 const OUTPUT_FPS = parseSettings().fps;
@@ -259,6 +260,7 @@ export class JobsService {
             beatsPerBar: (musicAnalysis as { beatsPerBar?: number } | undefined)?.beatsPerBar ?? 4,
             analysedBpm: music.analysedBpm ?? musicAnalysis?.bpm ?? 0,
             tempoCorrections: music.tempoCorrections ?? [],
+            sections: planSections(musicAnalysis),
           }
         : null,
     };

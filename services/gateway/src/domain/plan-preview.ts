@@ -16,7 +16,14 @@ export interface PlannedMusic {
   analysedBpm: number;
   /** The user's tempo corrections of this track, in the order applied. */
   tempoCorrections: string[];
+  /** The song's sections on its bar lines (none for analyses made before sections). */
+  sections?: Array<{ start: number; end: number; label: string; kind: string; energy: number }>;
 }
+
+const SECTION_KINDS = ['intro', 'verse', 'chorus', 'bridge', 'outro'] as const;
+export type SectionKind = (typeof SECTION_KINDS)[number];
+const sectionKind = (k: string): SectionKind | null => ((SECTION_KINDS as readonly string[]).includes(k) ? (k as SectionKind) : null);
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export const correctionKind = (k: string): TempoCorrectionKind =>
   (TEMPO_CORRECTION_KINDS as readonly string[]).includes(k) ? (k as TempoCorrectionKind) : 'tap';
@@ -46,7 +53,7 @@ export interface PlanPreviewRequest {
 /**
  * POST /jobs/plan: the orchestrator's plan, a thumbnail of each segment's moment from
  * media-library, and signed links to them; the music's beats and a waveform, rounded for the
- * timeline. Reads only: nothing is reserved or stored besides the cached frames.
+ * timeline, with the song's sections. Reads only: nothing is reserved or stored besides the cached frames.
  */
 export async function previewPlan(ports: PlanPreviewPorts, owner: { id: string; unlimited: boolean }, req: PlanPreviewRequest) {
   const r = await ports.plan(owner.id, owner.unlimited, req);
@@ -69,6 +76,13 @@ export async function previewPlan(ports: PlanPreviewPorts, owner: { id: string; 
           beats_per_bar: m.beatsPerBar || 4,
           analysed_bpm: m.analysedBpm || m.tempoBpm,
           tempo_corrections: m.tempoCorrections.map(correctionKind),
+          sections: (m.sections ?? []).map((x) => ({
+            start: x.start,
+            end: x.end,
+            label: x.label,
+            kind: sectionKind(x.kind),
+            energy: r3(x.energy),
+          })),
         }
       : null,
   };

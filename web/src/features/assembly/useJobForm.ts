@@ -49,7 +49,9 @@ export function useJobForm(user: User | null) {
     if (!request) return;
     setPhase({ kind: 'submitting' });
     try {
-      const { job_id } = await createJob({ request: plan ? { ...request, plan } : request, idempotencyKey: crypto.randomUUID() }).unwrap();
+      // A previewed plan cut from the song also names its bar line as music_start_sec (the server checks it).
+      const sent = plan ? { ...request, plan, ...(plan.music_start > 0 ? { music_start_sec: plan.music_start } : {}) } : request;
+      const { job_id } = await createJob({ request: sent, idempotencyKey: crypto.randomUUID() }).unwrap();
       setPhase({ kind: 'job', id: job_id });
     } catch (e) {
       setPhase({ kind: 'idle' });

@@ -1,16 +1,23 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
 import { clock, useCorrectTempoMutation } from '../assembly';
+import { CutHandles } from './CutHandles';
+import { InstantPreview } from './InstantPreview';
+import { SongWindow } from './SongWindow';
 import { usePlanMutation } from './studio.api';
-import { cutCandidates, moveCut, musicOnReel, segmentAt, snap, sourceTime, stepCut, tapBpm, widths } from './timeline';
+import { TempoPanel } from './TempoPanel';
+import { moveCut, musicOnReel, stepCut, widths } from './timeline';
+import { usesWindow } from './song-window';
 import './studio.css';
 
 /**
  * Home's 'Preview edit' step (issue 20), between Configure and Generate: the plan the engine would
  * render for `request`, shown as a timeline the user can lock, re-roll and nudge, and played in
  * the browser without rendering. Generate sends `plan` with the request, so the render follows it.
+ * A reel cut from a longer song shows the song and its window (SongWindow.tsx): moving the window
+ * re-plans from the chosen bar line (`music_start_sec`), and the plan carries it to Generate.
  */
 export interface PlanStudioProps {
   /** The job request as Generate would send it (every file uploaded); null while it is not ready. */
@@ -27,6 +34,8 @@ export interface PlanStudioProps {
 }
 
 const RETRY_PENDING_MS = 2000;
+/** A busy server (503, 'please retry') is asked again this many times before the message shows. */
+const RETRY_BUSY = 3;
 
 export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames = [], musicSource }: PlanStudioProps) {
   const [fetchPlan, state] = usePlanMutation();
@@ -57,27 +66,43 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   }, [plan, requestKey, onPlanChange]);
   useEffect(() => () => clearTimeout(retry.current), []);
 
+  /** The song's bar line the user moved the window to (null: the engine's choice), and the latest ask (older answers are dropped). */
+  const musicStart = useRef<number | null>(null);
+  const asked = useRef(0);
+  const busyTries = useRef(0);
+  /** The window's new start while its plan is being made. */
+  const [windowPick, setWindowPick] = useState<number | null>(null);
+
   const ask = useCallback(
     async (extra: { plan?: EditPlan; reroll?: number[]; locked?: number[]; seed?: number } = {}) => {
       if (!request) return;
       setProblem('');
       clearTimeout(retry.current);
+      const n = ++asked.current;
+      const start = musicStart.current !== null ? { music_start_sec: musicStart.current } : {};
       try {
-        const r = await fetchPlan({ reroll: [], locked: [], seed: 0, ...request, ...extra }).unwrap();
+        const r = await fetchPlan({ reroll: [], locked: [], seed: 0, ...request, ...start, ...extra }).unwrap();
+        if (n !== asked.current) return;
         planFor.current = requestKey;
+        busyTries.current = 0;
+        setWindowPick(null);
         setPending(false);
         setMusic(r.music);
         setCredits(r.estimate.credits);
         onPlanChange(r.plan);
       } catch (e) {
+        if (n !== asked.current) return;
         const status = (e as { status?: number }).status;
-        // Analysis of an upload still running: say so and try again shortly.
-        if (status === 409) {
+        // Analysis of an upload still running (409), or a busy server (503, a few times): wait and ask again.
+        if (status === 409 || (status === 503 && busyTries.current < RETRY_BUSY)) {
+          if (status === 503) busyTries.current++;
           setPending(true);
           retry.current = setTimeout(() => void ask(extra), RETRY_PENDING_MS);
           return;
         }
         setPending(false);
+        busyTries.current = 0;
+        setWindowPick(null);
         setProblem(errorDetail(e, 'Could not make the preview'));
       }
     },
@@ -85,6 +110,8 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   );
 
   const open = () => {
+    musicStart.current = null;
+    setWindowPick(null);
     setLocked(new Set());
     setSelected(0);
     setPlayhead(0);
@@ -122,6 +149,14 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
     const to = stepCut(plan, i, beats, dir);
     if (to === undefined) return setProblem(dir < 0 ? 'No earlier beat to move this cut to.' : 'No later beat to move this cut to.');
     apply(moveCut(plan, i, to));
+  };
+  /** The window moved to another bar line: a new plan from there (locks and re-rolls were for the old music). */
+  const moveWindow = (start: number) => {
+    musicStart.current = start;
+    setWindowPick(start);
+    setLocked(new Set());
+    setPlayhead(0);
+    void ask();
   };
   const apply = (r: EditPlan | string) => {
     if (typeof r === 'string') return setProblem(r);
@@ -180,6 +215,16 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
           onCorrect={(a, t) => void correct(a, t)}
           now={() => now.current}
           startPlaying={() => setPlaySignal((n) => n + 1)}
+        />
+      )}
+      {music && usesWindow(request.target_duration_sec, plan, music.duration_sec) && (
+        <SongWindow
+          music={music}
+          start={plan.music_start}
+          lengthSec={plan.total_sec}
+          targetSec={request.target_duration_sec!}
+          picked={windowPick}
+          onChoose={moveWindow}
         />
       )}
       <div className="timeline-scroll">
@@ -276,290 +321,6 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         onPlaying={setPlaying}
         playSignal={playSignal}
       />
-    </div>
-  );
-}
-
-/** The cuts between segments as drag handles: a dragged cut snaps to the nearest beat. */
-function CutHandles({ plan, beats, onMove }: { plan: EditPlan; beats: number[]; onMove: (i: number, t: number) => void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [drag, setDrag] = useState<{ i: number; t: number } | null>(null);
-  const timeAt = (e: PointerEvent) => {
-    const r = ref.current!.getBoundingClientRect();
-    return ((e.clientX - r.left) / r.width) * plan.total_sec;
-  };
-  return (
-    <div className="cuts" ref={ref}>
-      {plan.segments.slice(0, -1).map((s, i) => {
-        const at = drag?.i === i ? drag.t : s.end;
-        return (
-          <span
-            key={i}
-            className={`cut${drag?.i === i ? ' dragging' : ''}`}
-            style={{ left: `${(at / plan.total_sec) * 100}%` }}
-            data-testid="cut"
-            onPointerDown={(e) => {
-              e.currentTarget.setPointerCapture(e.pointerId);
-              setDrag({ i, t: s.end });
-            }}
-            onPointerMove={(e) => {
-              if (drag?.i !== i) return;
-              const t = snap(cutCandidates(plan, i, beats), timeAt(e));
-              if (t !== undefined) setDrag({ i, t });
-            }}
-            onPointerUp={() => {
-              if (drag?.i === i && drag.t !== s.end) onMove(i, drag.t);
-              setDrag(null);
-            }}
-          />
-        );
-      })}
-    </div>
-  );
-}
-
-/**
- * The plan played in the browser without rendering: the source clip of each segment seeked to its
- * moment in a video element, in step with the music (its clock drives the playhead).
- */
-function InstantPreview({
-  plan,
-  clipSources,
-  musicSource,
-  playhead,
-  playing,
-  onPlayhead,
-  onPlaying,
-  playSignal = 0,
-}: {
-  plan: EditPlan;
-  clipSources: string[];
-  musicSource?: string;
-  playhead: number;
-  playing: boolean;
-  onPlayhead: (t: number) => void;
-  onPlaying: (p: boolean) => void;
-  /** Starts playing when it changes (tap tempo plays the music to tap along with). */
-  playSignal?: number;
-}) {
-  const video = useRef<HTMLVideoElement>(null);
-  const audio = useRef<HTMLAudioElement>(null);
-  const current = useRef(-1);
-  const started = useRef({ at: 0, from: 0 });
-
-  const show = useCallback(
-    (t: number, force = false) => {
-      const v = video.current;
-      if (!v) return;
-      const i = segmentAt(plan, t);
-      const s = plan.segments[i]!;
-      const src = clipSources[s.clip] ?? '';
-      if (force || i !== current.current) {
-        current.current = i;
-        if (src && !v.src.endsWith(src)) v.src = src;
-        v.currentTime = sourceTime(s, t);
-      }
-    },
-    [plan, clipSources],
-  );
-
-  useEffect(() => {
-    if (!playing) return;
-    let frame = 0;
-    const tick = () => {
-      const a = audio.current;
-      const t =
-        a && musicSource ? a.currentTime - (plan.music_start ?? 0) : started.current.from + (performance.now() - started.current.at) / 1000;
-      if (t >= plan.total_sec) {
-        onPlaying(false);
-        onPlayhead(0);
-        return;
-      }
-      onPlayhead(t);
-      show(t);
-      frame = requestAnimationFrame(tick);
-    };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
-  }, [playing, plan, musicSource, onPlayhead, onPlaying, show]);
-
-  useEffect(() => {
-    if (!playing) show(playhead, true);
-    // Seek when paused or when the plan changes; during play the clock drives it.
-  }, [plan, playing]);
-
-  const toggle = () => {
-    const v = video.current;
-    const a = audio.current;
-    if (playing) {
-      v?.pause();
-      a?.pause();
-      onPlaying(false);
-      return;
-    }
-    started.current = { at: performance.now(), from: playhead };
-    current.current = -1;
-    if (a && musicSource) {
-      a.currentTime = playhead + (plan.music_start ?? 0);
-      void a.play().catch(() => undefined);
-    }
-    void v?.play().catch(() => undefined);
-    onPlaying(true);
-  };
-
-  const toggleRef = useRef(toggle);
-  toggleRef.current = toggle;
-  const playingRef = useRef(playing);
-  playingRef.current = playing;
-  useEffect(() => {
-    if (playSignal && !playingRef.current) toggleRef.current();
-  }, [playSignal]);
-
-  return (
-    <div className={`instant-preview aspect-${plan.aspect.replace(':', 'x')}`}>
-      <video ref={video} muted playsInline preload="auto" aria-label="Instant preview of the edit" />
-      {musicSource && <audio ref={audio} src={musicSource} preload="auto" />}
-      <div className="row">
-        <button className="btn" onClick={toggle} data-testid="preview-play">
-          {playing ? 'Pause' : 'Play preview'}
-        </button>
-        <span className="muted small">
-          {clock(playhead)} / {clock(plan.total_sec)} · a quick look, not the render
-        </span>
-      </div>
-    </div>
-  );
-}
-
-const CORRECTED: Record<TempoCorrectionKind, string> = {
-  halve: 'halved',
-  double: 'doubled',
-  shift: 'shifted half a beat',
-  tap: 'tapped',
-};
-
-/**
- * The tempo and meter found, and the corrections people ask for: halve, double, shift by half a
- * beat, tap tempo (T or Space on the tap pad along with the music; Enter uses it, Escape cancels),
- * and reset. Each is kept with the track and re-plans at once.
- */
-function TempoPanel({
-  music,
-  busy,
-  onCorrect,
-  now,
-  startPlaying,
-}: {
-  music: PlanMusic;
-  busy: boolean;
-  onCorrect: (action: TempoCorrectionKind | 'reset', taps?: number[]) => void;
-  now: () => number;
-  startPlaying: () => void;
-}) {
-  const [taps, setTaps] = useState<number[] | null>(null);
-  const [hint, setHint] = useState('');
-  const pad = useRef<HTMLDivElement>(null);
-  const tapButton = useRef<HTMLButtonElement>(null);
-  const tapping = taps !== null;
-  // The pad takes the focus while tapping; afterwards it goes back to Tap tempo (enabled again by then).
-  const wasTapping = useRef(false);
-  useEffect(() => {
-    if (tapping) pad.current?.focus();
-    else if (wasTapping.current) tapButton.current?.focus();
-    wasTapping.current = tapping;
-  }, [tapping]);
-  const hasBeats = music.beats.length >= 2;
-  const corrections = music.tempo_corrections;
-  const found = Math.round(music.analysed_bpm);
-  const shown = Math.round(music.tempo_bpm);
-  const bpm = taps ? tapBpm(taps) : 0;
-
-  const begin = () => {
-    setHint('');
-    setTaps([]);
-    startPlaying();
-  };
-  const stop = () => {
-    setTaps(null);
-    setHint('');
-  };
-  const tap = () => setTaps((t) => (t ? [...t, Math.round(now() * 1000) / 1000].filter((x, i, a) => i === 0 || x > a[i - 1]!) : t));
-  const use = () => {
-    if (!taps || taps.length < 4) return setHint('Tap at least 4 times along with the music.');
-    const t = taps;
-    stop();
-    onCorrect('tap', t);
-  };
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 't' || e.key === 'T' || e.key === ' ') {
-      e.preventDefault();
-      if (!e.repeat) tap();
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      use();
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      stop();
-    }
-  };
-
-  return (
-    <div className="tempo-panel" role="group" aria-label="Tempo and meter">
-      <span data-testid="plan-tempo">
-        {shown > 0 ? `${shown} BPM` : 'No steady beat'} · {music.beats_per_bar}/4
-        {corrections.length > 0
-          ? ` · ${corrections.map((c) => CORRECTED[c]).join(', ')}${found > 0 && found !== shown ? ` (found ${found} BPM)` : ''}`
-          : ''}
-      </span>
-      <div className="row wrap">
-        <button className="btn" onClick={() => onCorrect('halve')} disabled={busy || tapping || !hasBeats}>
-          Halve
-        </button>
-        <button className="btn" onClick={() => onCorrect('double')} disabled={busy || tapping || !hasBeats}>
-          Double
-        </button>
-        <button className="btn" onClick={() => onCorrect('shift')} disabled={busy || tapping || !hasBeats}>
-          Shift half a beat
-        </button>
-        <button className="btn" ref={tapButton} onClick={begin} disabled={busy || tapping} aria-expanded={tapping}>
-          Tap tempo
-        </button>
-        {corrections.length > 0 && (
-          <button className="btn link" onClick={() => onCorrect('reset')} disabled={busy || tapping}>
-            Beats as found
-          </button>
-        )}
-      </div>
-      {tapping && (
-        <div className="tap-row row wrap">
-          <div
-            ref={pad}
-            className="tap-pad"
-            role="button"
-            tabIndex={0}
-            data-testid="tap-pad"
-            aria-label="Tap pad: press T or Space with each beat; Enter uses the tapped tempo, Escape cancels"
-            onKeyDown={onKey}
-            onPointerDown={(e) => {
-              e.preventDefault();
-              pad.current?.focus();
-              tap();
-            }}
-          >
-            Tap here (T or Space) with the beat
-          </div>
-          <span aria-live="polite" data-testid="tapped-bpm">
-            {taps.length} taps{bpm > 0 ? ` · ${Math.round(bpm)} BPM` : ''}
-          </span>
-          <button className="btn" onClick={use} disabled={taps.length < 4}>
-            Use tapped tempo
-          </button>
-          <button className="btn link" onClick={stop}>
-            Cancel
-          </button>
-          {hint && <span className="error">{hint}</span>}
-        </div>
-      )}
     </div>
   );
 }

@@ -128,6 +128,16 @@ export const editPlan = z
   })
   .meta({ id: 'EditPlan' });
 
+export const planSection = z
+  .object({
+    start: z.number().describe('Seconds into the song (a bar line)'),
+    end: z.number().describe('Seconds into the song (a bar line)'),
+    label: z.string().describe('Same letter, same material (A, B, C...)'),
+    kind: z.enum(['intro', 'verse', 'chorus', 'bridge', 'outro']).nullable(),
+    energy: z.number().describe("Loudness between the song's quietest (0) and loudest (1) section"),
+  })
+  .meta({ id: 'PlanSection' });
+
 export const planMusic = z
   .object({
     duration_sec: z.number(),
@@ -140,6 +150,9 @@ export const planMusic = z
     tempo_corrections: z
       .array(z.enum(TEMPO_CORRECTION_KINDS))
       .describe("The user's corrections of this track's beats in effect, in order (kept for next time)"),
+    sections: z
+      .array(planSection)
+      .describe("The song's form: sections on its bar lines, in order (empty when the analysis predates sections)"),
   })
   .meta({ id: 'PlanMusic' });
 
@@ -193,7 +206,7 @@ export const uploadInfo = z
     thumbnail_url: z.string().nullable(),
     analysis: z.enum(['pending', 'ready', 'failed']),
     music: planMusic
-      .omit({ duration_sec: true })
+      .omit({ duration_sec: true, sections: true })
       .optional()
       .describe("Audio, once analysis is 'ready': tempo, beats, downbeats and a waveform"),
   })
