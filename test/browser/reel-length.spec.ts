@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, FileChooser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { launchBrowser, shot } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
@@ -26,6 +26,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
   let sys: RunningSystem;
   let browser: Browser;
   let page: Page;
+  let chooser: Promise<FileChooser>;
 
   beforeAll(async () => {
     // 120 BPM, 48 s: a quiet intro of 8 bars (the thump alone), a verse of 4 (thump and hi-hat), a
@@ -49,6 +50,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     ]);
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
     page.on('pageerror', (e) => console.error('page error:', e.message));
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
@@ -118,21 +120,12 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
 
     // Clips and the song, through Choose Files.
     await tabTo(/^Choose Files$/);
-    // The first Enter right after signing in is sometimes lost to the re-render the session causes:
-    // like a person, press it again when no file chooser opens.
-    let chooser = page.waitForEvent('filechooser', { timeout: 5_000 });
+    // The listener is on since the page opened (Playwright turns file-chooser interception on
+    // asynchronously: a listener added just before Enter can miss the chooser).
     await page.keyboard.press('Enter');
-    const opened = await chooser.catch(() => null);
-    if (!opened) {
-      chooser = page.waitForEvent('filechooser');
-      await page.keyboard.press('Enter');
-    }
-    await (opened ?? (await chooser)).setFiles([
-      path.join(MEDIA, 'counter.mp4'),
-      path.join(MEDIA, 'bottle-detection.mp4'),
-      path.join(MEDIA, 'testvideo.mp4'),
-      song,
-    ]);
+    await (
+      await chooser
+    ).setFiles([path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'bottle-detection.mp4'), path.join(MEDIA, 'testvideo.mp4'), song]);
     await page.waitForFunction(
       () =>
         document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 3 &&

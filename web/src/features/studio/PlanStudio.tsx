@@ -286,17 +286,19 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
             className="btn"
             onClick={() => nudge(sel, -1)}
             disabled={sel >= plan.segments.length - 1}
-            aria-label="Move the cut after this segment one beat earlier"
+            title="Move the cut after this segment one beat earlier"
           >
-            Cut ◀ beat
+            <span aria-hidden="true">◀ </span>
+            Cut a beat earlier
           </button>
           <button
             className="btn"
             onClick={() => nudge(sel, 1)}
             disabled={sel >= plan.segments.length - 1}
-            aria-label="Move the cut after this segment one beat later"
+            title="Move the cut after this segment one beat later"
           >
-            Cut beat ▶
+            Cut a beat later
+            <span aria-hidden="true"> ▶</span>
           </button>
           <button className="btn link" onClick={open}>
             Start this preview over
