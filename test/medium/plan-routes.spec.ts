@@ -125,6 +125,20 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
     expect(plan.segments.at(-1).end).toBeCloseTo(plan.total_sec, 6);
     expect(music).toMatchObject({ beats: expect.any(Array), downbeats: expect.any(Array) });
     expect(music.beats.length).toBeGreaterThan(10);
+    // The song's form for the window in the preview: sections in order, each starting on a bar line
+    // of the analysed song and ending inside it.
+    const sections = music.sections as Array<{ start: number; end: number; kind: string; energy: number }>;
+    expect(sections.length).toBeGreaterThan(0);
+    const bars = music.downbeats as number[];
+    for (const [i, sec] of sections.entries()) {
+      expect(sec.end).toBeGreaterThan(sec.start);
+      expect(sec.end).toBeLessThanOrEqual(music.duration_sec + 1e-6);
+      expect(sec.energy >= 0 && sec.energy <= 1).toBe(true);
+      if (i > 0) {
+        expect(sec.start).toBeGreaterThanOrEqual(sections[i - 1]!.end - 1e-6);
+        expect(Math.min(...bars.map((b) => Math.abs(b - sec.start)))).toBeLessThan(0.01);
+      }
+    }
     const urls = new Set<string>();
     for (const s of plan.segments) {
       expect(s.clip === 0 || s.clip === 1).toBe(true);
