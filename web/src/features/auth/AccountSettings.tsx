@@ -42,7 +42,8 @@ function PublicName() {
       return setOutcome({ ok: false, text: `The public name must be at most ${PUBLIC_NAME_MAX} characters` });
     try {
       const u = await save({ display_name: trimmed || null }).unwrap();
-      setName(null);
+      // What the server stored (trimmed), until the refreshed user arrives with the same.
+      setName(u.display_name ?? '');
       setOutcome({
         ok: true,
         text: u.display_name ? `Saved. Your featured reels show “${u.display_name}”.` : 'Cleared. You are not listed on the Hall of Fame.',
