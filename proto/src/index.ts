@@ -23,3 +23,4 @@ export * from './system-account.js';
 export * from './edit-plan.js';
 export * from './tempo-correction.js';
 export * from './analysis.js';
+export * from './display-name.js';

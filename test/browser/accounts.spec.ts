@@ -155,12 +155,28 @@ describe('accounts in Chromium against the whole product', () => {
     const settings = page.getByRole('dialog', { name: 'Default Settings' });
     await settings.getByRole('heading', { name: 'Change Password' }).waitFor();
     expect(await settings.getByRole('heading', { name: 'Delete Account' }).isVisible()).toBe(true);
+    // The public name for the Hall of Fame, typed key by key and saved with Enter.
+    await settings.getByRole('textbox', { name: 'Public name' }).focus();
+    await page.keyboard.type('Ann Lee');
+    await page.keyboard.press('Enter');
+    await settings.getByText('Saved. Your featured reels show “Ann Lee”.').waitFor();
+    expect(await settings.getByRole('textbox', { name: 'Public name' }).inputValue()).toBe('Ann Lee');
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await settings.waitFor({ state: 'hidden' });
 
     // The stored token is checked at start: a reload keeps the user signed in.
     await page.reload();
     await menuButton.waitFor();
+    // The public name is the account's: it is there after the reload.
+    await menuButton.click();
+    await menu.getByRole('menuitem', { name: 'Settings' }).click();
+    await settings.getByRole('heading', { name: 'Public Name' }).waitFor();
+    await page.waitForFunction(
+      () => (document.querySelector('input[name="display_name"]') as HTMLInputElement | null)?.value === 'Ann Lee',
+    );
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'hidden' });
 
     // Sign out, then sign in with the password.
     await menuButton.click();

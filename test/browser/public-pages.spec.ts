@@ -38,7 +38,14 @@ function showcasePeers(billing = { down: false }): Peers {
     previewKeys: ['showcase/f1.jpg', 'showcase/f2.jpg', 'showcase/f3.jpg'],
   });
   return {
-    identity: { authenticate: async () => Promise.reject(new Error('no sessions here')), submitContact: async () => ({}) },
+    identity: {
+      authenticate: async () => Promise.reject(new Error('no sessions here')),
+      submitContact: async () => ({}),
+      // The system account is named; the other creator chose no public name and is not listed.
+      getPublicNames: async ({ userIds }: { userIds: string[] }) => ({
+        names: userIds.filter((id) => id === 'system').map((userId) => ({ userId, displayName: 'Reelsmith' })),
+      }),
+    },
     billing: {
       // The catalogue as billing answers it (the pricing page shows its plans and packs).
       getCatalogue: async () => {
@@ -72,6 +79,12 @@ function showcasePeers(billing = { down: false }): Peers {
       getShowcaseEntry: async ({ reelId }: { reelId: string }) => entry(reels.find((r) => r[0] === reelId)!),
       countShowcaseView: async () => ({ views: 1n, counted: true }),
       getShowcaseStats: async () => ({ totalReels: 42n, activeCreators30d: 5n }),
+      listShowcaseCreators: async () => ({
+        creators: [
+          { ownerId: 'unnamed', reels: 2n, featuredReels: 1n, featuredViews: 90n },
+          { ownerId: 'system', reels: 4n, featuredReels: 3n, featuredViews: 12n },
+        ],
+      }),
       getShowcaseRatings: async ({ reelIds }: { reelIds: string[] }) => ({
         ratings: reelIds.map((reelId) => ({ reelId, average: 0, count: 0n, mine: 0 })),
       }),
@@ -168,6 +181,14 @@ describe('public pages: accessibility and layout in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       await page.waitForLoadState('networkidle');
       if (route === '/demos' || route === '/hall-of-fame') await page.getByRole('button', { name: 'Play Relaxed cut' }).waitFor();
+      if (route === '/hall-of-fame') {
+        // Creator cards from real accounts: the named one only, with its own figures.
+        const cards = page.getByRole('region', { name: 'Creators' }).getByRole('listitem');
+        await cards.first().waitFor();
+        expect(await cards.allInnerTexts()).toEqual([
+          expect.stringMatching(/^#1\s+Reelsmith\s+4 reels made\s+3 featured reels · 12 views$/),
+        ]);
+      }
       if (route === '/pricing') await page.getByRole('article', { name: 'Standard plan' }).waitFor();
       if (route === '/about') {
         // The history is the changelog's: its first day, and what shipped then.

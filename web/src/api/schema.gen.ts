@@ -343,7 +343,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set or clear (null) the public name shown on the Hall of Fame next to your featured reels */
+        patch: operations["patchAuthMe"];
         trace?: never;
     };
     "/api/v1/auth/purchase-credits": {
@@ -1069,6 +1070,23 @@ export interface paths {
         };
         /** The MP4 of a featured reel, without sign-in (Range requests: 206) */
         get: operations["getShowcaseByIdVideo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/showcase/creators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Hall of Fame creator cards: accounts that own featured reels and chose a public name, most viewed first (never an e-mail) */
+        get: operations["getShowcaseCreators"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2589,6 +2607,32 @@ export interface components {
             featured: boolean;
             shared: boolean;
         };
+        ShowcaseCreator: {
+            /** @description The public name the account chose (accounts without one are not listed) */
+            display_name: string;
+            /** @description Its reels in the showcase now */
+            featured_reels: number;
+            /** @description Reels the account has made */
+            reels: number;
+            /** @description Real plays of its reels in the showcase, summed */
+            views: number;
+        };
+        ShowcaseCreatorInput: {
+            /** @description The public name the account chose (accounts without one are not listed) */
+            display_name: string;
+            /** @description Its reels in the showcase now */
+            featured_reels: number;
+            /** @description Reels the account has made */
+            reels: number;
+            /** @description Real plays of its reels in the showcase, summed */
+            views: number;
+        };
+        ShowcaseCreators: {
+            creators: components["schemas"]["ShowcaseCreator"][];
+        };
+        ShowcaseCreatorsInput: {
+            creators: components["schemas"]["ShowcaseCreatorInput"][];
+        };
         ShowcaseRating: {
             /** @description Mean stars of every rating, 0 when none */
             average: number;
@@ -2848,6 +2892,8 @@ export interface components {
         User: {
             credits: number;
             daily_free_used: boolean;
+            /** @description The public name shown on the Hall of Fame next to featured reels; null: none (not listed) */
+            display_name: string | null;
             email: string;
             email_verified: boolean;
             entitlements: components["schemas"]["Entitlements"];
@@ -2867,6 +2913,8 @@ export interface components {
         UserInput: {
             credits: number;
             daily_free_used: boolean;
+            /** @description The public name shown on the Hall of Fame next to featured reels; null: none (not listed) */
+            display_name: string | null;
             email: string;
             email_verified: boolean;
             entitlements: components["schemas"]["EntitlementsInput"];
@@ -4470,6 +4518,70 @@ export interface operations {
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7242,6 +7354,55 @@ export interface operations {
             };
             /** @description Default Response */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShowcaseCreators: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseCreators"];
+                };
+            };
+            /** @description Default Response */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

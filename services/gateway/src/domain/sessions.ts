@@ -10,6 +10,8 @@ export interface Caller {
   isGuest: boolean;
   /** Never charged or limited by billing (identity decides: admins and the guest pass). */
   unlimited: boolean;
+  /** The public name for the Hall of Fame; empty or absent: none. */
+  displayName?: string;
 }
 
 export interface SessionCacheLimits {

@@ -8,7 +8,14 @@ export const verifyWithIdentity =
   async (token) => {
     const { user } = await peers.identity.authenticate({ sessionToken: token });
     if (!user) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired');
-    return { id: user.id, email: user.email, isAdmin: user.isAdmin, isGuest: user.isGuest, unlimited: user.unlimited };
+    return {
+      id: user.id,
+      email: user.email,
+      isAdmin: user.isAdmin,
+      isGuest: user.isGuest,
+      unlimited: user.unlimited,
+      displayName: user.displayName,
+    };
   };
 
 export interface Revoked {

@@ -46,13 +46,39 @@ describe('public showcase routes', () => {
       mine: reelId === REEL ? (ratings.get(userId) ?? 0) : 0,
     };
   };
+  /** Identity's stored public names (what SetDisplayName keeps, trimmed), by user id. */
+  const names = new Map<string, string>([['sys', 'Reelsmith']]);
+  const nameCalls: unknown[] = [];
+  /** What media-library answers for the creators, most viewed first. */
+  let creators: Array<{ ownerId: string; reels: bigint; featuredReels: bigint; featuredViews: bigint }> = [];
   const notFeatured = () => new DomainError(ErrorCode.NOT_FOUND, 'This reel is not in the showcase.', 'not_featured');
   const peers = {
     identity: {
       authenticate: async ({ sessionToken }: { sessionToken: string }) => {
         if (sessionToken !== 'user') throw new DomainError(ErrorCode.UNAUTHENTICATED, 'no', 'unauthenticated');
-        return { user: { id: 'u', email: 'u@example.com', isAdmin: false, isGuest: false, unlimited: false } };
+        return {
+          user: { id: 'u', email: 'u@example.com', isAdmin: false, isGuest: false, unlimited: false, displayName: names.get('u') ?? '' },
+        };
       },
+      setDisplayName: async ({ userId, displayName }: { userId: string; displayName: string }) => {
+        nameCalls.push({ userId, displayName });
+        if (displayName.trim()) names.set(userId, displayName.trim());
+        else names.delete(userId);
+        return {
+          user: {
+            id: userId,
+            email: 'u@example.com',
+            isAdmin: false,
+            isGuest: false,
+            unlimited: false,
+            emailVerified: true,
+            displayName: names.get(userId) ?? '',
+          },
+        };
+      },
+      getPublicNames: async ({ userIds }: { userIds: string[] }) => ({
+        names: userIds.filter((id) => names.has(id)).map((userId) => ({ userId, displayName: names.get(userId)! })),
+      }),
       submitContact: async (req: unknown) => (contacts.push(req), {}),
     },
     media: {
@@ -71,6 +97,7 @@ describe('public showcase routes', () => {
         return { views: BigInt(counted ? ++views : views), counted };
       },
       getShowcaseStats: async () => ({ totalReels: 7n, activeCreators30d: 3n }),
+      listShowcaseCreators: async () => ({ creators }),
       // One rating per user, as media-library keeps them: rating again replaces.
       rateShowcaseReel: async ({ reelId, userId, stars }: { reelId: string; userId: string; stars: number }) => {
         if (reelId !== REEL) throw notFeatured();
@@ -81,6 +108,7 @@ describe('public showcase routes', () => {
         ratings: reelIds.map((id) => rating(id, userId)),
       }),
     },
+    billing: { getAccount: async () => ({}) },
     close: () => undefined,
   } as unknown as Peers;
 
@@ -227,5 +255,93 @@ describe('public showcase routes', () => {
     expect((await call({ url: `/api/v1/showcase/ratings?ids=${REEL}`, headers: asUser })).json()).toEqual({
       ratings: [{ reel_id: REEL, average: 2, count: 1, mine: 2 }],
     });
+  });
+
+  it('creator cards: accounts behind the showcase that chose a public name, most viewed first, at most three; never an e-mail or an id', async () => {
+    const c = (ownerId: string, reels: number, featuredReels: number, featuredViews: number) => ({
+      ownerId,
+      reels: BigInt(reels),
+      featuredReels: BigInt(featuredReels),
+      featuredViews: BigInt(featuredViews),
+    });
+    creators = [];
+    const none = await call('/api/v1/showcase/creators');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ creators: [] });
+
+    names.set('ann', 'Ann Lee');
+    names.set('cat', 'Cat');
+    names.set('dan', 'Dan');
+    // "anon" chose no name: left out, and the next named account takes its place.
+    creators = [c('ann', 9, 2, 40), c('anon', 3, 1, 30), c('sys', 12, 6, 25), c('cat', 1, 1, 4), c('dan', 5, 1, 2)];
+    const r = await call('/api/v1/showcase/creators');
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['cache-control']).toBe('public, max-age=60');
+    expect(r.json()).toEqual({
+      creators: [
+        { display_name: 'Ann Lee', reels: 9, featured_reels: 2, views: 40 },
+        { display_name: 'Reelsmith', reels: 12, featured_reels: 6, views: 25 },
+        { display_name: 'Cat', reels: 1, featured_reels: 1, views: 4 },
+      ],
+    });
+    expect(r.body).not.toMatch(/@|anon|ownerId|owner_id/);
+    expect((await call('/api/v1/showcase/creators?limit=1')).json()).toEqual({
+      creators: [{ display_name: 'Ann Lee', reels: 9, featured_reels: 2, views: 40 }],
+    });
+    expect((await call('/api/v1/showcase/creators?limit=0')).statusCode).toBe(400);
+    creators = [];
+    names.delete('ann');
+    names.delete('cat');
+    names.delete('dan');
+  });
+
+  it('a signed-in user sets and clears their public name; /auth/me shows it at once', async () => {
+    const asUser = { authorization: 'Bearer user' };
+    const patch = (payload: unknown, headers: Record<string, string> = asUser) =>
+      call({ method: 'PATCH', url: '/api/v1/auth/me', headers, payload });
+    const me = async () =>
+      ((await call({ url: '/api/v1/auth/me', headers: asUser })).json().user as { display_name: string | null }).display_name;
+    expect((await patch({ display_name: 'Ann' }, {})).statusCode).toBe(401);
+    expect(await me()).toBeNull();
+
+    // The text rule normalises to NFC; identity trims.
+    const set = await patch({ display_name: '  Zoe\u0308 Lee ' });
+    expect(set.statusCode).toBe(200);
+    expect((set.json().user as { display_name: string }).display_name).toBe('Zo\u00eb Lee');
+    expect(nameCalls.at(-1)).toEqual({ userId: 'u', displayName: '  Zo\u00eb Lee ' });
+    expect(await me()).toBe('Zo\u00eb Lee');
+    expect((await patch({ display_name: '\u{1F3AC}'.repeat(40) })).statusCode).toBe(200);
+
+    const cleared = await patch({ display_name: null });
+    expect(cleared.statusCode).toBe(200);
+    expect((cleared.json().user as { display_name: null }).display_name).toBeNull();
+    expect(nameCalls.at(-1)).toEqual({ userId: 'u', displayName: '' });
+    expect(await me()).toBeNull();
+  });
+
+  it.each([
+    ['empty', { display_name: '' }, 'must not be empty'],
+    ['only spaces', { display_name: '   ' }, 'must not be empty'],
+    ['41 characters', { display_name: 'x'.repeat(41) }, 'at most 40 characters'],
+    ['a very long string', { display_name: 'x'.repeat(100_000) }, 'at most 40 characters'],
+    ['a NUL', { display_name: 'Ann\u0000' }, 'control characters'],
+    ['a line break', { display_name: 'Ann\nLee' }, 'control characters'],
+    ['an escape sequence', { display_name: '\u001b[31mAnn' }, 'control characters'],
+    ['a right-to-left override', { display_name: 'Ann\u202egpj.exe' }, 'direction-changing'],
+    ['a zero-width joiner', { display_name: 'A\u200dnn' }, 'invisible'],
+    ['a lone surrogate', { display_name: 'Ann\ud800' }, 'valid Unicode'],
+    ['a number', { display_name: 42 }, ''],
+    ['an object', { display_name: { $ne: null } }, ''],
+    ['a missing field', {}, ''],
+    ['an extra field', { display_name: 'Ann', email: 'x@example.com' }, ''],
+  ])('refuses a public name with %s: 400 {detail, code}, identity never asked', async (_what, payload, why) => {
+    const before = nameCalls.length;
+    const r = await call({ method: 'PATCH', url: '/api/v1/auth/me', headers: { authorization: 'Bearer user' }, payload });
+    expect(r.statusCode).toBe(400);
+    const body = r.json();
+    expect(Object.keys(body).sort()).toEqual(['code', 'detail']);
+    expect(['invalid_text', 'invalid_request']).toContain(body.code);
+    expect(body.detail).toContain(why);
+    expect(nameCalls.length).toBe(before);
   });
 });

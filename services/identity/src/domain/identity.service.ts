@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
+import { displayNameProblem, normaliseDisplayName, SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import {
   checkPassword,
   errors,
@@ -18,6 +18,8 @@ export interface UserRecord {
   passwordHash: string;
   isAdmin: boolean;
   isGuest: boolean;
+  /** The public name for the Hall of Fame; null (or absent): none. */
+  displayName?: string | null;
   emailVerifiedAt: Date | null;
   createdAt: Date;
 }
@@ -31,6 +33,8 @@ export interface UserView {
   unlimited: boolean;
   emailVerified: boolean;
   createdAt: Date;
+  /** Empty: none. */
+  displayName: string;
 }
 
 export interface Session {
@@ -72,6 +76,10 @@ export interface IdentityRepository {
   replaceVerifications(userId: string, items: { kind: VerificationKind; tokenHash: string }[], expiresAt: Date): Promise<void>;
   /** Marks a matching unused, unexpired verification used and returns its user; once only. */
   consumeVerification(kind: VerificationKind, tokenHash: string, now: Date): Promise<string | null>;
+  /** Sets (or, null, clears) the public name; the updated user, null when there is no such account. */
+  setDisplayName(userId: string, displayName: string | null): Promise<UserRecord | null>;
+  /** The public names of those of `userIds` that have one. */
+  publicNames(userIds: string[]): Promise<Map<string, string>>;
   guestPass(): Promise<{ enabled: boolean; userId: string | null }>;
   setGuestPass(enabled: boolean, userId: string | null, adminUserId: string): Promise<void>;
 }
@@ -115,6 +123,8 @@ export interface IdentityOptions {
   onSessionsEnded?: (r: { tokenHashes: string[]; userId?: string; sessionsRemain?: boolean }) => void;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The hash the gateways key their session cache by (sha256 hex of the token; not the stored keyed hash). */
 export const publicTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -148,6 +158,7 @@ export class IdentityService {
       unlimited: isAdmin || u.isGuest || u.id === SYSTEM_ACCOUNT.id,
       emailVerified: u.emailVerifiedAt !== null,
       createdAt: u.createdAt,
+      displayName: u.displayName ?? '',
     };
   }
 
@@ -375,6 +386,30 @@ export class IdentityService {
     const u = await this.repo.findUserById(id);
     if (!u) throw new DomainError(ErrorCode.NOT_FOUND, 'user not found');
     return this.view(u);
+  }
+
+  /**
+   * Sets the account's public name for the Hall of Fame (empty: clears it). 1-40 characters of
+   * single-line visible text once trimmed, stored in NFC (the rule of @reelsmith/proto's
+   * displayName). The gateways' session caches drop the user, so the next request shows it.
+   */
+  async setDisplayName(userId: string, raw: string): Promise<UserView> {
+    let name: string | null = null;
+    if (raw !== '') {
+      const problem = displayNameProblem(raw);
+      if (problem) throw new DomainError(ErrorCode.INVALID_ARGUMENT, problem, 'invalid_display_name');
+      name = normaliseDisplayName(raw);
+    }
+    const u = await this.repo.setDisplayName(userId, name);
+    if (!u) throw errors.sessionExpired();
+    this.opts.onSessionsEnded?.({ tokenHashes: [], userId: u.id, sessionsRemain: true });
+    return this.view(u);
+  }
+
+  /** Public names of those accounts that chose one (at most 100 asked at once); nothing else about them. */
+  async publicNames(userIds: string[]): Promise<Map<string, string>> {
+    const ids = [...new Set(userIds)].filter((id) => UUID.test(id)).slice(0, 100);
+    return ids.length ? this.repo.publicNames(ids) : new Map();
   }
 
   async guestPass(): Promise<{ enabled: boolean; email: string }> {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
 import type { IdentityRepository, UserRecord } from '../domain/identity.service.js';
 import { emailVerifications, guestPass, sessions, users } from './schema.js';
@@ -10,6 +10,7 @@ const toUser = (r: typeof users.$inferSelect): UserRecord => ({
   passwordHash: r.passwordHash,
   isAdmin: r.isAdmin,
   isGuest: r.isGuest,
+  displayName: r.displayName,
   emailVerifiedAt: r.emailVerifiedAt,
   createdAt: r.createdAt,
 });
@@ -224,6 +225,20 @@ export class DrizzleIdentityRepository implements IdentityRepository {
       )
       .returning({ userId: emailVerifications.userId });
     return rows[0]?.userId ?? null;
+  }
+
+  async setDisplayName(userId: string, displayName: string | null) {
+    const rows = await this.orm.update(users).set({ displayName }).where(eq(users.id, userId)).returning();
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async publicNames(userIds: string[]) {
+    if (!userIds.length) return new Map<string, string>();
+    const rows = await this.orm
+      .select({ id: users.id, name: users.displayName })
+      .from(users)
+      .where(and(inArray(users.id, userIds), isNotNull(users.displayName)));
+    return new Map(rows.map((r) => [r.id, r.name!]));
   }
 
   async guestPass() {

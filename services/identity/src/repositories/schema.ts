@@ -6,6 +6,8 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   isAdmin: boolean('is_admin').notNull().default(false),
   isGuest: boolean('is_guest').notNull().default(false),
+  /** The public name for the Hall of Fame (migration 0102); null: none. */
+  displayName: text('display_name'),
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

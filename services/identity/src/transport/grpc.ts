@@ -10,6 +10,7 @@ const user = (u: UserView) => ({
   emailVerified: u.emailVerified,
   isGuest: u.isGuest,
   unlimited: u.unlimited,
+  displayName: u.displayName,
   createdAtUnixMs: BigInt(u.createdAt.getTime()),
 });
 const session = (s: Session) => ({ sessionToken: s.token, user: user(s.user), expiresAtUnixMs: BigInt(s.expiresAt.getTime()) });
@@ -54,4 +55,8 @@ export const grpcBinding = (svc: IdentityService, contact: ContactHandlers) =>
     },
     deleteAccount: async (req) => svc.deleteAccount(req.userId, req.password),
     setAdmin: async (req) => svc.setAdmin(req.email, req.isAdmin, req.by || 'cli'),
+    setDisplayName: async (req) => ({ user: user(await svc.setDisplayName(req.userId, req.displayName)) }),
+    getPublicNames: async (req) => ({
+      names: [...(await svc.publicNames(req.userIds))].map(([userId, displayName]) => ({ userId, displayName })),
+    }),
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
 import { migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, type TestDatabase } from '@reelsmith/kit/testing';
-import { subjects } from '@reelsmith/proto';
+import { subjects, SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import { DrizzleIdentityRepository } from '../../src/repositories/identity.repository';
 import { DbRateLimiter } from '../../src/repositories/rate-limiter';
 
@@ -246,6 +246,23 @@ describe('identity repository against real PostgreSQL', () => {
 
     await repo.replaceVerifications(bob.id, [], expires); // none: just invalidate
     expect(await db.query('select 1 from email_verifications where user_id = $1', [bob.id])).toHaveLength(1); // the used one
+  });
+
+  it('display names: none by default, set and cleared; public names only for those that have one; the system account is Reelsmith', async () => {
+    const ann = await newUser();
+    const bob = await newUser();
+    expect((await repo.findUserById(ann.id))!.displayName).toBeNull();
+    expect((await repo.setDisplayName(ann.id, 'Ann Lee'))!.displayName).toBe('Ann Lee');
+    expect(await repo.publicNames([ann.id, bob.id, uid()])).toEqual(new Map([[ann.id, 'Ann Lee']]));
+    expect((await repo.setDisplayName(ann.id, null))!.displayName).toBeNull();
+    expect(await repo.publicNames([ann.id])).toEqual(new Map());
+    expect(await repo.setDisplayName(uid(), 'Nobody')).toBeNull();
+    // The table refuses what the rule refuses in length (code points, as the rule counts them).
+    await expect(db.query('update users set display_name = $1 where id = $2', ['x'.repeat(41), bob.id])).rejects.toThrow();
+    await expect(db.query('update users set display_name = $1 where id = $2', ['', bob.id])).rejects.toThrow();
+    expect((await repo.setDisplayName(bob.id, '\u{1F3AC}'.repeat(40)))!.displayName).toBe('\u{1F3AC}'.repeat(40));
+    // Seeded by migrations 0101 and 0102: the account that renders the demo reels.
+    expect(await repo.publicNames([SYSTEM_ACCOUNT.id])).toEqual(new Map([[SYSTEM_ACCOUNT.id, 'Reelsmith']]));
   });
 
   it('the guest pass is off until set, then upserted as one row', async () => {

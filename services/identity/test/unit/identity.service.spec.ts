@@ -100,6 +100,20 @@ class MemoryIdentity implements IdentityRepository {
     v.usedAt = now;
     return v.userId;
   }
+  async setDisplayName(userId: string, displayName: string | null) {
+    const u = this.users.get(userId);
+    if (!u) return null;
+    u.displayName = displayName;
+    return u;
+  }
+  async publicNames(userIds: string[]) {
+    const out = new Map<string, string>();
+    for (const id of userIds) {
+      const name = this.users.get(id)?.displayName;
+      if (name) out.set(id, name);
+    }
+    return out;
+  }
   async guestPass() {
     return { ...this.pass };
   }
@@ -669,5 +683,58 @@ describe('password reset and account features', () => {
     expect(t.lastMail('ann@example.com')!.kind).toBe('deleted');
     // The address is free again.
     expect(await t.service.register('ann@example.com', 'pw-123456', IP)).toEqual({ email: 'ann@example.com' });
+  });
+});
+
+describe('public display name', () => {
+  it('is trimmed and stored in NFC; clearing it takes the account off the list; the gateways drop the cached user', async () => {
+    const t = setup();
+    const s = await t.verifiedUser('ann@example.com');
+    expect(s.user.displayName).toBe('');
+    const set = await t.service.setDisplayName(s.user.id, '  Cafe\u0301 Ann  ');
+    expect(set.displayName).toBe('Caf\u00e9 Ann');
+    expect((await t.service.authenticate(s.token)).displayName).toBe('Caf\u00e9 Ann');
+    expect(t.ended.at(-1)).toEqual({ tokenHashes: [], userId: s.user.id, sessionsRemain: true });
+    expect(await t.service.publicNames([s.user.id, 'not-a-uuid'])).toEqual(new Map([[s.user.id, 'Caf\u00e9 Ann']]));
+    expect((await t.service.setDisplayName(s.user.id, '')).displayName).toBe('');
+    expect(await t.service.publicNames([s.user.id])).toEqual(new Map());
+  });
+
+  it('takes 1 to 40 characters (code points, so 40 emoji fit)', async () => {
+    const t = setup();
+    const s = await t.verifiedUser('ann@example.com');
+    expect((await t.service.setDisplayName(s.user.id, 'x'.repeat(40))).displayName).toHaveLength(40);
+    expect((await t.service.setDisplayName(s.user.id, '\u{1F3AC}'.repeat(40))).displayName).toBe('\u{1F3AC}'.repeat(40));
+    const long = await failure(() => t.service.setDisplayName(s.user.id, 'x'.repeat(41)));
+    expect([long.code, long.reason]).toEqual(['INVALID_ARGUMENT', 'invalid_display_name']);
+    expect(long.message).toBe('The public name must be at most 40 characters');
+  });
+
+  it.each([
+    ['only spaces', '   '],
+    ['a NUL', 'Ann\u0000'],
+    ['a line break', 'Ann\nSmith'],
+    ['a tab', 'Ann\tSmith'],
+    ['a C1 control', 'Ann\u0085'],
+    ['a line separator', 'Ann\u2028'],
+    ['a right-to-left override', 'Ann\u202egpj.exe'],
+    ['a zero-width space', 'A\u200bnn'],
+    ['a byte order mark', '\ufeffAnn'],
+    ['a lone surrogate', 'Ann\ud800'],
+  ])('refuses %s, and keeps the name it had', async (_what, raw) => {
+    const t = setup();
+    const s = await t.verifiedUser('ann@example.com');
+    await t.service.setDisplayName(s.user.id, 'Ann');
+    const e = await failure(() => t.service.setDisplayName(s.user.id, raw));
+    expect([e.code, e.reason]).toEqual(['INVALID_ARGUMENT', 'invalid_display_name']);
+    expect((await t.service.user(s.user.id)).displayName).toBe('Ann');
+  });
+
+  it('is never the e-mail by default, and an unknown account cannot set one', async () => {
+    const t = setup();
+    const s = await t.verifiedUser('ann@example.com');
+    expect(await t.service.publicNames([s.user.id])).toEqual(new Map());
+    const e = await failure(() => t.service.setDisplayName('00000000-0000-4000-8000-000000000000', 'Ghost'));
+    expect(e.code).toBe('UNAUTHENTICATED');
   });
 });

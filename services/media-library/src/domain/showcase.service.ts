@@ -36,11 +36,24 @@ export interface ShowcaseRepository {
    */
   countView(reelId: string, viewer: string, now: Date, windowMs: number): Promise<{ views: number; counted: boolean } | null>;
   stats(now: Date): Promise<{ totalReels: number; activeCreators30d: number }>;
+  /** Owners of visible showcase reels with their figures, most featured views first (see CreatorRecord). */
+  creators(limit: number): Promise<CreatorRecord[]>;
   shared(limit: number, offset: number): Promise<{ reels: SharedReelRecord[]; total: number }>;
   /** Sets `userId`'s stars for a showcased reel (replacing earlier ones); null when it is not in the showcase. */
   rate(reelId: string, userId: string, stars: number, now: Date): Promise<RatingRecord | null>;
   /** Each reel's average and count, and `userId`'s own stars (0 when none or no user). */
   ratings(reelIds: string[], userId: string | null): Promise<Map<string, RatingRecord>>;
+}
+
+/**
+ * An account behind the showcase: its reels in the showcase now (featured, shared, not deleted)
+ * and their plays, and every reel it finished (deleted ones included, as the total count does).
+ */
+export interface CreatorRecord {
+  ownerId: string;
+  reels: number;
+  featuredReels: number;
+  featuredViews: number;
 }
 
 /** A showcased reel's stars: the average of every user's rating, how many, and the asker's (0: none). */
@@ -153,6 +166,12 @@ export class ShowcaseService {
   }
 
   stats = (now = new Date()) => this.repo.stats(now);
+
+  /**
+   * The accounts behind the showcase, most featured views first, then most featured reels (ties:
+   * owner id). The gateway asks for more than it shows: accounts without a public name are left out there.
+   */
+  creators = (limit: number) => this.repo.creators(Math.min(Math.max(limit || 10, 1), 100));
   shared = (limit: number, offset: number) => this.repo.shared(Math.min(Math.max(limit || 50, 1), 200), Math.max(offset, 0));
 
   /** Three frames for the hover preview; a reel whose frames cannot be made is still featured (its thumbnail stands in). */

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
-import type { RatingRecord, SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
+import type { CreatorRecord, RatingRecord, SharedReelRecord, ShowcaseRecord, ShowcaseRepository } from '../domain/showcase.service.js';
 import { toReel } from './media.repository.js';
 import { reels, showcaseEntries, showcaseRatings, showcaseViews } from './schema.js';
 
@@ -139,6 +139,30 @@ export class DrizzleShowcaseRepository implements ShowcaseRepository {
       .from(reels)
       .where(gt(reels.createdAt, since));
     return { totalReels: Number(total?.n ?? 0), activeCreators30d: Number(active?.n ?? 0) };
+  }
+  async creators(limit: number): Promise<CreatorRecord[]> {
+    const featuredViews = sql<string>`sum(${showcaseEntries.views})`;
+    const featuredReels = sql<string>`count(*)`;
+    const rows = await this.orm
+      .select({
+        ownerId: reels.ownerId,
+        featuredReels,
+        featuredViews,
+        // Every reel the owner finished (the reels table keeps deleted ones, marked).
+        reels: sql<string>`(select count(*) from ${reels} as made where made.owner_id = ${reels.ownerId})`,
+      })
+      .from(showcaseEntries)
+      .innerJoin(reels, eq(reels.id, showcaseEntries.reelId))
+      .where(visible)
+      .groupBy(reels.ownerId)
+      .orderBy(desc(featuredViews), desc(featuredReels), reels.ownerId)
+      .limit(limit);
+    return rows.map((r) => ({
+      ownerId: r.ownerId,
+      reels: Number(r.reels),
+      featuredReels: Number(r.featuredReels),
+      featuredViews: Number(r.featuredViews),
+    }));
   }
   async shared(limit: number, offset: number) {
     const where = and(isNull(reels.deletedAt), eq(reels.shareToShowcase, true));

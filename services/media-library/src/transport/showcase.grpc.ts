@@ -29,6 +29,7 @@ type Keys =
   | 'getShowcaseEntry'
   | 'countShowcaseView'
   | 'getShowcaseStats'
+  | 'listShowcaseCreators'
   | 'rateShowcaseReel'
   | 'getShowcaseRatings'
   | 'listSharedReels';
@@ -54,6 +55,14 @@ export const showcaseHandlers = (svc: ShowcaseService): ShowcaseHandlers => ({
     const s = await svc.stats();
     return { totalReels: BigInt(s.totalReels), activeCreators30d: BigInt(s.activeCreators30d) };
   },
+  listShowcaseCreators: async (req) => ({
+    creators: (await svc.creators(req.limit)).map((c) => ({
+      ownerId: c.ownerId,
+      reels: BigInt(c.reels),
+      featuredReels: BigInt(c.featuredReels),
+      featuredViews: BigInt(c.featuredViews),
+    })),
+  }),
   rateShowcaseReel: async (req) => {
     const r = await svc.rate(req.reelId, req.userId, req.stars);
     return { reelId: req.reelId, average: r.average, count: BigInt(r.count), mine: r.mine };

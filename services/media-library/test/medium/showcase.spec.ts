@@ -157,4 +157,41 @@ describe('showcase against real PostgreSQL', () => {
     await expect(svc.rate(r.id, cat, 3)).rejects.toMatchObject({ reason: 'not_featured' });
     expect((await svc.ratings([r.id], ann)).get(r.id)).toEqual({ average: 0, count: 0, mine: 0 });
   });
+
+  it("creators: owners of showcase reels, with every reel they made and their featured reels' real views, most viewed first", async () => {
+    const [ann, ben, cat, dan] = [uid(), uid(), uid(), uid()];
+    const featured = async (owner: string, title: string, views: number) => {
+      const r = await reel(owner, title);
+      await svc.setSharing(owner, r.id, true);
+      await svc.feature(r.id, 'Travel', null);
+      await db.query('update showcase_entries set views = $1 where reel_id = $2', [views, r.id]);
+      return r;
+    };
+    // Ann: 2 featured (7 + 5 views), 1 not shared, 1 deleted: 4 made.
+    await featured(ann, 'Ann 1', 7);
+    await featured(ann, 'Ann 2', 5);
+    await reel(ann, 'Ann private');
+    const gone = await reel(ann, 'Ann deleted');
+    await media.deleteReel(ann, gone.id);
+    // Ben: one featured reel with 20 views.
+    await featured(ben, 'Ben 1', 20);
+    // Cat: 12 views, but one of her two featured reels (9 views) is unshared again: 3 views count.
+    await featured(cat, 'Cat 1', 3);
+    const unshared = await featured(cat, 'Cat 2', 9);
+    await svc.setSharing(cat, unshared.id, false);
+    // Dan made reels, none of them featured: not a creator of the showcase.
+    await reel(dan, 'Dan 1');
+
+    const mine = new Set<string>([ann, ben, cat, dan]);
+    const list = (await svc.creators(100)).filter((c) => mine.has(c.ownerId));
+    expect(list).toEqual([
+      { ownerId: ben, reels: 1, featuredReels: 1, featuredViews: 20 },
+      { ownerId: ann, reels: 4, featuredReels: 2, featuredViews: 12 },
+      { ownerId: cat, reels: 2, featuredReels: 1, featuredViews: 3 },
+    ]);
+    // Every creator of the showcase, whoever's, in order of views; the limit holds.
+    const all = await svc.creators(100);
+    expect(all.map((c) => c.featuredViews)).toEqual([...all.map((c) => c.featuredViews)].sort((x, y) => y - x));
+    expect(await svc.creators(2)).toHaveLength(2);
+  });
 });

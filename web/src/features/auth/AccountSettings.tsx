@@ -1,8 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { api, errorDetail } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
-import { useChangePasswordMutation, useDeleteAccountMutation, useLogoutAllMutation } from './auth.api';
+import { useChangePasswordMutation, useDeleteAccountMutation, useLogoutAllMutation, useSetDisplayNameMutation } from './auth.api';
+import { useCurrentUser } from './useCurrentUser';
+
+/** The server's rule (1-40 characters once trimmed); it also refuses invisible characters. */
+const PUBLIC_NAME_MAX = 40;
 
 type Outcome = { ok: boolean; text: string } | null;
 
@@ -18,7 +22,66 @@ const Result = ({ outcome }: { outcome: Outcome }) =>
     </p>
   ));
 
-/** The account part of Settings (signed in only): change password, sign out everywhere, delete account. */
+/**
+ * The public name shown on the Hall of Fame next to the user's featured reels (never the e-mail).
+ * Empty: not listed there.
+ */
+function PublicName() {
+  const { user } = useCurrentUser();
+  const [save, saveState] = useSetDisplayNameMutation();
+  const saved = user?.display_name ?? '';
+  const [name, setName] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const value = name ?? saved;
+  const helpId = useId();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = value.trim();
+    if ([...trimmed].length > PUBLIC_NAME_MAX)
+      return setOutcome({ ok: false, text: `The public name must be at most ${PUBLIC_NAME_MAX} characters` });
+    try {
+      const u = await save({ display_name: trimmed || null }).unwrap();
+      // What the server stored (trimmed), until the refreshed user arrives with the same.
+      setName(u.display_name ?? '');
+      setOutcome({
+        ok: true,
+        text: u.display_name ? `Saved. Your featured reels show “${u.display_name}”.` : 'Cleared. You are not listed on the Hall of Fame.',
+      });
+    } catch (err) {
+      setOutcome({ ok: false, text: errorDetail(err, 'Could not save the public name. Please try again.') });
+    }
+  };
+
+  return (
+    <>
+      <h3>Public Name</h3>
+      <form className="form" onSubmit={submit} noValidate>
+        <label>
+          Public name
+          <input
+            type="text"
+            name="display_name"
+            autoComplete="nickname"
+            maxLength={PUBLIC_NAME_MAX * 2}
+            value={value}
+            aria-describedby={helpId}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <p className="muted" id={helpId}>
+          Shown on the Hall of Fame next to your featured reels. Leave it empty to stay unlisted; your e-mail is never shown.
+        </p>
+        <Result outcome={outcome} />
+        <button className="btn" type="submit" disabled={saveState.isLoading || value.trim() === saved}>
+          {saveState.isLoading ? 'Please wait…' : 'Save Public Name'}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** The account part of Settings (signed in only): public name, change password, sign out everywhere, delete account. */
 export function AccountSettings() {
   const dispatch = useAppDispatch();
   const [change, changeState] = useChangePasswordMutation();
@@ -72,6 +135,8 @@ export function AccountSettings() {
 
   return (
     <div className="form settings-section">
+      <PublicName />
+
       <h3>Change Password</h3>
       <form className="form" onSubmit={submitChange} noValidate>
         <label>

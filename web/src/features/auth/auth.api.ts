@@ -31,6 +31,12 @@ const authApi = api.injectEndpoints({
       query: (body) => ({ url: '/auth/change-password', method: 'POST', body }),
     }),
     logoutAll: build.mutation<{ message: string }, void>({ query: () => ({ url: '/auth/logout-all', method: 'POST' }) }),
+    /** Sets (a name) or clears (null) the public name shown on the Hall of Fame. */
+    setDisplayName: build.mutation<User, { display_name: string | null }>({
+      query: (body) => ({ url: '/auth/me', method: 'PATCH', body }),
+      transformResponse: (r: { user: User }) => r.user,
+      invalidatesTags: ['User'],
+    }),
     deleteAccount: build.mutation<{ message: string }, { password: string }>({
       query: (body) => ({ url: '/auth/delete-account', method: 'POST', body }),
     }),
@@ -50,4 +56,5 @@ export const {
   useChangePasswordMutation,
   useLogoutAllMutation,
   useDeleteAccountMutation,
+  useSetDisplayNameMutation,
 } = authApi;

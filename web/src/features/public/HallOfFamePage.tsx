@@ -1,21 +1,65 @@
 import { useState } from 'react';
 import { Link } from '../../components/navigation';
 import { PlayerModal } from './PlayerModal';
-import { useFeaturedQuery, useShowcaseRatingsQuery, useShowcaseStatsQuery, type DemoVideo } from './public.api';
+import {
+  useFeaturedQuery,
+  useShowcaseCreatorsQuery,
+  useShowcaseRatingsQuery,
+  useShowcaseStatsQuery,
+  type DemoVideo,
+  type ShowcaseCreator,
+} from './public.api';
 import { StarRating, ratingText } from './StarRating';
 import { useCurrentUser } from '../auth';
 import { usePageMeta } from './usePageMeta';
 import { formatViews, VideoCard } from './VideoCard';
-import { formatCount, formatDecimal } from '../../app/format';
+import { formatCount, formatDecimal, formatPlural } from '../../app/format';
 
 /** The spec's Hall of Fame fetch: 15 videos. */
 export const FEATURED_LIMIT = 15;
 
-/** /hall-of-fame: real figures, the three most-watched reels, and the top reels. */
+/**
+ * The people behind the showcase: real accounts that own featured reels and chose a public name
+ * (Settings), with the reels they made and the real plays of their featured reels.
+ */
+function CreatorCards({ creators, loading, failed }: { creators: ShowcaseCreator[]; loading: boolean; failed: boolean }) {
+  return (
+    <section aria-labelledby="creators-heading" className="creators">
+      <h2 id="creators-heading">Creators</h2>
+      {loading ? (
+        <p className="muted" role="status">
+          Loading creators…
+        </p>
+      ) : failed ? (
+        <p className="error" role="alert">
+          Failed to load the creators.
+        </p>
+      ) : !creators.length ? (
+        <p className="muted">No creators listed yet. Set a public name in Settings to appear here next to your featured reels.</p>
+      ) : (
+        <ul className="creator-cards">
+          {creators.map((c, i) => (
+            <li key={`${i}-${c.display_name}`} className="creator-card">
+              <span className="rank">#{i + 1}</span>
+              <h3>{c.display_name}</h3>
+              <span>{formatPlural(c.reels, 'reel')} made</span>
+              <span className="muted">
+                {formatPlural(c.featured_reels, 'featured reel')} · {formatPlural(c.views, 'view')}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** /hall-of-fame: real figures, the three most-watched reels, the top reels and their creators. */
 export function HallOfFamePage() {
   usePageMeta('Hall of Fame', 'The most-watched highlight reels made with Reelsmith, and how many reels its creators have made.');
   const featured = useFeaturedQuery(FEATURED_LIMIT);
   const stats = useShowcaseStatsQuery();
+  const creators = useShowcaseCreatorsQuery();
   const [playing, setPlaying] = useState<DemoVideo | null>(null);
   const videos = featured.data?.videos ?? [];
   const { user } = useCurrentUser();
@@ -50,7 +94,11 @@ export function HallOfFamePage() {
       </div>
       {stats.isError && <p className="error">Failed to load the figures.</p>}
       <div className="row toolbar">
-        <button className="btn" onClick={() => (void featured.refetch(), void stats.refetch())} disabled={featured.isFetching}>
+        <button
+          className="btn"
+          onClick={() => (void featured.refetch(), void stats.refetch(), void creators.refetch())}
+          disabled={featured.isFetching}
+        >
           Refresh Content
         </button>
         <span className="muted" aria-live="polite">
@@ -97,6 +145,7 @@ export function HallOfFamePage() {
           </div>
         </>
       )}
+      <CreatorCards creators={creators.data?.creators ?? []} loading={creators.isLoading} failed={creators.isError} />
       <p className="center">
         <Link to="/" className="btn primary">
           Start Creating

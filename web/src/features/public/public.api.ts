@@ -12,6 +12,7 @@ export type ContactRequest = Schemas['ContactRequest'];
 export type ContactMessage = Schemas['ContactMessage'];
 export type ContactInbox = Schemas['ContactInbox'];
 export type ShowcaseRating = Schemas['ShowcaseRating'];
+export type ShowcaseCreator = Schemas['ShowcaseCreator'];
 
 const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact', 'Ratings'] }).injectEndpoints({
   endpoints: (build) => ({
@@ -24,6 +25,11 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Showcase', 'Contact', 'R
       providesTags: ['Showcase'],
     }),
     showcaseStats: build.query<ShowcaseStats, void>({ query: () => '/showcase/stats', providesTags: ['Showcase'] }),
+    /** The Hall of Fame's creator cards: accounts behind featured reels that chose a public name. */
+    showcaseCreators: build.query<{ creators: ShowcaseCreator[] }, void>({
+      query: () => '/showcase/creators',
+      providesTags: ['Showcase'],
+    }),
     /** Star ratings of showcase reels (ids comma-separated), with the signed-in caller's own. */
     showcaseRatings: build.query<{ ratings: ShowcaseRating[] }, string>({
       query: (ids) => ({ url: '/showcase/ratings', params: { ids } }),
@@ -70,6 +76,7 @@ export const {
   useDemosQuery,
   useFeaturedQuery,
   useShowcaseStatsQuery,
+  useShowcaseCreatorsQuery,
   useShowcaseRatingsQuery,
   useRateReelMutation,
   useCountPlayMutation,

@@ -9,7 +9,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { endSessionSockets, revokeSessionSockets } from '../socket.js';
 import { bearer, callerOf } from './auth.js';
 import { paymentIntent, toPaymentIntent } from './payments.schemas.js';
-import { email } from './input-text.js';
+import { displayName, email } from './input-text.js';
 import { errors, message, sessionReply, user, type UserBody } from './schemas.js';
 import { RATE_LIMITS } from './security.js';
 import { userBody } from './user.view.js';
@@ -22,7 +22,7 @@ const credentials = z
 /**
  * POST /auth/register, /auth/login, /auth/verify-email, /auth/resend-verification, /auth/logout,
  * /auth/forgot-password, /auth/reset-password, /auth/change-password, /auth/logout-all,
- * /auth/delete-account; GET /auth/me; POST /auth/purchase-credits and /auth/upgrade-subscription
+ * /auth/delete-account; GET and PATCH /auth/me; POST /auth/purchase-credits and /auth/upgrade-subscription
  * (they start a payment).
  */
 export interface AuthRoutesDeps {
@@ -117,7 +117,28 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
       // facts and the routes that change them end it at once).
       const c = callerOf(req);
       const u = { id: c.id, email: c.email, isAdmin: c.isAdmin, isGuest: c.isGuest, unlimited: c.unlimited, emailVerified: true };
-      return { user: await accounts.get(c.id, () => userBody(peers, u, req.id)) };
+      // The public name comes with the session (identity's answer), not with billing's cached part.
+      return { user: { ...(await accounts.get(c.id, () => userBody(peers, u, req.id))), display_name: c.displayName || null } };
+    },
+  );
+
+  app.patch(
+    '/auth/me',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Set or clear (null) the public name shown on the Hall of Fame next to your featured reels',
+        body: z.object({ display_name: displayName().nullable() }).strict(),
+        response: { 200: z.object({ user }), ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const c = callerOf(req);
+      const r = await peers.identity.setDisplayName({ userId: c.id, displayName: req.body.display_name ?? '' }, { requestId: req.id });
+      // This replica's cached verifications of the user end now, so the next request sees the new
+      // name (identity tells the other replicas; the sessions stay).
+      sessions.revoke([], c.id);
+      return { user: await userBody(peers, r.user!, req.id) };
     },
   );
 

@@ -14,6 +14,7 @@
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DISPLAY_NAME_MAX, displayNameProblem } from '@reelsmith/proto';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
@@ -86,6 +87,22 @@ export const identifier = (max: number, what: string) =>
     .max(max, `${what} must be at most ${max} characters`)
     .refine((s) => !LINE_CONTROL.test(s), `${what} must not contain control characters`)
     .refine((s) => !INVISIBLE.test(s), `${what} must not contain invisible or direction-changing characters`);
+
+/**
+ * An account's public display name: 1 to 40 characters once trimmed, single-line, no invisible or
+ * direction-changing characters (@reelsmith/proto's rule; identity trims and stores it by the same
+ * rule). The validator has already refused control characters and lone surrogates in every string
+ * and normalised it to NFC.
+ */
+export const displayName = (what = 'The public name') =>
+  z
+    .string()
+    .max(400, `${what} must be at most ${DISPLAY_NAME_MAX} characters`)
+    .superRefine((s, ctx) => {
+      const problem = displayNameProblem(s, what);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(`1 to ${DISPLAY_NAME_MAX} characters once trimmed; no control, zero-width or direction-changing characters`);
 
 /** An e-mail address as typed: an identifier, at most 320 characters. */
 export const email = (what = 'Email') => identifier(320, what);

@@ -51,6 +51,18 @@ export const showcaseStats = z
   })
   .meta({ id: 'ShowcaseStats' });
 
+export const showcaseCreator = z
+  .object({
+    display_name: z.string().describe('The public name the account chose (accounts without one are not listed)'),
+    reels: z.number().int().describe('Reels the account has made'),
+    featured_reels: z.number().int().describe('Its reels in the showcase now'),
+    views: z.number().int().describe('Real plays of its reels in the showcase, summed'),
+  })
+  .meta({ id: 'ShowcaseCreator' });
+
+/** Creators asked of media-library per listing: accounts without a public name are skipped, so more than shown. */
+const CREATOR_CANDIDATES = 50;
+
 export const sharedReel = z
   .object({
     id: z.string(),
@@ -133,6 +145,37 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       const s = await peers.media.getShowcaseStats({}, { requestId: req.id });
       void reply.header('cache-control', 'public, max-age=60');
       return { total_reels: Number(s.totalReels), active_creators: Number(s.activeCreators30d) };
+    },
+  );
+
+  app.get(
+    '/showcase/creators',
+    {
+      schema: {
+        summary:
+          'The Hall of Fame creator cards: accounts that own featured reels and chose a public name, most viewed first (never an e-mail)',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(12).default(3) }),
+        response: { 200: z.object({ creators: z.array(showcaseCreator) }).meta({ id: 'ShowcaseCreators' }), ...errors(400) },
+      },
+    },
+    async (req, reply) => {
+      const { creators } = await peers.media.listShowcaseCreators({ limit: CREATOR_CANDIDATES }, { requestId: req.id });
+      const { names } = creators.length
+        ? await peers.identity.getPublicNames({ userIds: creators.map((c) => c.ownerId) }, { requestId: req.id })
+        : { names: [] };
+      const nameOf = new Map(names.map((n) => [n.userId, n.displayName]));
+      void reply.header('cache-control', 'public, max-age=60');
+      return {
+        creators: creators
+          .filter((c) => nameOf.get(c.ownerId))
+          .slice(0, req.query.limit)
+          .map((c) => ({
+            display_name: nameOf.get(c.ownerId)!,
+            reels: Number(c.reels),
+            featured_reels: Number(c.featuredReels),
+            views: Number(c.featuredViews),
+          })),
+      };
     },
   );
 

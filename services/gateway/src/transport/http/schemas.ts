@@ -48,6 +48,10 @@ export const user = z
     is_admin: z.boolean(),
     is_guest: z.boolean(),
     email_verified: z.boolean(),
+    display_name: z
+      .string()
+      .nullable()
+      .describe('The public name shown on the Hall of Fame next to featured reels; null: none (not listed)'),
     credits: z.number().int(),
     subscription: z.object({
       plan: z.string(),

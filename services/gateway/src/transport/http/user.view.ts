@@ -8,7 +8,7 @@ import type { UserBody } from './schemas.js';
  */
 export async function userBody(
   peers: Peers,
-  u: Pick<identity.User, 'id' | 'email' | 'isAdmin' | 'isGuest' | 'emailVerified' | 'unlimited'>,
+  u: Pick<identity.User, 'id' | 'email' | 'isAdmin' | 'isGuest' | 'emailVerified' | 'unlimited'> & { displayName?: string },
   requestId: string,
 ): Promise<UserBody> {
   const { account } = await peers.billing.getAccount({ userId: u.id, unlimited: u.unlimited, enterprise: u.isGuest }, { requestId });
@@ -20,6 +20,7 @@ export async function userBody(
     is_admin: u.isAdmin,
     is_guest: u.isGuest,
     email_verified: u.emailVerified,
+    display_name: u.displayName || null,
     credits: Number(account?.credits ?? 0n),
     subscription: {
       plan: sub?.plan || 'free',

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/identity.proto.
  */
 export const file_reelsmith_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKMAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIIhgKCkNsaWVudEluZm8SCgoCaXAYASABKAkiZQoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiEKEFJlZ2lzdGVyUmVzcG9uc2USDQoFZW1haWwYASABKAkiYgoMTG9naW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIm8KD1Nlc3Npb25SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEikKBHVzZXIYAiABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlchIaChJleHBpcmVzX2F0X3VuaXhfbXMYAyABKAMicwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGNvZGUYAyABKAkSMQoGY2xpZW50GAQgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iXQoZUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIcChpSZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZSIsChNBdXRoZW50aWNhdGVSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiQQoUQXV0aGVudGljYXRlUmVzcG9uc2USKQoEdXNlchgBIAEoCzIbLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Vc2VyIiYKDUxvZ291dFJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCSIQCg5Mb2dvdXRSZXNwb25zZSIhCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhUKE0dldEd1ZXN0UGFzc1JlcXVlc3QiPQoJR3Vlc3RQYXNzEg8KB2VuYWJsZWQYASABKAgSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiPQoTU2V0R3Vlc3RQYXNzUmVxdWVzdBIPCgdlbmFibGVkGAEgASgIEhUKDWFkbWluX3VzZXJfaWQYAiABKAkiPgoPU2V0QWRtaW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCGlzX2FkbWluGAIgASgIEgoKAmJ5GAMgASgJIjAKEFNldEFkbWluUmVzcG9uc2USDQoFZm91bmQYASABKAgSDQoFZW1haWwYAiABKAkimAEKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDQoFdG9waWMYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbxIQCghob25leXBvdBgGIAEoCSIXChVTdWJtaXRDb250YWN0UmVzcG9uc2UidQoOQ29udGFjdE1lc3NhZ2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgV0b3BpYxgEIAEoCRIPCgdtZXNzYWdlGAUgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyI7ChpMaXN0Q29udGFjdE1lc3NhZ2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiZQobTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlEjcKCG1lc3NhZ2VzGAEgAygLMiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNvbnRhY3RNZXNzYWdlEg0KBXRvdGFsGAIgASgFIlkKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlImoKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiYKFVJlc2V0UGFzc3dvcmRSZXNwb25zZRINCgVlbWFpbBgBIAEoCSKiAQoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCRIUCgxuZXdfcGFzc3dvcmQYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlIigKFUVuZEFsbFNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIicKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDQoFZW5kZWQYASABKAUibAoUQ2hlY2tQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVDaGVja1Bhc3N3b3JkUmVzcG9uc2UibAoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyImChVEZWxldGVBY2NvdW50UmVzcG9uc2USDQoFZW1haWwYASABKAkysQ8KD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzEm0KDkZvcmdvdFBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEmoKDVJlc2V0UGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEm0KDkNoYW5nZVBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KDkVuZEFsbFNlc3Npb25zEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEmoKDUNoZWNrUGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlc3BvbnNlEmoKDURlbGV0ZUFjY291bnQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlElsKCFNldEFkbWluEiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEFkbWluUmVxdWVzdBonLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRBZG1pblJlc3BvbnNlEmoKDVN1Ym1pdENvbnRhY3QSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuU3VibWl0Q29udGFjdFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuU3VibWl0Q29udGFjdFJlc3BvbnNlEnwKE0xpc3RDb250YWN0TWVzc2FnZXMSMS5yZWVsc21pdGguaWRlbnRpdHkudjEuTGlzdENvbnRhY3RNZXNzYWdlc1JlcXVlc3QaMi5yZWVsc21pdGguaWRlbnRpdHkudjEuTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKiAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIEhQKDGRpc3BsYXlfbmFtZRgIIAEoCSIYCgpDbGllbnRJbmZvEgoKAmlwGAEgASgJImUKD1JlZ2lzdGVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIhChBSZWdpc3RlclJlc3BvbnNlEg0KBWVtYWlsGAEgASgJImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyJvCg9TZXNzaW9uUmVzcG9uc2USFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIpCgR1c2VyGAIgASgLMhsucmVlbHNtaXRoLmlkZW50aXR5LnYxLlVzZXISGgoSZXhwaXJlc19hdF91bml4X21zGAMgASgDInMKElZlcmlmeUVtYWlsUmVxdWVzdBINCgV0b2tlbhgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRjb2RlGAMgASgJEjEKBmNsaWVudBgEIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIl0KGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSMQoGY2xpZW50GAIgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2UiLAoTQXV0aGVudGljYXRlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJIkEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEikKBHVzZXIYASABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNHZXRHdWVzdFBhc3NSZXF1ZXN0Ij0KCUd1ZXN0UGFzcxIPCgdlbmFibGVkGAEgASgIEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIj0KE1NldEd1ZXN0UGFzc1JlcXVlc3QSDwoHZW5hYmxlZBgBIAEoCBIVCg1hZG1pbl91c2VyX2lkGAIgASgJIj4KD1NldEFkbWluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghpc19hZG1pbhgCIAEoCBIKCgJieRgDIAEoCSIwChBTZXRBZG1pblJlc3BvbnNlEg0KBWZvdW5kGAEgASgIEg0KBWVtYWlsGAIgASgJIj4KFVNldERpc3BsYXlOYW1lUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSIpChVHZXRQdWJsaWNOYW1lc1JlcXVlc3QSEAoIdXNlcl9pZHMYASADKAkiMwoKUHVibGljTmFtZRIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSJKChZHZXRQdWJsaWNOYW1lc1Jlc3BvbnNlEjAKBW5hbWVzGAEgAygLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLlB1YmxpY05hbWUimAEKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDQoFdG9waWMYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbxIQCghob25leXBvdBgGIAEoCSIXChVTdWJtaXRDb250YWN0UmVzcG9uc2UidQoOQ29udGFjdE1lc3NhZ2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgV0b3BpYxgEIAEoCRIPCgdtZXNzYWdlGAUgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyI7ChpMaXN0Q29udGFjdE1lc3NhZ2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiZQobTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlEjcKCG1lc3NhZ2VzGAEgAygLMiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNvbnRhY3RNZXNzYWdlEg0KBXRvdGFsGAIgASgFIlkKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlImoKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiYKFVJlc2V0UGFzc3dvcmRSZXNwb25zZRINCgVlbWFpbBgBIAEoCSKiAQoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCRIUCgxuZXdfcGFzc3dvcmQYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlIigKFUVuZEFsbFNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIicKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDQoFZW5kZWQYASABKAUibAoUQ2hlY2tQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVDaGVja1Bhc3N3b3JkUmVzcG9uc2UibAoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyImChVEZWxldGVBY2NvdW50UmVzcG9uc2USDQoFZW1haWwYASABKAkyjREKD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzEm0KDkZvcmdvdFBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEmoKDVJlc2V0UGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEm0KDkNoYW5nZVBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KDkVuZEFsbFNlc3Npb25zEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEmoKDUNoZWNrUGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlc3BvbnNlEmoKDURlbGV0ZUFjY291bnQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlElsKCFNldEFkbWluEiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEFkbWluUmVxdWVzdBonLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRBZG1pblJlc3BvbnNlEmsKDlNldERpc3BsYXlOYW1lEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldERpc3BsYXlOYW1lUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJtCg5HZXRQdWJsaWNOYW1lcxIsLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRQdWJsaWNOYW1lc1JlcXVlc3QaLS5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0UHVibGljTmFtZXNSZXNwb25zZRJqCg1TdWJtaXRDb250YWN0EisucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXF1ZXN0GiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXNwb25zZRJ8ChNMaXN0Q29udGFjdE1lc3NhZ2VzEjEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXF1ZXN0GjIucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.identity.v1.DescribeRequest
@@ -89,6 +89,14 @@ export type User = Message<"reelsmith.identity.v1.User"> & {
    * @generated from field: bool unlimited = 7;
    */
   unlimited: boolean;
+
+  /**
+   * The public name the account chose for the Hall of Fame (1-40 characters); empty: none, and
+   * the account is not listed there. Never the e-mail.
+   *
+   * @generated from field: string display_name = 8;
+   */
+  displayName: string;
 };
 
 /**
@@ -492,6 +500,89 @@ export const SetAdminResponseSchema: GenMessage<SetAdminResponse> = /*@__PURE__*
   messageDesc(file_reelsmith_identity_v1_identity, 20);
 
 /**
+ * Sets (non-empty) or clears (empty) the account's public display name. INVALID_ARGUMENT
+ * (invalid_display_name) unless it is 1-40 characters of single-line visible text once trimmed.
+ *
+ * @generated from message reelsmith.identity.v1.SetDisplayNameRequest
+ */
+export type SetDisplayNameRequest = Message<"reelsmith.identity.v1.SetDisplayNameRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.SetDisplayNameRequest.
+ * Use `create(SetDisplayNameRequestSchema)` to create a new message.
+ */
+export const SetDisplayNameRequestSchema: GenMessage<SetDisplayNameRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 21);
+
+/**
+ * @generated from message reelsmith.identity.v1.GetPublicNamesRequest
+ */
+export type GetPublicNamesRequest = Message<"reelsmith.identity.v1.GetPublicNamesRequest"> & {
+  /**
+   * @generated from field: repeated string user_ids = 1;
+   */
+  userIds: string[];
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.GetPublicNamesRequest.
+ * Use `create(GetPublicNamesRequestSchema)` to create a new message.
+ */
+export const GetPublicNamesRequestSchema: GenMessage<GetPublicNamesRequest> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 22);
+
+/**
+ * @generated from message reelsmith.identity.v1.PublicName
+ */
+export type PublicName = Message<"reelsmith.identity.v1.PublicName"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.PublicName.
+ * Use `create(PublicNameSchema)` to create a new message.
+ */
+export const PublicNameSchema: GenMessage<PublicName> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 23);
+
+/**
+ * Only the asked accounts that have a display name; nothing else about them.
+ *
+ * @generated from message reelsmith.identity.v1.GetPublicNamesResponse
+ */
+export type GetPublicNamesResponse = Message<"reelsmith.identity.v1.GetPublicNamesResponse"> & {
+  /**
+   * @generated from field: repeated reelsmith.identity.v1.PublicName names = 1;
+   */
+  names: PublicName[];
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.GetPublicNamesResponse.
+ * Use `create(GetPublicNamesResponseSchema)` to create a new message.
+ */
+export const GetPublicNamesResponseSchema: GenMessage<GetPublicNamesResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 24);
+
+/**
  * @generated from message reelsmith.identity.v1.SubmitContactRequest
  */
 export type SubmitContactRequest = Message<"reelsmith.identity.v1.SubmitContactRequest"> & {
@@ -533,7 +624,7 @@ export type SubmitContactRequest = Message<"reelsmith.identity.v1.SubmitContactR
  * Use `create(SubmitContactRequestSchema)` to create a new message.
  */
 export const SubmitContactRequestSchema: GenMessage<SubmitContactRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 21);
+  messageDesc(file_reelsmith_identity_v1_identity, 25);
 
 /**
  * @generated from message reelsmith.identity.v1.SubmitContactResponse
@@ -546,7 +637,7 @@ export type SubmitContactResponse = Message<"reelsmith.identity.v1.SubmitContact
  * Use `create(SubmitContactResponseSchema)` to create a new message.
  */
 export const SubmitContactResponseSchema: GenMessage<SubmitContactResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 22);
+  messageDesc(file_reelsmith_identity_v1_identity, 26);
 
 /**
  * @generated from message reelsmith.identity.v1.ContactMessage
@@ -588,7 +679,7 @@ export type ContactMessage = Message<"reelsmith.identity.v1.ContactMessage"> & {
  * Use `create(ContactMessageSchema)` to create a new message.
  */
 export const ContactMessageSchema: GenMessage<ContactMessage> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 23);
+  messageDesc(file_reelsmith_identity_v1_identity, 27);
 
 /**
  * @generated from message reelsmith.identity.v1.ListContactMessagesRequest
@@ -610,7 +701,7 @@ export type ListContactMessagesRequest = Message<"reelsmith.identity.v1.ListCont
  * Use `create(ListContactMessagesRequestSchema)` to create a new message.
  */
 export const ListContactMessagesRequestSchema: GenMessage<ListContactMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 24);
+  messageDesc(file_reelsmith_identity_v1_identity, 28);
 
 /**
  * @generated from message reelsmith.identity.v1.ListContactMessagesResponse
@@ -632,7 +723,7 @@ export type ListContactMessagesResponse = Message<"reelsmith.identity.v1.ListCon
  * Use `create(ListContactMessagesResponseSchema)` to create a new message.
  */
 export const ListContactMessagesResponseSchema: GenMessage<ListContactMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 25);
+  messageDesc(file_reelsmith_identity_v1_identity, 29);
 
 /**
  * Users, passwords, sessions, e-mail verification, roles and the guest pass.
@@ -656,7 +747,7 @@ export type ForgotPasswordRequest = Message<"reelsmith.identity.v1.ForgotPasswor
  * Use `create(ForgotPasswordRequestSchema)` to create a new message.
  */
 export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 26);
+  messageDesc(file_reelsmith_identity_v1_identity, 30);
 
 /**
  * @generated from message reelsmith.identity.v1.ForgotPasswordResponse
@@ -669,7 +760,7 @@ export type ForgotPasswordResponse = Message<"reelsmith.identity.v1.ForgotPasswo
  * Use `create(ForgotPasswordResponseSchema)` to create a new message.
  */
 export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 27);
+  messageDesc(file_reelsmith_identity_v1_identity, 31);
 
 /**
  * @generated from message reelsmith.identity.v1.ResetPasswordRequest
@@ -698,7 +789,7 @@ export type ResetPasswordRequest = Message<"reelsmith.identity.v1.ResetPasswordR
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 28);
+  messageDesc(file_reelsmith_identity_v1_identity, 32);
 
 /**
  * @generated from message reelsmith.identity.v1.ResetPasswordResponse
@@ -715,7 +806,7 @@ export type ResetPasswordResponse = Message<"reelsmith.identity.v1.ResetPassword
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 29);
+  messageDesc(file_reelsmith_identity_v1_identity, 33);
 
 /**
  * @generated from message reelsmith.identity.v1.ChangePasswordRequest
@@ -754,7 +845,7 @@ export type ChangePasswordRequest = Message<"reelsmith.identity.v1.ChangePasswor
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 30);
+  messageDesc(file_reelsmith_identity_v1_identity, 34);
 
 /**
  * @generated from message reelsmith.identity.v1.ChangePasswordResponse
@@ -767,7 +858,7 @@ export type ChangePasswordResponse = Message<"reelsmith.identity.v1.ChangePasswo
  * Use `create(ChangePasswordResponseSchema)` to create a new message.
  */
 export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 31);
+  messageDesc(file_reelsmith_identity_v1_identity, 35);
 
 /**
  * @generated from message reelsmith.identity.v1.EndAllSessionsRequest
@@ -784,7 +875,7 @@ export type EndAllSessionsRequest = Message<"reelsmith.identity.v1.EndAllSession
  * Use `create(EndAllSessionsRequestSchema)` to create a new message.
  */
 export const EndAllSessionsRequestSchema: GenMessage<EndAllSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 32);
+  messageDesc(file_reelsmith_identity_v1_identity, 36);
 
 /**
  * @generated from message reelsmith.identity.v1.EndAllSessionsResponse
@@ -801,7 +892,7 @@ export type EndAllSessionsResponse = Message<"reelsmith.identity.v1.EndAllSessio
  * Use `create(EndAllSessionsResponseSchema)` to create a new message.
  */
 export const EndAllSessionsResponseSchema: GenMessage<EndAllSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 33);
+  messageDesc(file_reelsmith_identity_v1_identity, 37);
 
 /**
  * @generated from message reelsmith.identity.v1.CheckPasswordRequest
@@ -828,7 +919,7 @@ export type CheckPasswordRequest = Message<"reelsmith.identity.v1.CheckPasswordR
  * Use `create(CheckPasswordRequestSchema)` to create a new message.
  */
 export const CheckPasswordRequestSchema: GenMessage<CheckPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 34);
+  messageDesc(file_reelsmith_identity_v1_identity, 38);
 
 /**
  * @generated from message reelsmith.identity.v1.CheckPasswordResponse
@@ -841,7 +932,7 @@ export type CheckPasswordResponse = Message<"reelsmith.identity.v1.CheckPassword
  * Use `create(CheckPasswordResponseSchema)` to create a new message.
  */
 export const CheckPasswordResponseSchema: GenMessage<CheckPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 35);
+  messageDesc(file_reelsmith_identity_v1_identity, 39);
 
 /**
  * @generated from message reelsmith.identity.v1.DeleteAccountRequest
@@ -868,7 +959,7 @@ export type DeleteAccountRequest = Message<"reelsmith.identity.v1.DeleteAccountR
  * Use `create(DeleteAccountRequestSchema)` to create a new message.
  */
 export const DeleteAccountRequestSchema: GenMessage<DeleteAccountRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 36);
+  messageDesc(file_reelsmith_identity_v1_identity, 40);
 
 /**
  * @generated from message reelsmith.identity.v1.DeleteAccountResponse
@@ -885,7 +976,7 @@ export type DeleteAccountResponse = Message<"reelsmith.identity.v1.DeleteAccount
  * Use `create(DeleteAccountResponseSchema)` to create a new message.
  */
 export const DeleteAccountResponseSchema: GenMessage<DeleteAccountResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 37);
+  messageDesc(file_reelsmith_identity_v1_identity, 41);
 
 /**
  * @generated from service reelsmith.identity.v1.IdentityService
@@ -1040,6 +1131,26 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof SetAdminRequestSchema;
     output: typeof SetAdminResponseSchema;
+  },
+  /**
+   * The signed-in user's public name for the Hall of Fame; answers the updated user.
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.SetDisplayName
+   */
+  setDisplayName: {
+    methodKind: "unary";
+    input: typeof SetDisplayNameRequestSchema;
+    output: typeof AuthenticateResponseSchema;
+  },
+  /**
+   * The public names of some accounts (the Hall of Fame's creator cards).
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.GetPublicNames
+   */
+  getPublicNames: {
+    methodKind: "unary";
+    input: typeof GetPublicNamesRequestSchema;
+    output: typeof GetPublicNamesResponseSchema;
   },
   /**
    * Stores and mails a contact message; RESOURCE_EXHAUSTED past the per-address limit.
