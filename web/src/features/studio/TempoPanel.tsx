@@ -109,7 +109,7 @@ export function TempoPanel({
             role="button"
             tabIndex={0}
             data-testid="tap-pad"
-            aria-label="Tap pad: press T or Space with each beat; Enter uses the tapped tempo, Escape cancels"
+            aria-describedby="tap-pad-keys"
             onKeyDown={onKey}
             onPointerDown={(e) => {
               e.preventDefault();
@@ -119,6 +119,10 @@ export function TempoPanel({
           >
             Tap here (T or Space) with the beat
           </div>
+          {/* The pad's name is its visible text (axe: label-content-name-mismatch); the keys are its description. */}
+          <span id="tap-pad-keys" className="sr-only">
+            Press T or Space with each beat; Enter uses the tapped tempo, Escape cancels.
+          </span>
           <span aria-live="polite" data-testid="tapped-bpm">
             {taps.length} taps{bpm > 0 ? ` · ${Math.round(bpm)} BPM` : ''}
           </span>
