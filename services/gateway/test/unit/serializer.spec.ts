@@ -11,6 +11,7 @@ const me = {
   user: {
     id: 'u1',
     email: 'a@example.com',
+    display_name: null,
     is_admin: false,
     is_guest: false,
     email_verified: true,
