@@ -135,6 +135,7 @@ describe('accounts in Chromium against the whole product', () => {
     const link = /(http:\/\/localhost:\d+\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(mail)![1]!;
     await page.goto(link.replace('localhost', '127.0.0.1'));
     await page.getByRole('heading', { name: 'Email Verified!' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('accounts-3-verified') });
     await page.getByRole('link', { name: 'Go to Dashboard' }).click();
 
@@ -149,6 +150,7 @@ describe('accounts in Chromium against the whole product', () => {
       expect(await menu.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
     // Not an admin: no admin links.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('accounts-4-user-menu') });
     // Settings holds the signed-in user's account section (password, sessions, deletion).
     await menu.getByRole('menuitem', { name: 'Settings' }).click();
@@ -221,7 +223,14 @@ describe('accounts in Chromium against the whole product', () => {
     await page.goto(`${sys.baseUrl}/verify-email?token=forged-token-value`);
     await page.getByRole('heading', { name: 'Verification Failed' }).waitFor();
     await page.getByText('This verification link is invalid, has already been used, or has expired.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('accounts-5-verify-failed') });
+    // The reset-password page, outside the layout like /verify-email: its form passes axe too.
+    await page.goto(`${sys.baseUrl}/reset-password?token=forged-token-value`);
+    await page.getByRole('heading', { level: 1, name: 'Choose a New Password' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${sys.baseUrl}/verify-email?token=forged-token-value`);
+    await page.getByRole('heading', { name: 'Verification Failed' }).waitFor();
     await page.getByRole('button', { name: 'Try Logging In' }).click();
     await page.getByRole('dialog', { name: 'Sign In' }).waitFor();
   });

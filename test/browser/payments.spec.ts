@@ -114,6 +114,7 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
     await page.getByRole('button', { name: /^Cart\s*2\s*items$/ }).click();
     const cart = page.getByRole('dialog', { name: 'Cart' });
     await cart.getByText('Total: $30').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await cart.getByRole('button', { name: 'Remove 400 credits' }).click();
     await cart.getByText('Total: $10').waitFor();
     await cart.getByRole('button', { name: 'Checkout' }).click();

@@ -43,7 +43,7 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <div className="standalone">
+    <main className="standalone">
       <div className="card">
         {!token && (
           <>
@@ -100,6 +100,6 @@ export function ResetPasswordPage() {
           </form>
         )}
       </div>
-    </div>
+    </main>
   );
 }

@@ -44,7 +44,7 @@ export function VerifyEmailPage() {
   }, [token, verify, dispatch, signedInToken, loadMe]);
 
   return (
-    <div className="standalone">
+    <main className="standalone">
       <div className="card">
         {state.kind === 'verifying' && (
           <>
@@ -91,6 +91,6 @@ export function VerifyEmailPage() {
           </>
         )}
       </div>
-    </div>
+    </main>
   );
 }
