@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, FileChooser, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
+import { closeAll, launchBrowser, nextFileChooser, openPage, shot, tabTo as tabToIn } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -185,22 +185,8 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const keys = await context.newPage();
-    // Listening for the file chooser from the start: Playwright turns its interception on
-    // asynchronously, so a listener added just before the key press can miss the chooser (it did in
-    // CI, and in 4 of 6 tries of a minimal page here).
-    const chooser = new Promise<FileChooser>((resolve) => keys.once('filechooser', resolve));
-    /** Tab forward until the focused element's name matches (a person reading the focus ring). */
-    const tabTo = async (name: RegExp) => {
-      for (let i = 0; i < 120; i++) {
-        await keys.keyboard.press('Tab');
-        const focused = await keys.evaluate(() => {
-          const a = document.activeElement as HTMLElement | null;
-          return (a?.getAttribute('aria-label') || a?.textContent || '').trim();
-        });
-        if (name.test(focused)) return;
-      }
-      throw new Error(`Tab never reached ${name}`);
-    };
+    const chooser = nextFileChooser(keys);
+    const tabTo = (name: RegExp) => tabToIn(keys, name);
     try {
       await keys.goto(`${sys.baseUrl}/`);
       await keys.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { Api } from '../support/api';
-import { launchBrowser, shot } from '../support/browser';
+import { closeAll, launchBrowser, nextFileChooser, openPage, shot, tabTo as tabToIn } from '../support/browser';
+import { makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
@@ -35,46 +36,18 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     const hat = 'sin(2*PI*7000*t)*exp(-60*mod(t+0.25\\,0.5))';
     const chord = '(sin(2*PI*220*t)+sin(2*PI*277*t)+sin(2*PI*330*t))/3';
     const expr = `(0.2+0.35*gte(t\\,16))*${thump}+0.15*gte(t\\,16)*${hat}+0.25*gte(t\\,24)*lt(t\\,40)*${chord}`;
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      `aevalsrc='${expr}':s=44100:d=48`,
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '128k',
-      song,
-    ]);
+    makeSong(song, expr, 48);
     [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page = await openPage(browser);
+    chooser = nextFileChooser(page);
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
         void r.json().then((b: PlanReply) => plans.push(b));
     });
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, sys, dataDir));
 
-  /** Tab forward until the focused element's name matches (a person reading the focus ring). */
-  const tabTo = async (name: RegExp) => {
-    for (let i = 0; i < 150; i++) {
-      await page.keyboard.press('Tab');
-      const focused = await page.evaluate(() => {
-        const a = document.activeElement as HTMLElement | null;
-        return (a?.getAttribute('aria-label') || a?.textContent || '').trim();
-      });
-      if (name.test(focused)) return;
-    }
-    throw new Error(`Tab never reached ${name}`);
-  };
+  const tabTo = (name: RegExp) => tabToIn(page, name);
   /** The plan preview's answers so far (200s only: a 409 while the song is analysed is asked again). */
   const plans: PlanReply[] = [];
   /** Does `act` and waits for the plan it asks for. */

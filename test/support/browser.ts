@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type FileChooser, type Page } from 'playwright-core';
 import { ROOT, type RunningSystem } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -69,3 +69,23 @@ export async function closeAll(browser: Browser | undefined, sys: RunningSystem 
   await sys?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
+
+/** Presses Tab until the focused element's name matches (a person reading the focus ring). */
+export async function tabTo(page: Page, name: RegExp, maxPresses = 150): Promise<void> {
+  for (let i = 0; i < maxPresses; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return (a?.getAttribute('aria-label') || a?.textContent || '').trim();
+    });
+    if (name.test(focused)) return;
+  }
+  throw new Error(`Tab never reached ${name}`);
+}
+
+/**
+ * Resolves with the page's next file chooser. Call it when the page opens: Playwright turns its
+ * file-chooser interception on asynchronously, so a listener added just before the key press can
+ * miss the chooser (it did in CI, and in 4 of 6 tries of a minimal page).
+ */
+export const nextFileChooser = (page: Page): Promise<FileChooser> => new Promise((resolve) => page.once('filechooser', resolve));
