@@ -9,7 +9,7 @@ import { buildChunkArgs, planBatches } from '../render-batch-args.js';
 import { renderReel } from '../render.js';
 import { parseSettings, type RenderSettings } from '../settings.js';
 import type { EditPlan } from '../plan.js';
-import { ff, log, now, OUTPUT_CODECS, peakChildMemory } from './render-bench-tools.js';
+import { ff, H264_FAST, log, now, OUTPUT_CODECS, peakChildMemory } from './render-bench-tools.js';
 
 export async function longReel(dir: string): Promise<string[]> {
   const minutes = 12;
@@ -29,12 +29,7 @@ export async function longReel(dir: string): Promise<string[]> {
     'sine=frequency=440:sample_rate=48000:duration=60',
     '-ac',
     '2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264_FAST,
     '-g',
     '60',
     '-c:a',

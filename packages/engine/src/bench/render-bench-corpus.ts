@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { clipSamples, scoreStats } from '../clip-analysis.js';
 import { probe } from '../probe.js';
-import { ff, log, now } from './render-bench-tools.js';
+import { ff, H264_FAST, log, now } from './render-bench-tools.js';
 
 export function makeCorpus(dir: string): { clips: string[]; music30: string; track10m: string } {
   const p = (n: string) => path.join(dir, n);
@@ -43,22 +43,7 @@ export function makeCorpus(dir: string): { clips: string[]; music30: string; tra
     ...x264,
     p('c06-vfr.mkv'),
   ]);
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=3840x2160:rate=25:duration=6',
-    ...tone(220, 6),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '50',
-    p('c07-4k25.mp4'),
-  ]);
+  ff(['-f', 'lavfi', '-i', 'testsrc2=size=3840x2160:rate=25:duration=6', ...tone(220, 6), ...H264_FAST, '-g', '50', p('c07-4k25.mp4')]);
   ff([
     '-f',
     'lavfi',

@@ -47,6 +47,9 @@ export async function peakChildMemory<T>(fn: () => Promise<T>): Promise<{ value:
 }
 
 /** The engine's output codecs, for the floor's encode and the naive pipeline's final pass. */
+/** Quick H.264 for the bench's own synthetic inputs (not what is measured). */
+export const H264_FAST = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
 export const OUTPUT_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '21', '-c:a', 'aac', '-b:a', '192k'];
 
 /** The reel's raw frames (1080p30 yuv420p) as an ffmpeg input. */
