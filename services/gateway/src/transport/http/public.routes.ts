@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { DemosService } from '../../domain/demos.service.js';
 import { LINK_SECONDS } from '../../domain/job-status.js';
+import { showcaseCreators } from '../../domain/showcase-creators.js';
 import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
@@ -59,9 +60,6 @@ export const showcaseCreator = z
     views: z.number().int().describe('Real plays of its reels in the showcase, summed'),
   })
   .meta({ id: 'ShowcaseCreator' });
-
-/** Creators asked of media-library per listing: accounts without a public name are skipped, so more than shown. */
-const CREATOR_CANDIDATES = 50;
 
 export const sharedReel = z
   .object({
@@ -159,23 +157,23 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       },
     },
     async (req, reply) => {
-      const { creators } = await peers.media.listShowcaseCreators({ limit: CREATOR_CANDIDATES }, { requestId: req.id });
-      const { names } = creators.length
-        ? await peers.identity.getPublicNames({ userIds: creators.map((c) => c.ownerId) }, { requestId: req.id })
-        : { names: [] };
-      const nameOf = new Map(names.map((n) => [n.userId, n.displayName]));
+      const meta = { requestId: req.id };
+      const creators = await showcaseCreators(
+        {
+          creators: async (limit) =>
+            (await peers.media.listShowcaseCreators({ limit }, meta)).creators.map((c) => ({
+              ownerId: c.ownerId,
+              reels: Number(c.reels),
+              featuredReels: Number(c.featuredReels),
+              featuredViews: Number(c.featuredViews),
+            })),
+          publicNames: async (userIds) =>
+            new Map((await peers.identity.getPublicNames({ userIds }, meta)).names.map((n) => [n.userId, n.displayName])),
+        },
+        req.query.limit,
+      );
       void reply.header('cache-control', 'public, max-age=60');
-      return {
-        creators: creators
-          .filter((c) => nameOf.get(c.ownerId))
-          .slice(0, req.query.limit)
-          .map((c) => ({
-            display_name: nameOf.get(c.ownerId)!,
-            reels: Number(c.reels),
-            featured_reels: Number(c.featuredReels),
-            views: Number(c.featuredViews),
-          })),
-      };
+      return { creators };
     },
   );
 
