@@ -27,7 +27,7 @@ const { connect: natsConnect } = require('nats');
 const { create, toBinary } = require('@bufbuild/protobuf');
 const { coreSubjects } = require('@reelsmith/proto');
 const { freePort } = require('@reelsmith/kit');
-const { startProduct: startEmbedded, waitFor } = require('./product.js');
+const { mailReader, startProduct: startEmbedded, waitFor } = require('./product.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const USERS = Number(process.env.BENCH_USERS || 400);
@@ -76,31 +76,6 @@ async function restartGateway(dataDir, port) {
 
 // ---------------------------------------------------------------------------------------------
 // Users, signed up and verified through the API (each from its own address, as real users are).
-
-function mailReader(dir) {
-  const seen = new Set();
-  const codes = new Map();
-  return async (email) =>
-    waitFor(
-      async () => {
-        if (fs.existsSync(dir))
-          for (const f of fs.readdirSync(dir)) {
-            if (seen.has(f)) continue;
-            const raw = fs.readFileSync(path.join(dir, f), 'utf8');
-            const to = /^To: (.+)$/m.exec(raw)?.[1]?.trim().toLowerCase();
-            const code = /verification code is (\d{6})/.exec(raw)?.[1];
-            // A file being written is read again next time.
-            if (to && code) {
-              seen.add(f);
-              codes.set(to.replace(/^.*<|>$/g, ''), code);
-            }
-          }
-        return codes.get(email);
-      },
-      30_000,
-      `the verification mail of ${email}`,
-    );
-}
 
 async function createUsers(base, dataDir, n) {
   const code = mailReader(path.join(dataDir, 'mail'));

@@ -53,4 +53,33 @@ async function stopProduct(child) {
   await exited;
 }
 
-module.exports = { ROOT, sleep, waitFor, startProduct, stopProduct };
+/**
+ * Reads the verification codes the embedded product mails (files in DATA_DIR/mail): a function
+ * that resolves with the code sent to an address.
+ */
+function mailReader(dir) {
+  const seen = new Set();
+  const codes = new Map();
+  return async (email) =>
+    waitFor(
+      async () => {
+        if (fs.existsSync(dir))
+          for (const f of fs.readdirSync(dir)) {
+            if (seen.has(f)) continue;
+            const raw = fs.readFileSync(path.join(dir, f), 'utf8');
+            const to = /^To: (.+)$/m.exec(raw)?.[1]?.trim().toLowerCase();
+            const code = /verification code is (\d{6})/.exec(raw)?.[1];
+            // A file being written is read again next time.
+            if (to && code) {
+              seen.add(f);
+              codes.set(to.replace(/^.*<|>$/g, ''), code);
+            }
+          }
+        return codes.get(email);
+      },
+      30_000,
+      `the verification mail of ${email}`,
+    );
+}
+
+module.exports = { ROOT, sleep, waitFor, mailReader, startProduct, stopProduct };

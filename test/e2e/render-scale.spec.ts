@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
-import { startSystem, type RunningSystem } from '../support/system';
+import { ROOT, startSystem, type RunningSystem } from '../support/system';
 
 const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
 
@@ -32,10 +32,15 @@ function ffmpegsUnder(root: number): number[] {
   return [...cmds.entries()].filter(([pid, cmd]) => /(^|\/)ffmpeg /.test(cmd) && under(pid)).map(([pid]) => pid);
 }
 
-const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs: number): Promise<T> => {
+interface AdminJob {
+  status: string;
+  render_chunks: Array<{ index: number; worker: string; frames: number; seconds: number }>;
+}
+
+const until = async <T>(what: string, f: () => T | null | undefined | false | Promise<T | null>, timeoutMs: number): Promise<T> => {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const v = f();
+    const v = await f();
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -57,10 +62,7 @@ const samples = (file: string) => {
  * costs only that chunk, the joined reel has exactly its frames and one continuous sound track,
  * it is charged once; a cancelled reel stops on every worker, refunds once and leaves no chunk.
  */
-// Skipped: its one run (2026-11-26, a loaded machine) ended with the first reel "failed" after the
-// kill -9 instead of completed, cause not yet found (the product ran with LOG_LEVEL=warn). The
-// fan-out is off by default (RENDER_FAN_OUT) until this passes; run it with LOG_LEVEL=info to see.
-describe.skip('one reel on many render workers', () => {
+describe('one reel on many render workers', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-scale-'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-scale-work-'));
   const music = path.join(work, 'tone.wav');
@@ -113,10 +115,13 @@ describe.skip('one reel on many render workers', () => {
       RENDER_FAN_OUT: 'true',
       RENDER_CHUNK_SEGMENTS: '1',
       RENDER_ACK_WAIT_MS: '4000',
+      LOG_LEVEL: process.env.SCALE_LOG_LEVEL ?? 'info',
     });
   }, 180_000);
   afterAll(async () => {
     await sys?.stop();
+    // The product's log (LOG_LEVEL=info: chunks published, each chunk task, the join) for a failure.
+    if (sys) fs.writeFileSync(path.join(os.tmpdir(), 'reelsmith-render-scale.log'), sys.output());
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
   });
@@ -129,6 +134,15 @@ describe.skip('one reel on many render workers', () => {
   it('two workers share the chunks, a worker killed mid-chunk costs only that chunk, and the reel is exact, continuous and charged once; a cancel stops every chunk and refunds once', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`scale.${Date.now()}@example.com`);
+    // An operator (admin:grant), who reads the job records; the user above stays a paying one.
+    const ops = new Api(sys.baseUrl, dataDir);
+    const opsEmail = `ops.${Date.now()}@example.com`;
+    await ops.signUp(opsEmail);
+    const grant = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'admin.js'), 'grant', opsEmail], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+    }).toString();
+    expect(grant).toContain(opsEmail);
     const clips: string[] = [];
     for (let i = 0; i < 2; i++) clips.push((await api.upload(path.join(work, `clip${i}.mp4`))).body.object_key);
     const song = (await api.upload(music)).body.object_key;
@@ -149,13 +163,20 @@ describe.skip('one reel on many render workers', () => {
     process.kill(victim, 'SIGKILL');
     const done = await api.waitForStatus(jobId, (s) => s.status === 'completed' || s.status === 'failed', 240_000);
     expect(done.status).toBe('completed');
-    // Chunks stored before the kill were not rendered again (the same worker's records), and
-    // both workers rendered chunks of this one reel.
-    const workersSeen = new Set<string>();
-    const final = records(jobId);
-    for (const [i, w] of storedBefore) expect(final.get(i) ?? w).toBe(w);
-    for (const w of [...storedBefore.values(), ...final.values()]) workersSeen.add(w);
-    expect(workersSeen.size).toBeGreaterThanOrEqual(2);
+    // The job record (an admin's view) names the worker of every chunk: chunks stored before the
+    // kill were not rendered again (the same worker), and more than one worker rendered this reel.
+    const record = await until(
+      'the admin view of the job',
+      async () => {
+        const r = await ops.call<AdminJob>('GET', `/admin/jobs/${jobId}`);
+        return r.status === 200 ? r.body : null;
+      },
+      10_000,
+    );
+    expect(record.render_chunks.map((c) => c.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(record.render_chunks.reduce((s, c) => s + c.frames, 0)).toBe(450);
+    for (const [i, w] of storedBefore) expect(record.render_chunks[i]!.worker).toBe(w);
+    expect(new Set(record.render_chunks.map((c) => c.worker)).size).toBeGreaterThanOrEqual(2);
     expect(sys.state().processes['render-worker-2']!.restarts).toBeGreaterThanOrEqual(1);
 
     // The reel: exactly 15 s of frames, sound for all of it within one AAC frame, no gap: the
@@ -185,11 +206,18 @@ describe.skip('one reel on many render workers', () => {
     const sound = samples(file);
     expect(sound.length - 450 * 1600).toBeGreaterThanOrEqual(0);
     expect(sound.length - 450 * 1600).toBeLessThan(1024);
-    for (let at = 1.1 * 48000; at + 480 < 13.9 * 48000; at += 480) {
+    // The tone's level in every 10 ms between the fades: a gap or a click at a join is a window far
+    // from the others (the tone itself is steady: ffmpeg's sine at 1/8 of full scale, RMS 0.088).
+    const levels: number[] = [];
+    for (let at = Math.round(1.1 * 48000); at + 480 < 13.9 * 48000; at += 480) {
       let sum = 0;
       for (let i = at; i < at + 480; i++) sum += sound[i]! ** 2;
-      expect(Math.sqrt(sum / 480)).toBeGreaterThan(0.2);
+      levels.push(Math.sqrt(sum / 480));
     }
+    const median = [...levels].sort((a, b) => a - b)[levels.length >> 1]!;
+    expect(median).toBeGreaterThan(0.05);
+    expect(Math.min(...levels)).toBeGreaterThan(0.8 * median);
+    expect(Math.max(...levels)).toBeLessThan(1.25 * median);
     // Charged once (the free video), scratch gone.
     const me = (await api.call<Me>('GET', '/auth/me')).body.user;
     expect(me).toMatchObject({ daily_free_used: true, credits: 0 });

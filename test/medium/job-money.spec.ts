@@ -88,7 +88,7 @@ describe('job money against real billing and PostgreSQL (issue 20)', () => {
       },
     };
     repo = new DrizzleJobsRepository(db.orm);
-    svc = new JobsService(repo, peers, { publish: () => undefined, cancelled: () => undefined }, quietLogger());
+    svc = new JobsService(repo, peers, { publish: () => undefined, stopWork: () => undefined }, quietLogger());
   }, 60_000);
   afterAll(async () => {
     peers?.close();

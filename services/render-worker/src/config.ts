@@ -16,11 +16,10 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
    */
   RENDER_CHUNK_SEGMENTS: z.coerce.number().int().min(1).max(64).optional(),
   /**
-   * Long reels spread over every worker as chunk tasks (render.chunks). Off by default until the
-   * end-to-end test of a worker killed mid-chunk passes: off, a long reel renders in batches on
-   * the worker that took it.
+   * Long reels (more than one batch) spread over every worker as chunk tasks (render.chunks), one
+   * sound track and one join. Off: a long reel renders in batches on the worker that took it.
    */
-  RENDER_FAN_OUT: env.bool.default(false),
+  RENDER_FAN_OUT: env.bool.default(true),
 });
 export type Config = z.infer<typeof configSchema>;
 

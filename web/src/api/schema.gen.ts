@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any user's job as the orchestrator records it, with the workers that rendered a long reel's chunks */
+        get: operations["getAdminJobsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/library": {
         parameters: {
             query?: never;
@@ -1352,6 +1369,42 @@ export interface components {
             timestamp: string;
             type: string;
             user_email: string;
+        };
+        AdminJob: {
+            created_at: string;
+            duration_sec: number;
+            job_id: string;
+            message: string;
+            owner_id: string;
+            progress: number;
+            /** @description A long reel rendered as chunks: which worker (host/pid) rendered which chunk; empty for a single-pass render */
+            render_chunks: {
+                frames: number;
+                index: number;
+                seconds: number;
+                worker: string;
+            }[];
+            size_bytes: number;
+            status: string;
+            updated_at: string;
+        };
+        AdminJobInput: {
+            created_at: string;
+            duration_sec: number;
+            job_id: string;
+            message: string;
+            owner_id: string;
+            progress: number;
+            /** @description A long reel rendered as chunks: which worker (host/pid) rendered which chunk; empty for a single-pass render */
+            render_chunks: {
+                frames: number;
+                index: number;
+                seconds: number;
+                worker: string;
+            }[];
+            size_bytes: number;
+            status: string;
+            updated_at: string;
         };
         BillingHistory: {
             payments: components["schemas"]["PaymentRecord"][];
@@ -3724,6 +3777,82 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminJobsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJob"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

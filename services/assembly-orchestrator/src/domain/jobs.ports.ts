@@ -4,11 +4,21 @@ import type { EditPlanWire, JobRequest, MediaAnalysisDoc, PacingPreset } from '@
 import type { JobState, Stage } from './job-states.js';
 import type { PlanSectionInfo } from './plan-sections.js';
 
+/** One chunk of a long reel's picture and the worker that rendered it. */
+export interface RenderedChunk {
+  index: number;
+  worker: string;
+  frames: number;
+  seconds: number;
+}
+
 export interface JobResult {
   outputKey: string;
   thumbnailKey: string;
   durationSec: number;
   sizeBytes: number;
+  /** A reel rendered as chunks over several workers: who rendered which (empty: one pass). */
+  renderChunks?: RenderedChunk[];
 }
 
 export interface JobRecord extends JobResult {
@@ -68,8 +78,11 @@ export interface JobsRepository {
 /** Tells everyone following a job what the orchestrator just recorded (the authoritative status). */
 export interface StatusPublisher {
   publish(job: JobRecord): void;
-  /** The job was cancelled: the worker running it stops (core NATS `jobs.<id>.cancel`). */
-  cancelled(job: JobRecord): void;
+  /**
+   * The job ended without a reel (cancelled, or failed): every worker stops what it runs for it
+   * (the job, its chunks) and drops its scratch (core NATS `jobs.<id>.cancel`).
+   */
+  stopWork(job: JobRecord): void;
 }
 
 export interface MediaInfo {

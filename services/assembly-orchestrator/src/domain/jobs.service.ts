@@ -174,6 +174,7 @@ export class JobsService {
       thumbnailKey: '',
       durationSec: 0,
       sizeBytes: 0,
+      renderChunks: [],
       createdAt: now,
       updatedAt: now,
     };
@@ -280,7 +281,7 @@ export class JobsService {
     const moved = await this.repo.transition(job.id, 'cancelled', { message: CANCELLED_MESSAGE }, { kind: 'cancelled' });
     if (!moved) throw new DomainError(ErrorCode.FAILED_PRECONDITION, FINISHED_MESSAGE, 'job_finished');
     this.status.publish(moved);
-    this.status.cancelled(moved);
+    this.status.stopWork(moved);
     try {
       await this.peers.release(job.id);
       await this.repo.settled(job.id);
@@ -416,6 +417,9 @@ export class JobsService {
         (await this.repo.transition(job.id, 'failed', { message }, { kind: 'failed', reason: message })) ?? (await this.get(job.id));
       if (current.status !== 'failed') return { accepted: false, job: current };
       this.status.publish(current);
+      // Whatever still runs for it stops: the other chunks of a long reel, or a worker the
+      // watchdog gave up on; their scratch goes.
+      this.status.stopWork(current);
       this.log.warn({ job_id: job.id, reason: message }, 'job failed');
     }
     await this.peers.release(job.id);

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { enqueueEvent, injectTrace, type Orm } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
 import { isTerminal, sourcesOf, type JobState } from '../domain/job-states.js';
-import type { FootageOptIn, JobFact, JobFields, JobRecord, JobsRepository } from '../domain/jobs.service.js';
+import type { FootageOptIn, JobFact, JobFields, JobRecord, JobsRepository, RenderedChunk } from '../domain/jobs.service.js';
 import { jobs, reservationHolds } from './schema.js';
 
 const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
@@ -19,6 +19,7 @@ const toJob = (r: typeof jobs.$inferSelect): JobRecord => ({
   thumbnailKey: r.thumbnailKey,
   durationSec: r.durationSec,
   sizeBytes: r.sizeBytes,
+  renderChunks: r.renderChunks as RenderedChunk[],
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

@@ -14,6 +14,7 @@ export const jobs = pgTable('jobs', {
   thumbnailKey: text('thumbnail_key').notNull().default(''),
   durationSec: doublePrecision('duration_sec').notNull().default(0),
   sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+  renderChunks: jsonb('render_chunks').notNull().default([]),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),

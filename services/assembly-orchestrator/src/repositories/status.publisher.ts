@@ -16,6 +16,6 @@ export const busStatusPublisher = (bus: Bus): StatusPublisher => ({
       updatedAtUnixMs: BigInt(job.updatedAt.getTime()),
       createdAtUnixMs: BigInt(job.createdAt.getTime()),
     }),
-  cancelled: (job: JobRecord) =>
+  stopWork: (job: JobRecord) =>
     bus.publishCore('jobCancel', { jobId: job.id, userId: job.ownerId, cancelledAtUnixMs: BigInt(job.updatedAt.getTime()) }),
 });

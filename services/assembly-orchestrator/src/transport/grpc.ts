@@ -14,6 +14,7 @@ const job = (j: JobRecord) => ({
   thumbnailKey: j.thumbnailKey,
   durationSec: j.durationSec,
   sizeBytes: BigInt(j.sizeBytes),
+  renderChunks: j.renderChunks ?? [],
   estimateCredits: BigInt(j.estimateCredits),
   createdAtUnixMs: BigInt(j.createdAt.getTime()),
   updatedAtUnixMs: BigInt(j.updatedAt.getTime()),
@@ -34,7 +35,14 @@ function workerReport(e: assembly.JobReport['event']): WorkerReport {
     case 'progress':
       return { kind: 'progress', stage: STAGES[e.value.stage] ?? 'rendering', percent: e.value.percent };
     case 'completed':
-      return { kind: 'completed', ...e.value, sizeBytes: Number(e.value.sizeBytes) };
+      return {
+        kind: 'completed',
+        outputKey: e.value.outputKey,
+        thumbnailKey: e.value.thumbnailKey,
+        durationSec: e.value.durationSec,
+        sizeBytes: Number(e.value.sizeBytes),
+        renderChunks: e.value.chunks.map((c) => ({ index: c.index, worker: c.worker, frames: c.frames, seconds: c.seconds })),
+      };
     case 'failed':
       return { kind: 'failed', reason: e.value.reason };
     default:

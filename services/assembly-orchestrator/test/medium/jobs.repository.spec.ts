@@ -306,7 +306,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         addReel: noop,
         markUsed: noop,
       };
-      return new JobsService(repo, peers, { publish: () => undefined, cancelled: () => undefined }, quietLogger());
+      return new JobsService(repo, peers, { publish: () => undefined, stopWork: () => undefined }, quietLogger());
     };
 
     it("ignores the reports of a stale delivery once a later one took the job (the worker's view)", async () => {

@@ -95,7 +95,7 @@ class Published implements StatusPublisher {
   publish(j: JobRecord) {
     this.seen.push({ status: j.status, progress: j.progress, message: j.message });
   }
-  cancelled(j: JobRecord) {
+  stopWork(j: JobRecord) {
     this.stopped.push(j.id);
   }
 }
@@ -370,10 +370,13 @@ describe('jobs service', () => {
   it('fails once with a refund, and ignores a completion that comes after', async () => {
     const repo = new MemoryJobs();
     const { p, calls } = peers([clip('a')]);
-    const svc = new JobsService(repo, p, new Published(), log);
+    const published = new Published();
+    const svc = new JobsService(repo, p, published, log);
     const id = await svc.create('u1', false, { media_files: ['a'] }, '');
     await svc.report(id, 1, { kind: 'started' });
     await svc.report(id, 1, { kind: 'failed', reason: 'clip.mp4: not a video or audio file we can read' });
+    // Every worker is told to stop what it runs for the job (a long reel's other chunks), once.
+    expect(published.stopped).toEqual([id]);
     expect((await svc.report(id, 1, { ...done, outputKey: 'k' })).accepted).toBe(false);
     expect(repo.jobs.get(id)).toMatchObject({ status: 'failed', message: 'clip.mp4: not a video or audio file we can read' });
     expect(repo.facts.map((f) => f.kind)).toEqual(['started', 'failed']);
@@ -486,6 +489,7 @@ describe('money is never left held', () => {
       progress: 44,
       message: 'Something went wrong. Please try again or contact support.',
     });
+    expect(published.stopped).toEqual([last]); // its chunks stop, its scratch goes
     expect(repo.jobs.get(early)!.status).toBe('processing'); // redelivery may still take it
     now = at(200_000);
     expect(await sweeper.sweep()).toEqual({ stalled: 1, settled: 0 });

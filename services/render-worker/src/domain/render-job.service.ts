@@ -11,10 +11,20 @@ export interface WorkerJob {
 
 export type ReportStage = 'preparing' | 'analysing' | 'rendering' | 'finalizing';
 
+/** One chunk of a long reel's picture: which worker rendered it, its frames, how long it took. */
+export interface RenderedChunk {
+  index: number;
+  worker: string;
+  frames: number;
+  seconds: number;
+}
+
 export interface RenderedFiles {
   output: string;
   thumbnail: string;
   durationSec: number;
+  /** A reel rendered as chunks over the workers (empty or absent: one pass here). */
+  chunks?: RenderedChunk[];
 }
 
 export interface StoredReel {
@@ -30,7 +40,7 @@ export interface JobReporter {
   /** Fire and forget; a newer report replaces one not yet sent. */
   progress(jobId: string, attempt: number, stage: ReportStage, percent: number): void;
   /** False when the orchestrator refused it (the job had failed meanwhile). */
-  completed(jobId: string, attempt: number, reel: StoredReel & { durationSec: number }): Promise<boolean>;
+  completed(jobId: string, attempt: number, reel: StoredReel & { durationSec: number; chunks?: RenderedChunk[] }): Promise<boolean>;
   failed(jobId: string, attempt: number, reason: string): Promise<void>;
 }
 
@@ -182,7 +192,7 @@ export class RenderJobService {
         onProgress: (p, stage) => report(p, REPORT_STAGE[stage]),
       });
       const stored = await this.d.store.save(job, files);
-      const accepted = await this.d.reporter.completed(jobId, attempt, { ...stored, durationSec: files.durationSec });
+      const accepted = await this.d.reporter.completed(jobId, attempt, { ...stored, durationSec: files.durationSec, chunks: files.chunks });
       log.info({ seconds: files.durationSec, bytes: stored.sizeBytes, accepted }, 'job rendered');
       return { kind: 'done' };
     } catch (e) {

@@ -76,6 +76,6 @@ export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
       timeoutMs: 2 * (120_000 + prepared.plan.totalSec * 4000),
       onProgress: (p) => input.onProgress(p, p >= 95 ? 'finalizing' : 'rendering'),
     });
-    return { output, thumbnail, durationSec: r.durationSec };
+    return { output, thumbnail, durationSec: r.durationSec, chunks: r.chunks };
   },
 });

@@ -32,8 +32,15 @@ export function orchestratorReporter(orchestrator: Client<typeof assembly.Assemb
     pending.delete(jobId);
     sending.add(jobId);
     orchestrator
-      .reportJob({ jobId, attempt: next.attempt, event: { case: 'progress', value: { stage: STAGE[next.stage], percent: next.percent } } })
-      .catch((e: unknown) => log.debug({ err: e, job_id: jobId }, 'progress report not delivered'))
+      .reportJob({
+        jobId,
+        attempt: next.attempt,
+        // A whole percent (the field is an int32: a fraction would fail to encode, every time).
+        event: { case: 'progress', value: { stage: STAGE[next.stage], percent: Math.min(100, Math.max(0, Math.round(next.percent))) } },
+      })
+      // Not delivered: the next report (or heartbeat) tries again; the orchestrator's sweeper fails
+      // a job whose reports stop for longer than its deliveries left, so this must be seen.
+      .catch((e: unknown) => log.warn({ err: e, job_id: jobId }, 'progress report not delivered'))
       .finally(() => {
         sending.delete(jobId);
         pump(jobId);
@@ -65,6 +72,7 @@ export function orchestratorReporter(orchestrator: Client<typeof assembly.Assemb
               thumbnailKey: reel.thumbnailKey,
               durationSec: reel.durationSec,
               sizeBytes: BigInt(reel.sizeBytes),
+              chunks: (reel.chunks ?? []).map((c) => ({ index: c.index, worker: c.worker, frames: c.frames, seconds: c.seconds })),
             },
           },
         }),

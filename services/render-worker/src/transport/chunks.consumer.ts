@@ -9,7 +9,8 @@ import type { ConsumerSettings } from './jobs.consumer.js';
  * stored -> ack; the job ended or the chunk is stored already -> ack; the user cancelled the job
  * -> its chunk stops at once and is acked; shutdown -> redeliver at once; anything thrown ->
  * retry with backoff, and after the last allowed delivery the chunk is marked failed for the
- * job's coordinator, which fails the job once. Each task gets its own scratch folder.
+ * job's coordinator, which fails the job once. Each task gets its own scratch folder. A job that
+ * ends without a reel (`jobs.<id>.cancel`: cancelled or failed) stops its chunks everywhere.
  */
 export class RenderChunksConsumer {
   private consumer?: RunningConsumer;
@@ -28,10 +29,14 @@ export class RenderChunksConsumer {
   ) {}
 
   async start(): Promise<void> {
+    // The job ended without a reel (cancelled, or failed: a chunk failed for good, or the
+    // orchestrator gave up on a dead coordinator): its chunks stop here and its scratch goes, even
+    // when no coordinator is left to delete it.
     this.cancels = this.bus.subscribeJobCancel((m) => {
       this.cancelled.add(m.jobId);
       if (this.cancelled.size > 1000) this.cancelled.delete(this.cancelled.values().next().value!);
       for (const [c, jobId] of this.running) if (jobId === m.jobId) c.abort(CANCELLED_BY_USER);
+      void this.chunks.dropJob(m.jobId);
     });
     this.consumer = await this.bus.consume(
       'render.chunks',

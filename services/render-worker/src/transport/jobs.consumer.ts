@@ -30,7 +30,8 @@ export class RenderJobsConsumer {
   ) {}
 
   async start(): Promise<void> {
-    // A cancelled job's render stops at once (ffmpeg is killed); its delivery is then acked.
+    // A job that ended without a reel (cancelled, or failed meanwhile) stops at once (ffmpeg is
+    // killed); its delivery is then acked.
     this.cancels = this.bus.subscribeJobCancel((m) => this.byJob.get(m.jobId)?.abort(CANCELLED_BY_USER));
     this.consumer = await this.bus.consume(
       'render.jobs',

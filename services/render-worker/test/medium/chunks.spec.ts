@@ -123,4 +123,23 @@ describe('a long reel in chunks over two workers', () => {
     expect(fs.existsSync(path.join(work.dir, 'objects', 'scratch', 'job-1'))).toBe(false);
     expect(fs.readdirSync(scratchRoot)).toEqual([]);
   }, 300_000);
+
+  it('drops the scratch of a job that ended without a reel, with no coordinator left (a cancel or a failure)', async () => {
+    const store = new LocalObjectStore({
+      root: path.join(work.dir, 'objects'),
+      signingSecret: 'x'.repeat(32),
+      publicUrl: 'http://localhost',
+    });
+    // What a coordinator killed for good leaves: its manifest and a stored chunk with its record.
+    await store.put('scratch/job-2/plan/manifest.json', Buffer.from('{"attempt":3,"chunks":4}'));
+    await store.put('scratch/job-2/plan/chunk-0000.mp4', Buffer.from('not a real chunk'));
+    await store.put('scratch/job-2/plan/chunk-0000.json', Buffer.from('{"index":0}'));
+    const dir = path.join(work.dir, 'objects', 'scratch', 'job-2');
+    expect(fs.existsSync(dir)).toBe(true);
+    // The orchestrator fails the job (its watchdog gave up on the coordinator) and says so.
+    bus.publishCore('jobCancel', { jobId: 'job-2', userId: 'u', cancelledAtUnixMs: BigInt(Date.now()) });
+    const end = Date.now() + 10_000;
+    while (fs.existsSync(dir) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(dir)).toBe(false);
+  }, 30_000);
 });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Peers } from '../../repositories/clients.js';
-import { activityEventSchema, activityQuery, metricsSchema } from './admin.schemas.js';
+import { activityEventSchema, activityQuery, adminJobSchema, metricsSchema } from './admin.schemas.js';
 import { callerOf } from './auth.js';
-import { errors, guestPass } from './schemas.js';
+import { errors, guestPass, uuidParams } from './schemas.js';
 
 const num = (x: bigint) => Number(x);
 
@@ -33,6 +33,34 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
       // The new password is shown to this admin once; it is never stored in clear or logged.
       void reply.header('cache-control', 'no-store');
       return g.enabled ? { enabled: true, email: g.email, password: g.password } : { enabled: false, email: g.email };
+    },
+  );
+
+  app.get(
+    '/admin/jobs/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Any user's job as the orchestrator records it, with the workers that rendered a long reel's chunks",
+        params: uuidParams,
+        response: { 200: adminJobSchema, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const j = await peers.jobs.getJob({ jobId: req.params.id, ownerId: '' }, { requestId: req.id });
+      void reply.header('cache-control', 'no-store');
+      return {
+        job_id: j.id,
+        owner_id: j.ownerId,
+        status: j.status,
+        progress: j.progress,
+        message: j.message,
+        created_at: new Date(num(j.createdAtUnixMs)).toISOString(),
+        updated_at: new Date(num(j.updatedAtUnixMs)).toISOString(),
+        duration_sec: j.durationSec,
+        size_bytes: num(j.sizeBytes),
+        render_chunks: j.renderChunks.map((c) => ({ index: c.index, worker: c.worker, frames: c.frames, seconds: c.seconds })),
+      };
     },
   );
 

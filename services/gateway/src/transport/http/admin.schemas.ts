@@ -59,3 +59,20 @@ export const activityQuery = z.object({
     .optional()
     .describe('Only events strictly older than this time (the last timestamp of the previous page)'),
 });
+
+export const adminJobSchema = z
+  .object({
+    job_id: z.string(),
+    owner_id: z.string(),
+    status: z.string(),
+    progress: z.number().int(),
+    message: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    duration_sec: z.number(),
+    size_bytes: z.number().int(),
+    render_chunks: z
+      .array(z.object({ index: z.number().int(), worker: z.string(), frames: z.number().int(), seconds: z.number() }))
+      .describe('A long reel rendered as chunks: which worker (host/pid) rendered which chunk; empty for a single-pass render'),
+  })
+  .meta({ id: 'AdminJob' });

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/assembly/v1/assembly.proto.
  */
 export const file_reelsmith_assembly_v1_assembly: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAki8QMKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJEhEKCXBsYW5fanNvbhgOIAEoCRIgChN0YXJnZXRfZHVyYXRpb25fc2VjGA8gASgBSACIAQESHAoPbXVzaWNfc3RhcnRfc2VjGBAgASgBSAGIAQFCFgoUX3RhcmdldF9kdXJhdGlvbl9zZWNCEgoQX211c2ljX3N0YXJ0X3NlYyKxAgoDSm9iEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEjIKB3JlcXVlc3QYBiABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBISCgpvdXRwdXRfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAkgASgDEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgKIAEoAxIUCgxkdXJhdGlvbl9zZWMYCyABKAESEgoKc2l6ZV9ieXRlcxgMIAEoAxIYChBlc3RpbWF0ZV9jcmVkaXRzGA0gASgDIoQBChBDcmVhdGVKb2JSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhEKCXVubGltaXRlZBgCIAEoCBIyCgdyZXF1ZXN0GAMgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcXVlc3QSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJIiMKEUNyZWF0ZUpvYlJlc3BvbnNlEg4KBmpvYl9pZBgBIAEoCSIxCg1HZXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCSKEBAoJSm9iUmVwb3J0Eg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEjsKB3N0YXJ0ZWQYAyABKAsyKC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LlN0YXJ0ZWRIABI9Cghwcm9ncmVzcxgEIAEoCzIpLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuUHJvZ3Jlc3NIABI/Cgljb21wbGV0ZWQYBSABKAsyKi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LkNvbXBsZXRlZEgAEjkKBmZhaWxlZBgGIAEoCzInLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuRmFpbGVkSAAaCQoHU3RhcnRlZBpOCghQcm9ncmVzcxIxCgVzdGFnZRgBIAEoDjIiLnJlZWxzbWl0aC5hc3NlbWJseS52MS5SZW5kZXJTdGFnZRIPCgdwZXJjZW50GAIgASgFGmAKCUNvbXBsZXRlZBISCgpvdXRwdXRfa2V5GAEgASgJEhUKDXRodW1ibmFpbF9rZXkYAiABKAkSFAoMZHVyYXRpb25fc2VjGAMgASgBEhIKCnNpemVfYnl0ZXMYBCABKAMaGAoGRmFpbGVkEg4KBnJlYXNvbhgBIAEoCUIHCgVldmVudCJOChFKb2JSZXBvcnRSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCBInCgNqb2IYAiABKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iIpcBCg5QbGFuSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSMgoHcmVxdWVzdBgDIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0Eg4KBnJlcm9sbBgEIAMoBRIOCgZsb2NrZWQYBSADKAUSDAoEc2VlZBgGIAEoAyLjAQoJUGxhbk11c2ljEhQKDGR1cmF0aW9uX3NlYxgBIAEoARIRCgl0ZW1wb19icG0YAiABKAESDQoFYmVhdHMYAyADKAESEQoJZG93bmJlYXRzGAQgAygBEg0KBXBlYWtzGAUgAygCEhUKDWJlYXRzX3Blcl9iYXIYBiABKAUSFAoMYW5hbHlzZWRfYnBtGAcgASgBEhkKEXRlbXBvX2NvcnJlY3Rpb25zGAggAygJEjQKCHNlY3Rpb25zGAkgAygLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlBsYW5TZWN0aW9uIlYKC1BsYW5TZWN0aW9uEg0KBXN0YXJ0GAEgASgBEgsKA2VuZBgCIAEoARINCgVsYWJlbBgDIAEoCRIMCgRraW5kGAQgASgJEg4KBmVuZXJneRgFIAEoASJvCg9QbGFuSm9iUmVzcG9uc2USEQoJcGxhbl9qc29uGAEgASgJEhgKEGVzdGltYXRlX2NyZWRpdHMYAiABKAMSLwoFbXVzaWMYAyABKAsyIC5yZWVsc21pdGguYXNzZW1ibHkudjEuUGxhbk11c2ljIjQKEENhbmNlbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIkcKD0xpc3RKb2JzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRITCgthY3RpdmVfb25seRgCIAEoCBINCgVsaW1pdBgDIAEoBSI8ChBMaXN0Sm9ic1Jlc3BvbnNlEigKBGpvYnMYASADKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iKpwBCgtSZW5kZXJTdGFnZRIcChhSRU5ERVJfU1RBR0VfVU5TUEVDSUZJRUQQABIaChZSRU5ERVJfU1RBR0VfUFJFUEFSSU5HEAESGgoWUkVOREVSX1NUQUdFX0FOQUxZU0lORxACEhoKFlJFTkRFUl9TVEFHRV9SRU5ERVJJTkcQAxIbChdSRU5ERVJfU1RBR0VfRklOQUxJWklORxAEMogFChtBc3NlbWJseU9yY2hlc3RyYXRvclNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVzcG9uc2USXgoJQ3JlYXRlSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlcXVlc3QaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVzcG9uc2USSgoGR2V0Sm9iEiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkdldEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElcKCVJlcG9ydEpvYhIgLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0UmVzcG9uc2USWAoHUGxhbkpvYhIlLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVxdWVzdBomLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVzcG9uc2USUAoJQ2FuY2VsSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNhbmNlbEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElsKCExpc3RKb2JzEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkxpc3RKb2JzUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5MaXN0Sm9ic1Jlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAki8QMKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJEhEKCXBsYW5fanNvbhgOIAEoCRIgChN0YXJnZXRfZHVyYXRpb25fc2VjGA8gASgBSACIAQESHAoPbXVzaWNfc3RhcnRfc2VjGBAgASgBSAGIAQFCFgoUX3RhcmdldF9kdXJhdGlvbl9zZWNCEgoQX211c2ljX3N0YXJ0X3NlYyLuAgoDSm9iEgoKAmlkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIQCghwcm9ncmVzcxgEIAEoBRIPCgdtZXNzYWdlGAUgASgJEjIKB3JlcXVlc3QYBiABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBISCgpvdXRwdXRfa2V5GAcgASgJEhUKDXRodW1ibmFpbF9rZXkYCCABKAkSGgoSY3JlYXRlZF9hdF91bml4X21zGAkgASgDEhoKEnVwZGF0ZWRfYXRfdW5peF9tcxgKIAEoAxIUCgxkdXJhdGlvbl9zZWMYCyABKAESEgoKc2l6ZV9ieXRlcxgMIAEoAxIYChBlc3RpbWF0ZV9jcmVkaXRzGA0gASgDEjsKDXJlbmRlcl9jaHVua3MYDiADKAsyJC5yZWVsc21pdGguYXNzZW1ibHkudjEuUmVuZGVyZWRDaHVuayJPCg1SZW5kZXJlZENodW5rEg0KBWluZGV4GAEgASgFEg4KBndvcmtlchgCIAEoCRIOCgZmcmFtZXMYAyABKAUSDwoHc2Vjb25kcxgEIAEoASKEAQoQQ3JlYXRlSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSMgoHcmVxdWVzdBgDIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0EhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCSIjChFDcmVhdGVKb2JSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiMQoNR2V0Sm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkiuwQKCUpvYlJlcG9ydBIOCgZqb2JfaWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRI7CgdzdGFydGVkGAMgASgLMigucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5TdGFydGVkSAASPQoIcHJvZ3Jlc3MYBCABKAsyKS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LlByb2dyZXNzSAASPwoJY29tcGxldGVkGAUgASgLMioucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5Db21wbGV0ZWRIABI5CgZmYWlsZWQYBiABKAsyJy5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0LkZhaWxlZEgAGgkKB1N0YXJ0ZWQaTgoIUHJvZ3Jlc3MSMQoFc3RhZ2UYASABKA4yIi5yZWVsc21pdGguYXNzZW1ibHkudjEuUmVuZGVyU3RhZ2USDwoHcGVyY2VudBgCIAEoBRqWAQoJQ29tcGxldGVkEhIKCm91dHB1dF9rZXkYASABKAkSFQoNdGh1bWJuYWlsX2tleRgCIAEoCRIUCgxkdXJhdGlvbl9zZWMYAyABKAESEgoKc2l6ZV9ieXRlcxgEIAEoAxI0CgZjaHVua3MYBSADKAsyJC5yZWVsc21pdGguYXNzZW1ibHkudjEuUmVuZGVyZWRDaHVuaxoYCgZGYWlsZWQSDgoGcmVhc29uGAEgASgJQgcKBWV2ZW50Ik4KEUpvYlJlcG9ydFJlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgIEicKA2pvYhgCIAEoCzIaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2IilwEKDlBsYW5Kb2JSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhEKCXVubGltaXRlZBgCIAEoCBIyCgdyZXF1ZXN0GAMgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcXVlc3QSDgoGcmVyb2xsGAQgAygFEg4KBmxvY2tlZBgFIAMoBRIMCgRzZWVkGAYgASgDIuMBCglQbGFuTXVzaWMSFAoMZHVyYXRpb25fc2VjGAEgASgBEhEKCXRlbXBvX2JwbRgCIAEoARINCgViZWF0cxgDIAMoARIRCglkb3duYmVhdHMYBCADKAESDQoFcGVha3MYBSADKAISFQoNYmVhdHNfcGVyX2JhchgGIAEoBRIUCgxhbmFseXNlZF9icG0YByABKAESGQoRdGVtcG9fY29ycmVjdGlvbnMYCCADKAkSNAoIc2VjdGlvbnMYCSADKAsyIi5yZWVsc21pdGguYXNzZW1ibHkudjEuUGxhblNlY3Rpb24iVgoLUGxhblNlY3Rpb24SDQoFc3RhcnQYASABKAESCwoDZW5kGAIgASgBEg0KBWxhYmVsGAMgASgJEgwKBGtpbmQYBCABKAkSDgoGZW5lcmd5GAUgASgBIm8KD1BsYW5Kb2JSZXNwb25zZRIRCglwbGFuX2pzb24YASABKAkSGAoQZXN0aW1hdGVfY3JlZGl0cxgCIAEoAxIvCgVtdXNpYxgDIAEoCzIgLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuTXVzaWMiNAoQQ2FuY2VsSm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkiRwoPTGlzdEpvYnNSZXF1ZXN0EhAKCG93bmVyX2lkGAEgASgJEhMKC2FjdGl2ZV9vbmx5GAIgASgIEg0KBWxpbWl0GAMgASgFIjwKEExpc3RKb2JzUmVzcG9uc2USKAoEam9icxgBIAMoCzIaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2IqnAEKC1JlbmRlclN0YWdlEhwKGFJFTkRFUl9TVEFHRV9VTlNQRUNJRklFRBAAEhoKFlJFTkRFUl9TVEFHRV9QUkVQQVJJTkcQARIaChZSRU5ERVJfU1RBR0VfQU5BTFlTSU5HEAISGgoWUkVOREVSX1NUQUdFX1JFTkRFUklORxADEhsKF1JFTkRFUl9TVEFHRV9GSU5BTElaSU5HEAQyiAUKG0Fzc2VtYmx5T3JjaGVzdHJhdG9yU2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5hc3NlbWJseS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXNwb25zZRJeCglDcmVhdGVKb2ISJy5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVxdWVzdBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5DcmVhdGVKb2JSZXNwb25zZRJKCgZHZXRKb2ISJC5yZWVsc21pdGguYXNzZW1ibHkudjEuR2V0Sm9iUmVxdWVzdBoaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2ISVwoJUmVwb3J0Sm9iEiAucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydBooLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnRSZXNwb25zZRJYCgdQbGFuSm9iEiUucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlBsYW5Kb2JSZXF1ZXN0GiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlBsYW5Kb2JSZXNwb25zZRJQCglDYW5jZWxKb2ISJy5yZWVsc21pdGguYXNzZW1ibHkudjEuQ2FuY2VsSm9iUmVxdWVzdBoaLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2ISWwoITGlzdEpvYnMSJi5yZWVsc21pdGguYXNzZW1ibHkudjEuTGlzdEpvYnNSZXF1ZXN0GicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkxpc3RKb2JzUmVzcG9uc2ViBnByb3RvMw", [file_reelsmith_common_v1_common]);
 
 /**
  * @generated from message reelsmith.assembly.v1.DescribeRequest
@@ -268,6 +268,14 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
    * @generated from field: int64 estimate_credits = 13;
    */
   estimateCredits: bigint;
+
+  /**
+   * A reel rendered as chunks on several workers: which worker rendered which chunk (empty for a
+   * single-pass render).
+   *
+   * @generated from field: repeated reelsmith.assembly.v1.RenderedChunk render_chunks = 14;
+   */
+  renderChunks: RenderedChunk[];
 };
 
 /**
@@ -276,6 +284,42 @@ export type Job = Message<"reelsmith.assembly.v1.Job"> & {
  */
 export const JobSchema: GenMessage<Job> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_assembly, 4);
+
+/**
+ * One chunk of a long reel's picture, as its worker stored it.
+ *
+ * @generated from message reelsmith.assembly.v1.RenderedChunk
+ */
+export type RenderedChunk = Message<"reelsmith.assembly.v1.RenderedChunk"> & {
+  /**
+   * @generated from field: int32 index = 1;
+   */
+  index: number;
+
+  /**
+   * The worker process that rendered it (host/pid; the pod on a cluster).
+   *
+   * @generated from field: string worker = 2;
+   */
+  worker: string;
+
+  /**
+   * @generated from field: int32 frames = 3;
+   */
+  frames: number;
+
+  /**
+   * @generated from field: double seconds = 4;
+   */
+  seconds: number;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.RenderedChunk.
+ * Use `create(RenderedChunkSchema)` to create a new message.
+ */
+export const RenderedChunkSchema: GenMessage<RenderedChunk> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_assembly, 5);
 
 /**
  * @generated from message reelsmith.assembly.v1.CreateJobRequest
@@ -311,7 +355,7 @@ export type CreateJobRequest = Message<"reelsmith.assembly.v1.CreateJobRequest">
  * Use `create(CreateJobRequestSchema)` to create a new message.
  */
 export const CreateJobRequestSchema: GenMessage<CreateJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 5);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 6);
 
 /**
  * @generated from message reelsmith.assembly.v1.CreateJobResponse
@@ -328,7 +372,7 @@ export type CreateJobResponse = Message<"reelsmith.assembly.v1.CreateJobResponse
  * Use `create(CreateJobResponseSchema)` to create a new message.
  */
 export const CreateJobResponseSchema: GenMessage<CreateJobResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 6);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 7);
 
 /**
  * @generated from message reelsmith.assembly.v1.GetJobRequest
@@ -352,7 +396,7 @@ export type GetJobRequest = Message<"reelsmith.assembly.v1.GetJobRequest"> & {
  * Use `create(GetJobRequestSchema)` to create a new message.
  */
 export const GetJobRequestSchema: GenMessage<GetJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 7);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 8);
 
 /**
  * The one channel on which a render worker reports a job's life to the orchestrator.
@@ -407,7 +451,7 @@ export type JobReport = Message<"reelsmith.assembly.v1.JobReport"> & {
  * Use `create(JobReportSchema)` to create a new message.
  */
 export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9);
 
 /**
  * The worker takes the job: queued -> processing (refused when it finished already).
@@ -422,7 +466,7 @@ export type JobReport_Started = Message<"reelsmith.assembly.v1.JobReport.Started
  * Use `create(JobReport_StartedSchema)` to create a new message.
  */
 export const JobReport_StartedSchema: GenMessage<JobReport_Started> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 0);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9, 0);
 
 /**
  * @generated from message reelsmith.assembly.v1.JobReport.Progress
@@ -446,7 +490,7 @@ export type JobReport_Progress = Message<"reelsmith.assembly.v1.JobReport.Progre
  * Use `create(JobReport_ProgressSchema)` to create a new message.
  */
 export const JobReport_ProgressSchema: GenMessage<JobReport_Progress> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 1);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9, 1);
 
 /**
  * The reel and its thumbnail are stored; charge it and list it.
@@ -473,6 +517,13 @@ export type JobReport_Completed = Message<"reelsmith.assembly.v1.JobReport.Compl
    * @generated from field: int64 size_bytes = 4;
    */
   sizeBytes: bigint;
+
+  /**
+   * Chunked renders: the chunks and their workers.
+   *
+   * @generated from field: repeated reelsmith.assembly.v1.RenderedChunk chunks = 5;
+   */
+  chunks: RenderedChunk[];
 };
 
 /**
@@ -480,7 +531,7 @@ export type JobReport_Completed = Message<"reelsmith.assembly.v1.JobReport.Compl
  * Use `create(JobReport_CompletedSchema)` to create a new message.
  */
 export const JobReport_CompletedSchema: GenMessage<JobReport_Completed> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 2);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9, 2);
 
 /**
  * @generated from message reelsmith.assembly.v1.JobReport.Failed
@@ -499,7 +550,7 @@ export type JobReport_Failed = Message<"reelsmith.assembly.v1.JobReport.Failed">
  * Use `create(JobReport_FailedSchema)` to create a new message.
  */
 export const JobReport_FailedSchema: GenMessage<JobReport_Failed> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 8, 3);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 9, 3);
 
 /**
  * @generated from message reelsmith.assembly.v1.JobReportResponse
@@ -524,7 +575,7 @@ export type JobReportResponse = Message<"reelsmith.assembly.v1.JobReportResponse
  * Use `create(JobReportResponseSchema)` to create a new message.
  */
 export const JobReportResponseSchema: GenMessage<JobReportResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 9);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 10);
 
 /**
  * @generated from message reelsmith.assembly.v1.PlanJobRequest
@@ -574,7 +625,7 @@ export type PlanJobRequest = Message<"reelsmith.assembly.v1.PlanJobRequest"> & {
  * Use `create(PlanJobRequestSchema)` to create a new message.
  */
 export const PlanJobRequestSchema: GenMessage<PlanJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 10);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 11);
 
 /**
  * The music's beat grid and waveform, for the timeline.
@@ -643,7 +694,7 @@ export type PlanMusic = Message<"reelsmith.assembly.v1.PlanMusic"> & {
  * Use `create(PlanMusicSchema)` to create a new message.
  */
 export const PlanMusicSchema: GenMessage<PlanMusic> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 11);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 12);
 
 /**
  * A section of the song: bar-aligned, labelled (same letter, same material) and by loudness.
@@ -686,7 +737,7 @@ export type PlanSection = Message<"reelsmith.assembly.v1.PlanSection"> & {
  * Use `create(PlanSectionSchema)` to create a new message.
  */
 export const PlanSectionSchema: GenMessage<PlanSection> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 12);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 13);
 
 /**
  * @generated from message reelsmith.assembly.v1.PlanJobResponse
@@ -719,7 +770,7 @@ export type PlanJobResponse = Message<"reelsmith.assembly.v1.PlanJobResponse"> &
  * Use `create(PlanJobResponseSchema)` to create a new message.
  */
 export const PlanJobResponseSchema: GenMessage<PlanJobResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 13);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 14);
 
 /**
  * @generated from message reelsmith.assembly.v1.CancelJobRequest
@@ -743,7 +794,7 @@ export type CancelJobRequest = Message<"reelsmith.assembly.v1.CancelJobRequest">
  * Use `create(CancelJobRequestSchema)` to create a new message.
  */
 export const CancelJobRequestSchema: GenMessage<CancelJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 14);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 15);
 
 /**
  * @generated from message reelsmith.assembly.v1.ListJobsRequest
@@ -774,7 +825,7 @@ export type ListJobsRequest = Message<"reelsmith.assembly.v1.ListJobsRequest"> &
  * Use `create(ListJobsRequestSchema)` to create a new message.
  */
 export const ListJobsRequestSchema: GenMessage<ListJobsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 15);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 16);
 
 /**
  * @generated from message reelsmith.assembly.v1.ListJobsResponse
@@ -791,7 +842,7 @@ export type ListJobsResponse = Message<"reelsmith.assembly.v1.ListJobsResponse">
  * Use `create(ListJobsResponseSchema)` to create a new message.
  */
 export const ListJobsResponseSchema: GenMessage<ListJobsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 16);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 17);
 
 /**
  * How far a worker's render has come; the orchestrator words it for the user.
