@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,26 +35,10 @@ import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { decodeQuotedPrintable, gatewayPeers, healthyReport, listenLocal, migrationsOf, startService } from '../support/in-process';
+import { makeClip } from '../support/media';
 
 /** A small real video (the stock library probes and analyses what it imports). */
-const realVideo = (file: string) =>
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-nostdin',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=160x120:r=15:d=2,hue=h=${Math.floor(Math.random() * 360)}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
+const realVideo = (file: string) => makeClip(file, { size: '160x120', fps: 15, seconds: 2, hue: Math.floor(Math.random() * 360) });
 
 /**
  * The footage marketplace's whole loop with real parts: identity, billing, marketplace and
