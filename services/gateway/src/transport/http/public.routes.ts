@@ -11,7 +11,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
 import { email } from './input-text.js';
-import { errors, uuidParams } from './schemas.js';
+import { errors, pageQuery, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
 
 export const demoVideo = z
@@ -331,10 +331,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       config: { access: 'admin' },
       schema: {
         summary: 'Reels their owners shared to the showcase, featured or not, newest first',
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          offset: z.coerce.number().int().min(0).default(0),
-        }),
+        querystring: pageQuery(200),
         response: { 200: z.object({ reels: z.array(sharedReel), total: z.number().int() }), ...errors(401, 403) },
       },
     },
@@ -419,10 +416,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       config: { access: 'admin' },
       schema: {
         summary: 'The contact inbox, newest first',
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          offset: z.coerce.number().int().min(0).default(0),
-        }),
+        querystring: pageQuery(200),
         response: {
           200: z.object({ messages: z.array(contactMessage), total: z.number().int() }).meta({ id: 'ContactInbox' }),
           ...errors(401, 403),

@@ -304,3 +304,10 @@ export const healthReport = z
   .meta({ id: 'HealthReport' });
 
 export const uuidParams = z.object({ id: z.uuid() });
+
+/** A page of a list: `limit` (1 to `max`, 50 by default) items from `offset`. */
+export const pageQuery = (max: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(max).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  });
