@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -52,6 +53,18 @@ export function tempDir(label = 'rs'): { dir: string; remove(): void } {
 export const natsPrefix = () => `${uniqueName('t')}.`;
 
 export const quietLogger = (): Logger => createLogger({ service: 'test', level: 'silent' });
+
+/** An info-level logger for `service` that keeps each JSON line it writes in `lines`, for tests that read the logs. */
+export function capturingLogger(service: string): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  return { log: createLogger({ service, level: 'info', destination: destination as never }), lines };
+}
 
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
