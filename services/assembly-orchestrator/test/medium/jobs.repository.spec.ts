@@ -18,6 +18,7 @@ const uid = () => crypto.randomUUID();
 
 const reel = { outputKey: 'reels/u/j.mp4', thumbnailKey: 'reels/u/j.jpg', durationSec: 31.5, sizeBytes: 4_200_000 };
 
+// Same database setup as the other repository specs by design: each migrates its own service's schema.
 describe('DrizzleJobsRepository against real PostgreSQL', () => {
   let testDb: TestDatabase;
   let db: Database;

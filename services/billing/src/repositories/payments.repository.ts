@@ -7,6 +7,7 @@ import { accounts, endedSubscriptions, payments, webhookEvents } from './schema.
 type Tx = Parameters<Parameters<Orm['transaction']>[0]>[0];
 type Db = Orm | Tx;
 
+// Field-by-field on purpose (a column never leaks into a record); the casts narrow text columns to the record's unions.
 const toPayment = (r: typeof payments.$inferSelect): PaymentRecord => ({
   id: r.id,
   userId: r.userId,

@@ -24,6 +24,7 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
   beforeAll(async () => {
     // 2 s of 160x120 test pattern with a 440 Hz tone, H.264 + AAC in MP4.
     const file = path.join(tmp.dir, 'clip.mp4');
+    // Same H.264 arguments as test/support/media.ts's makeClip; this clip also has a sine audio track, and service tests do not import the root test helpers.
     execFileSync('ffmpeg', [
       '-v',
       'error',

@@ -94,6 +94,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
       }}
     >
       <div className="library-browser">
+        {/* Same toolbar and states as VideoLibraryModal by design: each lists its own kind and picks differently. */}
         <LibraryToolbar
           label="Search music"
           text={q}

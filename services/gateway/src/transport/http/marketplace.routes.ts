@@ -253,6 +253,7 @@ export const marketplaceRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Obj
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/user/offers/:id/decline',
     {

@@ -59,6 +59,7 @@ const musicFile = z
   })
   .meta({ id: 'MusicLibraryFile' });
 
+// Same shape as the video lists by design: one named schema per OpenAPI component.
 const musicList = z
   .object({ files: z.array(musicFile), categories: z.array(z.string()), total: z.number().int() })
   .meta({ id: 'MusicLibraryList' });

@@ -285,6 +285,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/showcase/:id/rating',
     {
@@ -305,6 +306,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       ),
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/library/:id/showcase',
     {
@@ -354,6 +356,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/admin/showcase/:id',
     {
