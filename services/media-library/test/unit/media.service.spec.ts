@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { quietLogger } from '@reelsmith/kit/testing';
+import { domainFailure, quietLogger } from '@reelsmith/kit/testing';
 import {
   ANALYSIS_LEASE_MS,
   MediaService,
@@ -280,14 +280,8 @@ function setup(opts: { concurrency?: number } = {}) {
   return { repo, objects, tools, service, reels, replica, upload, advance: (ms: number) => void (now += ms) };
 }
 
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (e instanceof DomainError) return e;
-  throw new Error(`expected a DomainError, got ${String(e)}`);
-}
+/** The DomainError a promise rejects with. */
+const failure = domainFailure;
 
 describe('registering an upload', () => {
   it('records a video with its metadata and a JPEG thumbnail, then analyses it in the background', async () => {
