@@ -15,6 +15,7 @@ import {
   signInByKeyboard,
   tabTo as tabToIn,
   trayDone,
+  trayHolds,
 } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
@@ -201,13 +202,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       clearTimeout(timer);
       if (!opened) throw new Error('Enter on Choose Files opened no file chooser in 30 s');
       await opened.setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
-      await keys.waitForFunction(
-        () =>
-          document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 2 &&
-          document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
-        undefined,
-        { timeout: 60_000 },
-      );
+      await trayHolds(keys, 2);
       await keys.getByRole('button', { name: 'Preview edit' }).waitFor({ timeout: 30_000 });
       await tabTo(/^Preview edit$/);
       await keys.keyboard.press('Enter');

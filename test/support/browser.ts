@@ -102,6 +102,17 @@ export async function trayDone(page: Page, states: string[] = ['ready']): Promis
   );
 }
 
+/** Waits until the tray holds `clips` ready clips and its song is ready (files given through the file chooser). */
+export async function trayHolds(page: Page, clips: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === n &&
+      document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
+    clips,
+    { timeout: 60_000 },
+  );
+}
+
 /** Opens the app at `baseUrl` with `token` as the stored session, and waits for the account menu. */
 export async function openSignedIn(page: Page, baseUrl: string, token: string): Promise<void> {
   await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), token);
