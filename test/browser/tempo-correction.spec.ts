@@ -15,6 +15,7 @@ const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
  * shown, Double re-plans at once and the cuts move, Tap tempo shows the tapped BPM and Escape
  * cancels it, and after a reload (the same song added again) the correction is still there.
  */
+// Setup shaped like reel-length.spec.ts by design: each spec starts its own system, browser and song.
 describe('Home: correcting the tempo in the plan preview', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-tempo-'));
   const music = path.join(dataDir, 'beat.mp3');

@@ -181,6 +181,7 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
     base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
+  // Teardown shaped like the other composed specs by design: each stops exactly what it started.
   afterAll(async () => {
     await app?.close();
     peers?.close();

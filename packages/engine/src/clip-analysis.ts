@@ -80,6 +80,7 @@ export async function analyseClip(
 }
 
 /** The samples of `analyseClip` (exported for tests and benches that compare decodings). */
+// Same parameters as analyseClip on purpose: this is its sampling step, exposed for tests and benches.
 export async function clipSamples(
   file: string,
   durationSec: number,

@@ -3,6 +3,7 @@
  * paths to dist/routes.json, from which the gateway answers any other path with the app's page and
  * status 404. `layout` pages sit inside the shared layout (top bar and footer).
  */
+// One entry per page on purpose: the spec's page table, each with its own path.
 export const PAGES = {
   home: { path: '/', layout: true },
   demos: { path: '/demos', layout: true },

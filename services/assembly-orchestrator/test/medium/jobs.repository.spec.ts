@@ -189,6 +189,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         { message: 'a.mp4: not a video' },
         { kind: 'failed', reason: 'a.mp4: not a video' },
       );
+      // Same checks as the completed case by design: a failed job leaves its own row and outbox event.
       expect(failed).toMatchObject({ status: 'failed', message: 'a.mp4: not a video' });
       expect((await row(job.id)).finished_at).toBeInstanceOf(Date);
       const rows = await outbox(job.id);

@@ -200,6 +200,7 @@ export class BillingService {
   }
 
   /** Refunds a held reservation exactly: the credits or the day's free video come back. */
+  // Mirror image of capture by design: the same lock and checks, opposite end state and effects.
   async release(jobId: string): Promise<ReservationRecord> {
     return this.tx(async (tx) => {
       const r = await tx.lockReservation(jobId);

@@ -8,6 +8,7 @@ import { DrizzleContactRepository, contactMailer } from '../../src/repositories/
 import { DbRateLimiter } from '../../src/repositories/rate-limiter';
 
 /** The contact form on real PostgreSQL, with mail written to the embedded outbox (.eml files). */
+// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('contact messages', () => {
   let pg: TestDatabase;
   let db: Database;

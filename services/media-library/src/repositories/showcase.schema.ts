@@ -22,6 +22,7 @@ export const showcaseViews = pgTable(
 );
 
 /** One user's stars (1-5) for a featured reel; rating again replaces them (see migration 0104). */
+// Composite-key tables look alike by design (drizzle's pgTable); each declares its own columns.
 export const showcaseRatings = pgTable(
   'showcase_ratings',
   {

@@ -35,6 +35,7 @@ function media(ownerId: string, over: Partial<MediaRecord> = {}): MediaRecord {
  * service migrates it (its own files; it does not use the outbox), opened through two pools. Each
  * test gets its own database, since a claim sees every row of the table.
  */
+// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('media repository against real PostgreSQL', () => {
   let pg: TestDatabase;
   let dbA: Database;

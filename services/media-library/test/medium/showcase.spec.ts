@@ -14,6 +14,7 @@ const MIGRATIONS = path.join(__dirname, '..', '..', 'migrations');
 const uid = () => crypto.randomUUID();
 
 /** The showcase on real PostgreSQL, real files and real ffmpeg frames. */
+// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('showcase against real PostgreSQL', () => {
   let pg: TestDatabase;
   let db: Database;

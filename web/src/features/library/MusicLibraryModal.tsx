@@ -156,6 +156,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
             )}
           </div>
         )}
+        {/* Same alert as VideoLibraryModal's by design: each modal reports its own pick's failure. */}
         {error && (
           <p className="error" role="alert">
             {error}

@@ -31,6 +31,7 @@ export const footageClip = z
   })
   .meta({ id: 'FootageClip' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const offer = z
   .object({
     id: z.string(),
@@ -45,6 +46,7 @@ export const offer = z
   })
   .meta({ id: 'Offer' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const payout = z
   .object({
     id: z.string(),

@@ -264,6 +264,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/music-library/cache/:key',
     {
@@ -364,6 +365,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     );
   });
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.delete(
     '/admin/library/:key',
     {

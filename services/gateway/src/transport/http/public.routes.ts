@@ -61,6 +61,7 @@ export const showcaseCreator = z
   })
   .meta({ id: 'ShowcaseCreator' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const sharedReel = z
   .object({
     id: z.string(),
@@ -327,6 +328,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/admin/showcase',
     {

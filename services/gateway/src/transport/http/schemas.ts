@@ -41,6 +41,7 @@ export const entitlements = z
   })
   .meta({ id: 'Entitlements' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const user = z
   .object({
     id: z.string(),
@@ -216,6 +217,7 @@ export const uploadInfo = z
   })
   .meta({ id: 'UploadInfo' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const reel = z
   .object({
     id: z.string(),
