@@ -11,6 +11,7 @@ import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { catalogueReply } from '../../services/billing/src/transport/grpc';
 import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
+import { listenLocal } from '../support/in-process';
 import { ROOT } from '../support/system';
 
 /** Three featured reels with real frames and a real MP4, served by the gateway's public routes over a stand-in media-library. */
@@ -145,8 +146,7 @@ describe('public pages: accessibility and layout in Chromium', () => {
       store,
       files: { store, signingSecret: 'k'.repeat(32) },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(app);
     browser = await launchBrowser();
   });
   afterAll(async () => {
