@@ -31,8 +31,8 @@ function defaultsOf(schema, components) {
   return schema.default;
 }
 
-/** Numeric and length limits of a schema's properties ({min, max}), following $refs: the form checks what the server checks. */
 // Walks schemas like defaultsOf on purpose: the same $ref/allOf recursion, collecting limits instead of defaults.
+/** Numeric and length limits of a schema's properties ({min, max}), following $refs: the form checks what the server checks. */
 function limitsOf(schema, components) {
   if (schema.$ref) return limitsOf(components[schema.$ref.split('/').pop()], components);
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s) => limitsOf(s, components) ?? {}));

@@ -6,12 +6,12 @@ import { ffmpeg as ff } from '../support/media';
 
 const SECRET = 'reservation-race-signing-secret-0123456';
 
+// Same job-stack opening as plan-routes.spec.ts by design (startJobStack); each spec its own secret and data.
 /**
  * 30 submits of the same user at once, through the gateway with its rate limit raised, against
  * the real billing, media-library and orchestrator on PostgreSQL: the reservation is what decides,
  * and it lets exactly as many jobs through as the account can pay for.
  */
-// Same job-stack opening as plan-routes.spec.ts by design (startJobStack); each spec its own secret and data.
 describe('the reservation race: 30 concurrent submits, rate limit raised', () => {
   const data = tempDir('reservation-race');
   let stack: JobStack;

@@ -12,8 +12,8 @@ const publicPage =
   async () =>
     (await Promise.all([load(), import('../features/public/public.css')]))[0];
 
-/** Every page of the spec's table (section 2), each in its own chunk. */
 // One lazy entry per page on purpose: each page is its own chunk (import() needs a literal path).
+/** Every page of the spec's table (section 2), each in its own chunk. */
 const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
   home: page(
     () => import('../features/assembly/HomePage'),

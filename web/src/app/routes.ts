@@ -1,9 +1,9 @@
+// One entry per page on purpose: the spec's page table, each with its own path.
 /**
  * The web app's pages, in one list: the router builds its table from it, and the build writes the
  * paths to dist/routes.json, from which the gateway answers any other path with the app's page and
  * status 404. `layout` pages sit inside the shared layout (top bar and footer).
  */
-// One entry per page on purpose: the spec's page table, each with its own path.
 export const PAGES = {
   home: { path: '/', layout: true },
   demos: { path: '/demos', layout: true },

@@ -199,8 +199,8 @@ export class BillingService {
     });
   }
 
-  /** Refunds a held reservation exactly: the credits or the day's free video come back. */
   // Mirror image of capture by design: the same lock and checks, opposite end state and effects.
+  /** Refunds a held reservation exactly: the credits or the day's free video come back. */
   async release(jobId: string): Promise<ReservationRecord> {
     return this.tx(async (tx) => {
       const r = await tx.lockReservation(jobId);

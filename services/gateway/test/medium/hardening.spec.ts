@@ -259,7 +259,7 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
     }
     try {
       const token = `user-${Math.random().toString(36).slice(2)}`;
-      // The same submit as the rate-limit case above on purpose: this one posts to a second gateway.
+      // The same submit as the per-user case above on purpose: this one alternates between two replicas sharing Redis.
       const submit = (b: string) =>
         fetch(`${b}/api/v1/jobs/assemble`, {
           method: 'POST',

@@ -30,12 +30,12 @@ function media(ownerId: string, over: Partial<MediaRecord> = {}): MediaRecord {
   };
 }
 
+// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 /**
  * media-library's database as two replicas see it: one PostgreSQL database migrated the way the
  * service migrates it (its own files; it does not use the outbox), opened through two pools. Each
  * test gets its own database, since a claim sees every row of the table.
  */
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('media repository against real PostgreSQL', () => {
   let pg: TestDatabase;
   let dbA: Database;
