@@ -31,6 +31,7 @@ function defaultsOf(schema, components) {
   return schema.default;
 }
 
+// Walks schemas like defaultsOf on purpose: the same $ref/allOf recursion, collecting limits instead of defaults.
 /** Numeric and length limits of a schema's properties ({min, max}), following $refs: the form checks what the server checks. */
 function limitsOf(schema, components) {
   if (schema.$ref) return limitsOf(components[schema.$ref.split('/').pop()], components);

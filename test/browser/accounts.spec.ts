@@ -86,6 +86,7 @@ describe('accounts in Chromium against the whole product', () => {
 
     await page.keyboard.press('Enter');
     await dialog.getByLabel('Email').waitFor();
+    // Opens the dialog like the sign-up case above on purpose: each case walks its own path through it.
     const signupLink = dialog.getByRole('button', { name: 'No account yet? Sign up' });
     await signupLink.focus();
     await page.keyboard.press('Enter');

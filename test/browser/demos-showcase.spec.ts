@@ -153,6 +153,7 @@ describe('demo gallery on a fresh start (showcase mode) against the whole produc
 
     const v = demos.videos[1]!;
     const counted = page.waitForResponse((r) => r.url().endsWith(`/showcase/${v.id}/play`));
+    // Plays a video the way public-pages.spec does on purpose: each spec checks its own page's player.
     await page.getByRole('button', { name: `Play ${v.title}` }).click();
     const dialog = page.getByRole('dialog', { name: v.title });
     await dialog.waitFor();

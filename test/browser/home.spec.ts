@@ -5,7 +5,18 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { closeAll, launchBrowser, nextFileChooser, openPage, shot, tabTo as tabToIn } from '../support/browser';
+import {
+  closeAll,
+  launchBrowser,
+  nextFileChooser,
+  openPage,
+  openSignedIn,
+  shot,
+  signInByKeyboard,
+  tabTo as tabToIn,
+  trayDone,
+  trayHolds,
+} from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -41,9 +52,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   it('uploads each file as it is added into the tray, renders a vertical reel and plays it in place', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`home.${Date.now()}@example.com`);
-    await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
-    await page.goto(`${sys.baseUrl}/`);
-    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    await openSignedIn(page, sys.baseUrl, api.token);
 
     // Nothing selected: the spec's message.
     await page.getByRole('button', { name: 'Generate Reel' }).click();
@@ -60,14 +69,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     ]);
     const tray = page.getByRole('region', { name: 'Media tray' });
     const tiles = tray.getByTestId('tray-clip');
-    await page.waitForFunction(
-      () =>
-        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every((t) =>
-          ['ready', 'refused'].includes(t.getAttribute('data-state') ?? ''),
-        ),
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayDone(page, ['ready', 'refused']);
     expect(await tiles.count()).toBe(4);
     const refused = tiles.filter({ hasText: 'notes.mp4' });
     expect(await refused.getAttribute('data-state')).toBe('refused');
@@ -190,17 +192,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     try {
       await keys.goto(`${sys.baseUrl}/`);
       await keys.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
-      await keys.getByRole('button', { name: 'Sign In' }).waitFor();
-      await tabTo(/^Sign In$/);
-      await keys.keyboard.press('Enter');
-      const signIn = keys.getByRole('dialog', { name: 'Sign In' });
-      await signIn.waitFor();
-      await keys.keyboard.type(email);
-      await keys.keyboard.press('Tab');
-      await keys.keyboard.type('typed-password');
-      await keys.keyboard.press('Enter');
-      await keys.getByRole('button', { name: email }).waitFor();
-      await signIn.waitFor({ state: 'detached' });
+      await signInByKeyboard(keys, email, 'typed-password');
 
       // Choose Files opens the system's file chooser (Playwright answers it).
       await tabTo(/^Choose Files$/);
@@ -210,13 +202,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
       clearTimeout(timer);
       if (!opened) throw new Error('Enter on Choose Files opened no file chooser in 30 s');
       await opened.setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
-      await keys.waitForFunction(
-        () =>
-          document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 2 &&
-          document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
-        undefined,
-        { timeout: 60_000 },
-      );
+      await trayHolds(keys, 2);
       await keys.getByRole('button', { name: 'Preview edit' }).waitFor({ timeout: 30_000 });
       await tabTo(/^Preview edit$/);
       await keys.keyboard.press('Enter');
@@ -241,23 +227,14 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   it('previews the edit before paying: lock one segment, re-roll another, and the render follows the plan shown', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`home.studio.${Date.now()}@example.com`);
-    await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
-    await page.goto(`${sys.baseUrl}/`);
-    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    await openSignedIn(page, sys.baseUrl, api.token);
     await page.setInputFiles('input[type=file]', [
       path.join(MEDIA, 'counter.mp4'),
       path.join(MEDIA, 'bottle-detection.mp4'),
       path.join(MEDIA, 'testvideo.mp4'),
       music,
     ]);
-    await page.waitForFunction(
-      () =>
-        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every(
-          (t) => t.getAttribute('data-state') === 'ready',
-        ),
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayDone(page);
     await page.getByLabel('Pacing').selectOption('high-energy');
     const account = (await api.call('GET', '/auth/me')).body;
 
@@ -351,25 +328,17 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     }
   }, 300_000);
 
+  // Each case signs up its own user (no shared state between cases), so the openings look alike.
   it('keeps a running job across a reload, and Start Over cancels it after asking', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`home.cancel.${Date.now()}@example.com`);
-    await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
-    await page.goto(`${sys.baseUrl}/`);
-    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    await openSignedIn(page, sys.baseUrl, api.token);
     await page.setInputFiles('input[type=file]', [
       path.join(MEDIA, 'big_buck_bunny_0_30.webm'),
       path.join(MEDIA, 'testvideo.mp4'),
       longMusic,
     ]);
-    await page.waitForFunction(
-      () =>
-        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every(
-          (t) => t.getAttribute('data-state') === 'ready',
-        ),
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayDone(page);
     await page.getByRole('button', { name: 'Generate Reel' }).click();
     await page.getByTestId('job-card').waitFor({ timeout: 60_000 });
 
@@ -399,14 +368,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await phone.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
     await phone.goto(`${sys.baseUrl}/`);
     await phone.setInputFiles('input[type=file]', [path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
-    await phone.waitForFunction(
-      () =>
-        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every(
-          (t) => t.getAttribute('data-state') === 'ready',
-        ),
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayDone(phone);
     // A file that is not video or audio is not silently dropped: the tray says so.
     const txt = path.join(dataDir, 'shopping list.txt');
     fs.writeFileSync(txt, 'eggs\n');

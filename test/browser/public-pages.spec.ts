@@ -8,9 +8,10 @@ import { LocalObjectStore, createMetrics } from '@reelsmith/kit';
 import { quietLogger, tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
-import { CREDIT_PACKS, PLANS } from '../../services/billing/src/domain/catalogue';
+import { catalogueReply } from '../../services/billing/src/transport/grpc';
 import { axeViolations } from '../support/axe';
 import { launchBrowser, shot } from '../support/browser';
+import { listenLocal } from '../support/in-process';
 import { ROOT } from '../support/system';
 
 /** Three featured reels with real frames and a real MP4, served by the gateway's public routes over a stand-in media-library. */
@@ -50,16 +51,7 @@ function showcasePeers(billing = { down: false }): Peers {
       // The catalogue as billing answers it (the pricing page shows its plans and packs).
       getCatalogue: async () => {
         if (billing.down) throw new Error('billing is down');
-        return {
-          plans: PLANS.map((p) => ({
-            ...p,
-            monthlyPriceCents: BigInt(p.monthlyPriceCents),
-            yearlyPriceCents: BigInt(p.yearlyPriceCents),
-            monthlyCredits: BigInt(p.monthlyCredits),
-            yearlyCredits: BigInt(p.yearlyCredits),
-          })),
-          packs: CREDIT_PACKS.map((p) => ({ ...p, credits: BigInt(p.credits), priceCents: BigInt(p.priceCents) })),
-        };
+        return catalogueReply();
       },
       estimate: async (r: { pacingPreset: string; hasMusic: boolean; totalSourceBytes: bigint }) => ({
         credits: BigInt(
@@ -154,8 +146,7 @@ describe('public pages: accessibility and layout in Chromium', () => {
       store,
       files: { store, signingSecret: 'k'.repeat(32) },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(app);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { Api } from '../support/api';
-import { closeAll, launchBrowser, nextFileChooser, openPage, shot, tabTo as tabToIn } from '../support/browser';
+import {
+  closeAll,
+  launchBrowser,
+  nextFileChooser,
+  openPage,
+  shot,
+  signInByKeyboard,
+  tabTo as tabToIn,
+  trayHolds,
+} from '../support/browser';
 import { makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
@@ -79,17 +88,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     await page.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
 
     // Sign in, typed.
-    await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    await tabTo(/^Sign In$/);
-    await page.keyboard.press('Enter');
-    const signIn = page.getByRole('dialog', { name: 'Sign In' });
-    await signIn.waitFor();
-    await page.keyboard.type(email);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('typed-password');
-    await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: email }).waitFor();
-    await signIn.waitFor({ state: 'detached' });
+    await signInByKeyboard(page, email, 'typed-password');
 
     // Clips and the song, through Choose Files.
     await tabTo(/^Choose Files$/);
@@ -99,13 +98,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     await (
       await chooser
     ).setFiles([path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'bottle-detection.mp4'), path.join(MEDIA, 'testvideo.mp4'), song]);
-    await page.waitForFunction(
-      () =>
-        document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === 3 &&
-        document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayHolds(page, 3);
 
     // 30 s in the length picker: the arrow keys move through its radio group.
     const whole = page.getByRole('radio', { name: 'Whole song' });

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { createMetrics } from '@reelsmith/kit';
 import { quietLogger } from '@reelsmith/kit/testing';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { launchBrowser, shot } from '../support/browser';
+import { listenLocal } from '../support/in-process';
 import { ROOT } from '../support/system';
 
 // The built web app served by the gateway's real HTTP surface.
@@ -22,8 +22,7 @@ describe('web shell in Chromium', () => {
       webDist: path.join(ROOT, 'web', 'dist'),
       health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'browser-test' }) },
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = await listenLocal(app);
     browser = await launchBrowser();
   });
   afterAll(async () => {

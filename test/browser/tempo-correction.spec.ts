@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
+// Setup shaped like reel-length.spec.ts by design: each spec starts its own system, browser and song.
 /**
  * A tempo correction in the plan preview, by keyboard as a person makes it: the tempo and meter
  * shown, Double re-plans at once and the cuts move, Tap tempo shows the tapped BPM and Escape
@@ -32,14 +33,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
 
   const addFilesAndPreview = async () => {
     await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), music]);
-    await page.waitForFunction(
-      () =>
-        Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every(
-          (t) => t.getAttribute('data-state') === 'ready',
-        ),
-      undefined,
-      { timeout: 60_000 },
-    );
+    await trayDone(page);
     const preview = page.getByRole('button', { name: 'Preview edit' });
     await preview.focus();
     await page.keyboard.press('Enter');

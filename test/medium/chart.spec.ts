@@ -136,6 +136,18 @@ function processEnv(env: ReturnType<typeof containerEnv>, withOptional: boolean)
   return out;
 }
 
+/** The kubernetes-models module of each apiVersion the chart renders (validators and TypeScript types). */
+const MODEL_MODULES: Record<string, string> = {
+  v1: 'kubernetes-models/v1',
+  'apps/v1': 'kubernetes-models/apps/v1',
+  'batch/v1': 'kubernetes-models/batch/v1',
+  'policy/v1': 'kubernetes-models/policy/v1',
+  'autoscaling/v2': 'kubernetes-models/autoscaling/v2',
+  'networking.k8s.io/v1': 'kubernetes-models/networking.k8s.io/v1',
+  'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
+  'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
+};
+
 describe('Helm chart helm/reelsmith', () => {
   it('passes helm lint --strict with the defaults, values-production.yaml and every ci/ file', async () => {
     for (const v of variants) {
@@ -163,20 +175,10 @@ describe('Helm chart helm/reelsmith', () => {
   });
 
   it('renders only objects that are valid against the Kubernetes and CRD schemas', async () => {
-    const modules: Record<string, string> = {
-      v1: 'kubernetes-models/v1',
-      'apps/v1': 'kubernetes-models/apps/v1',
-      'batch/v1': 'kubernetes-models/batch/v1',
-      'policy/v1': 'kubernetes-models/policy/v1',
-      'autoscaling/v2': 'kubernetes-models/autoscaling/v2',
-      'networking.k8s.io/v1': 'kubernetes-models/networking.k8s.io/v1',
-      'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
-      'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
-    };
     const kinds = new Set<string>();
     for (const r of rendered) {
       for (const o of r.objects) {
-        const mod = modules[o.apiVersion];
+        const mod = MODEL_MODULES[o.apiVersion];
         if (!mod) throw new Error(`${r.name}: no schema for ${o.apiVersion} ${o.kind}`);
         const Model = (await import(mod))[o.kind];
         if (!Model) throw new Error(`${r.name}: ${o.apiVersion} has no kind ${o.kind}`);
@@ -212,16 +214,6 @@ describe('Helm chart helm/reelsmith', () => {
   it('renders no field the Kubernetes and CRD types do not have (TypeScript excess property checks)', async () => {
     // kubernetes-models' validators ignore unknown fields; its TypeScript types do not: each
     // distinct rendered object is type-checked as an object literal of its kind's interface.
-    const typeModules: Record<string, string> = {
-      v1: 'kubernetes-models/v1',
-      'apps/v1': 'kubernetes-models/apps/v1',
-      'batch/v1': 'kubernetes-models/batch/v1',
-      'policy/v1': 'kubernetes-models/policy/v1',
-      'autoscaling/v2': 'kubernetes-models/autoscaling/v2',
-      'networking.k8s.io/v1': 'kubernetes-models/networking.k8s.io/v1',
-      'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
-      'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
-    };
     const seen = new Set<string>();
     const lines: string[] = [];
     const aliases = new Map<string, string>(); // module -> local type name
@@ -230,7 +222,7 @@ describe('Helm chart helm/reelsmith', () => {
         const json = JSON.stringify(o);
         if (seen.has(json)) continue;
         seen.add(json);
-        const mod = `${typeModules[o.apiVersion]}/${o.kind}`;
+        const mod = `${MODEL_MODULES[o.apiVersion]}/${o.kind}`;
         if (!aliases.has(mod)) aliases.set(mod, `T${aliases.size}`);
         lines.push(`// ${r.name}: ${o.kind} ${o.metadata.name}\nexport const o${lines.length}: ${aliases.get(mod)} = ${json};`);
       }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -28,26 +27,13 @@ import { libraryObjects, libraryTools } from '../../services/media-library/src/r
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { healthyReport, listenLocal, startService } from '../support/in-process';
+import { ffmpeg as ff, makeClip } from '../support/media';
 
 const SECRET = 'library-test-signing-secret-0123456789';
 const ORIGIN = 'http://localhost:8080';
 const DAY = 24 * 3600_000;
 
-const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
-const video = (file: string, hue: number, seconds = 2) =>
-  ff(
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=160x120:r=15:d=${seconds},hue=h=${hue}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  );
+const video = (file: string, hue: number, seconds = 2) => makeClip(file, { size: '160x120', fps: 15, seconds, hue });
 const music = (file: string, bpm: number) => {
   const b = 60 / bpm;
   ff('-f', 'lavfi', '-i', `aevalsrc='0.8*sin(2*PI*60*t)*exp(-12*mod(t,${b}))':s=22050:d=12`, '-c:a', 'libmp3lame', '-b:a', '64k', file);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +20,7 @@ import {
 } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, startSmtpStandIn, tempDir, waitFor } from '@reelsmith/kit/testing';
 import type { SmtpStandIn, TestDatabase } from '@reelsmith/kit/testing';
-import { media, parseJobRequest, streams } from '@reelsmith/proto';
+import { media, streams } from '@reelsmith/proto';
 import { wire as wireIdentity } from '../../services/identity/src/app';
 import { configSchema as identitySchema } from '../../services/identity/src/config';
 import { wire as wireBilling } from '../../services/billing/src/app';
@@ -31,31 +30,16 @@ import { configSchema as marketplaceSchema } from '../../services/marketplace/sr
 import { wire as wireMedia } from '../../services/media-library/src/app';
 import { configSchema as mediaSchema } from '../../services/media-library/src/config';
 import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
-import { footageOptIns, type JobRecord } from '../../services/assembly-orchestrator/src/domain/jobs.service';
+import { footageOptIns } from '../../services/assembly-orchestrator/src/domain/jobs.service';
 import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/repositories/jobs.repository';
+import { queuedJob } from '../../services/assembly-orchestrator/test/queued-job';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { decodeQuotedPrintable, gatewayPeers, healthyReport, listenLocal, migrationsOf, startService } from '../support/in-process';
+import { makeClip } from '../support/media';
 
 /** A small real video (the stock library probes and analyses what it imports). */
-const realVideo = (file: string) =>
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-nostdin',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=160x120:r=15:d=2,hue=h=${Math.floor(Math.random() * 360)}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
+const realVideo = (file: string) => makeClip(file, { size: '160x120', fps: 15, seconds: 2, hue: Math.floor(Math.random() * 360) });
 
 /**
  * The footage marketplace's whole loop with real parts: identity, billing, marketplace and
@@ -197,6 +181,7 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
     base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
+  // Teardown shaped like the other composed specs by design: each stops exactly what it started.
   afterAll(async () => {
     await app?.close();
     peers?.close();
@@ -247,30 +232,11 @@ describe('footage marketplace: opt-in -> offer -> answer, through the gateway', 
     await store.put(uploadKey, bytes);
     const thumbKey = uploadKey.replace(/\.mp4$/, '.jpg');
     await store.put(thumbKey, Buffer.from('jpeg-bytes'));
-    const parsed = parseJobRequest({ media_files: [uploadKey], get_footage_offers: consent });
-    if (!parsed.ok) throw new Error(parsed.problems);
-    const now = new Date();
-    const job: JobRecord = {
-      id: crypto.randomUUID(),
-      ownerId: userId,
-      status: 'queued',
-      progress: 0,
-      message: 'Queued',
-      request: parsed.value,
-      idempotencyKey: null,
-      estimateCredits: 0,
-      attempt: 0,
-      outputKey: '',
-      thumbnailKey: '',
-      durationSec: 0,
-      sizeBytes: 0,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const job = queuedJob({ ownerId: userId, estimateCredits: 0 }, { media_files: [uploadKey], get_footage_offers: consent });
     const clips = [
       { objectKey: uploadKey, kind: 'video' as const, sizeBytes: bytes.length, durationSec: 5, displayName: name, thumbnailKey: thumbKey },
     ];
-    expect(await jobs.insertQueued(job, footageOptIns(parsed.value, userId, clips))).toBe(true);
+    expect(await jobs.insertQueued(job, footageOptIns(job.request, userId, clips))).toBe(true);
     return { uploadKey, bytes, name };
   };
 

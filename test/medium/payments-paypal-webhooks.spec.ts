@@ -1,15 +1,9 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { createMetrics, parseConfig, runService, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
-import { wire as wireBilling } from '../../services/billing/src/app';
-import { configSchema as billingSchema } from '../../services/billing/src/config';
-import { dialPeers, type Peers } from '../../services/gateway/src/repositories/clients';
-import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
+import { tempDir } from '@reelsmith/kit/testing';
+import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { paypalCaptureEvents } from '../../services/billing/test/paypal-events';
+import { PaypalStandIn } from '../../services/billing/test/paypal-standin';
+import { startBillingGateway, type BillingGateway } from '../support/billing-gateway';
 
 type Obj = Record<string, unknown>;
 const WEBHOOK_ID = 'WH-gateway-standin';
@@ -19,111 +13,35 @@ const SIGNING_KEY = 'paypal-standin-signing-key';
 const sign = (transmissionId: string, time: string, raw: string) =>
   crypto.createHmac('sha256', SIGNING_KEY).update(`${transmissionId}|${time}|${WEBHOOK_ID}|${raw}`).digest('base64');
 
-/**
- * The PayPal endpoints billing calls for a webhook and an order: OAuth, Orders v2 (create), and
- * verify-webhook-signature, which says SUCCESS only when the signature matches the event's bytes
- * exactly as billing forwards them (so a gateway that re-serialised the body would fail).
- */
-class PaypalStandIn {
-  server = http.createServer((req, res) => void this.handle(req, res));
-  verifications: string[] = [];
-  url = '';
-  async start() {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    let body = '';
-    for await (const c of req) body += String(c);
-    const send = (status: number, o: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(o));
-    };
-    const p = (req.url ?? '').split('?')[0]!;
-    if (p === '/v1/oauth2/token') return send(200, { access_token: 'A21-standin', token_type: 'Bearer', expires_in: 32400, scope: '' });
-    if (req.headers.authorization !== 'Bearer A21-standin') return send(401, { error: 'invalid_token' });
-    if (p === '/v2/checkout/orders' && req.method === 'POST') {
-      const b = JSON.parse(body) as Obj;
-      const id = `ORDER${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
-      return send(200, {
-        id,
-        intent: b.intent,
-        status: 'PAYER_ACTION_REQUIRED',
-        purchase_units: b.purchase_units,
-        links: [{ rel: 'payer-action', href: `https://www.sandbox.paypal.com/checkoutnow?token=${id}`, method: 'GET' }],
-      });
-    }
-    if (p === '/v1/notifications/verify-webhook-signature') {
-      const marker = '"webhook_event":';
-      const raw = body.slice(body.indexOf(marker) + marker.length, -1);
-      const b = JSON.parse(body) as Obj;
-      const ok = b.webhook_id === WEBHOOK_ID && b.transmission_sig === sign(String(b.transmission_id), String(b.transmission_time), raw);
-      this.verifications.push(ok ? 'SUCCESS' : 'FAILURE');
-      return send(200, { verification_status: ok ? 'SUCCESS' : 'FAILURE' });
-    }
-    return send(404, { name: 'NOT_FOUND', message: `stand-in has no ${req.method} ${p}` });
-  }
-}
-
 describe('PayPal webhooks through the gateway: verified against a PayPal stand-in, billing on PostgreSQL', () => {
-  const standIn = new PaypalStandIn();
+  /**
+   * PayPal's verify-webhook-signature says SUCCESS only when the signature matches the event's bytes
+   * exactly as billing forwards them (so a gateway that re-serialised the body would fail).
+   */
+  const standIn = new PaypalStandIn((body, b) => {
+    const marker = '"webhook_event":';
+    const raw = body.slice(body.indexOf(marker) + marker.length, -1);
+    return b.webhook_id === WEBHOOK_ID && b.transmission_sig === sign(String(b.transmission_id), String(b.transmission_time), raw);
+  });
   const data = tempDir('paypal-webhooks');
-  let db: TestDatabase;
-  let billing: RunningService;
+  let gw: BillingGateway;
   let peers: Peers;
-  let app: FastifyInstance;
   let base: string;
 
+  // Same harness as payments-stripe.spec.ts by design (startBillingGateway); only the provider's stand-in and settings differ.
   beforeAll(async () => {
     await standIn.start();
-    db = await createTestDatabase('billing_paypal_hooks');
-    const config = parseConfig(billingSchema, {
-      DATA_DIR: data.dir,
-      NATS_URL: TEST_NATS_URL,
-      NATS_PREFIX: natsPrefix(),
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
+    gw = await startBillingGateway('billing_paypal_hooks', data.dir, {
       PAYPAL_CLIENT_ID: 'client',
       PAYPAL_CLIENT_SECRET: 'secret',
       PAYPAL_WEBHOOK_ID: WEBHOOK_ID,
       PAYPAL_API_URL: standIn.url,
     });
-    billing = await runService(
-      {
-        name: 'billing',
-        config,
-        migrationsDir: path.join(__dirname, '..', '..', 'services', 'billing', 'migrations'),
-        outbox: true,
-        wire: wireBilling,
-      },
-      { handleSignals: false, log: quietLogger() },
-    );
-    peers = dialPeers(
-      {
-        billing: `127.0.0.1:${billing.grpcPort}`,
-        identity: '127.0.0.1:1',
-        'media-library': '127.0.0.1:1',
-        'assembly-orchestrator': '127.0.0.1:1',
-      },
-      10_000,
-      createMetrics('gw'),
-    );
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway'),
-      webDist: data.dir,
-      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 't' }) },
-      peers,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+    ({ peers, base } = gw);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.close();
-    peers?.close();
-    await billing?.stop();
-    await db?.drop();
+    await gw?.stop();
     await new Promise((r) => standIn.server.close(r));
     data.remove();
   });

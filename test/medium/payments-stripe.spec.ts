@@ -1,16 +1,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import { createMetrics, type RunningService } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
-import { wire as wireBilling } from '../../services/billing/src/app';
-import { configSchema as billingSchema } from '../../services/billing/src/config';
+import { tempDir } from '@reelsmith/kit/testing';
 import { syncStripe } from '../../services/billing/src/stripe-sync';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
-import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
-import { gatewayPeers, healthyReport, listenLocal, startService } from '../support/in-process';
+import { startBillingGateway, type BillingGateway } from '../support/billing-gateway';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const SK = 'sk_test_standin';
@@ -151,44 +146,24 @@ describe('Stripe provider and webhooks: billing on PostgreSQL + NATS, gateway, a
   const standIn = new StripeStandIn();
   const stripe = new Stripe(SK);
   const data = tempDir('stripe');
-  let db: TestDatabase;
-  let billing: RunningService;
+  let gw: BillingGateway;
   let peers: Peers;
-  let app: FastifyInstance;
   let base: string;
 
+  // Same harness as payments-paypal-webhooks.spec.ts by design (startBillingGateway); only the provider's stand-in and settings differ.
   beforeAll(async () => {
     await standIn.start();
-    db = await createTestDatabase('billing_stripe');
-    billing = (
-      await startService({
-        name: 'billing',
-        schema: billingSchema,
-        wire: wireBilling,
-        env: {
-          DATA_DIR: data.dir,
-          NATS_URL: TEST_NATS_URL,
-          NATS_PREFIX: natsPrefix(),
-          LOG_LEVEL: 'silent',
-          STRIPE_SECRET_KEY: SK,
-          STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-          STRIPE_WEBHOOK_SECRET: SECRET,
-          STRIPE_API_URL: standIn.url,
-        },
-        outbox: true,
-        db,
-      })
-    ).running;
-    peers = gatewayPeers({ billing: `127.0.0.1:${billing.grpcPort}` });
-    app = await buildHttpApp({ log: quietLogger(), metrics: createMetrics('gateway'), webDist: data.dir, health: healthyReport, peers });
-    base = `${await listenLocal(app)}/api/v1`;
+    gw = await startBillingGateway('billing_stripe', data.dir, {
+      STRIPE_SECRET_KEY: SK,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_API_URL: standIn.url,
+    });
+    ({ peers, base } = gw);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.close();
-    peers?.close();
-    await billing?.stop();
-    await db?.drop();
+    await gw?.stop();
     await new Promise((r) => standIn.server.close(r));
     data.remove();
   });
@@ -278,6 +253,7 @@ describe('Stripe provider and webhooks: billing on PostgreSQL + NATS, gateway, a
 
   it('a plan is a Stripe subscription for the synced price; paid invoice -> active plan and credits; cancel at period end reaches Stripe', async () => {
     const userId = crypto.randomUUID();
+    // Alike by design: each case spells out the createPayment request it makes (a pack here, a plan below).
     const r = await peers.billing.createPayment({
       userId,
       email: 'sub@example.com',

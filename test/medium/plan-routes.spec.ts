@@ -4,7 +4,7 @@ import path from 'node:path';
 import { tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { STACK_ORIGIN, startJobStack, type Json, type JobStack } from '../support/job-stack';
-import { ffmpeg as ff } from '../support/media';
+import { ffmpeg as ff, makeClip } from '../support/media';
 
 const SECRET = 'plan-routes-signing-secret-0123456789';
 
@@ -72,19 +72,7 @@ describe('edit plan, upload info and cancel routes through the gateway (issue 20
       ['two.mp4', 120, 5],
     ] as const) {
       const file = path.join(data.dir, name);
-      ff(
-        '-f',
-        'lavfi',
-        '-i',
-        `testsrc2=s=320x240:r=25:d=${sec},hue=h=${hue}`,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-pix_fmt',
-        'yuv420p',
-        file,
-      );
+      makeClip(file, { size: '320x240', fps: 25, seconds: sec, hue });
       const up = await upload(owner, file);
       expect(up).toMatchObject({ kind: 'video', width: 320, height: 240, thumbnail_url: expect.stringContaining('/files/') });
       const thumb = Buffer.from(await (await fetchLink(up.thumbnail_url as string)).arrayBuffer());

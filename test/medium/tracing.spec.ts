@@ -2,13 +2,11 @@
 // message the orchestrator queues (through its outbox, published later by the relay) and the
 // render worker that picks it up; log lines written inside carry the trace id.
 import crypto from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { fromBinary } from '@bufbuild/protobuf';
 import {
   Bus,
   bind,
-  createLogger,
   createMetrics,
   currentTraceId,
   dial,
@@ -22,9 +20,18 @@ import {
   type Database,
   type RunningGrpcServer,
 } from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
-import { assemblyEvents, parseJobRequest, streams, testing } from '@reelsmith/proto';
+import {
+  TEST_NATS_URL,
+  capturingLogger,
+  createTestDatabase,
+  natsPrefix,
+  quietLogger,
+  waitFor,
+  type TestDatabase,
+} from '@reelsmith/kit/testing';
+import { assemblyEvents, streams, testing } from '@reelsmith/proto';
 import { DrizzleJobsRepository } from '../../services/assembly-orchestrator/src/repositories/jobs.repository';
+import { queuedJob } from '../../services/assembly-orchestrator/test/queued-job';
 import type { RenderJobService } from '../../services/render-worker/src/domain/render-job.service';
 import { RenderJobsConsumer } from '../../services/render-worker/src/transport/jobs.consumer';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
@@ -35,17 +42,7 @@ describe('one trace from the gateway through gRPC and NATS to the render worker'
   let db: Database;
   let bus: Bus;
   let grpcServer: RunningGrpcServer;
-  const lines: string[] = [];
-  const log = createLogger({
-    service: 'test',
-    level: 'info',
-    destination: new Writable({
-      write(chunk: Buffer, _e, cb) {
-        lines.push(chunk.toString());
-        cb();
-      },
-    }) as never,
-  });
+  const { log, lines } = capturingLogger('test');
 
   beforeAll(async () => {
     startTracing('test');
@@ -77,26 +74,7 @@ describe('one trace from the gateway through gRPC and NATS to the render worker'
         bind(testing.EchoService, {
           echo: async (req) => {
             seen.grpc = currentTraceId();
-            const parsed = parseJobRequest({ media_files: ['uploads/u/a.mp4'] });
-            if (!parsed.ok) throw new Error(parsed.problems);
-            const now = new Date();
-            await repo.insertQueued({
-              id: req.text,
-              ownerId: crypto.randomUUID(),
-              status: 'queued',
-              progress: 0,
-              message: 'Queued',
-              request: parsed.value,
-              idempotencyKey: null,
-              estimateCredits: 10,
-              attempt: 0,
-              outputKey: '',
-              thumbnailKey: '',
-              durationSec: 0,
-              sizeBytes: 0,
-              createdAt: now,
-              updatedAt: now,
-            });
+            await repo.insertQueued(queuedJob({ id: req.text, estimateCredits: 10 }));
             return { text: req.text };
           },
         }),

@@ -89,3 +89,48 @@ export async function tabTo(page: Page, name: RegExp, maxPresses = 150): Promise
  * miss the chooser (it did in CI, and in 4 of 6 tries of a minimal page).
  */
 export const nextFileChooser = (page: Page): Promise<FileChooser> => new Promise((resolve) => page.once('filechooser', resolve));
+
+/** Waits until every tile in the media tray (clips and music) is in one of `states`: uploaded and probed by default. */
+export async function trayDone(page: Page, states: string[] = ['ready']): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      Array.from(document.querySelectorAll('[data-testid=tray-clip],[data-testid=tray-music]')).every((t) =>
+        wanted.includes(t.getAttribute('data-state') ?? ''),
+      ),
+    states,
+    { timeout: 60_000 },
+  );
+}
+
+/** Waits until the tray holds `clips` ready clips and its song is ready (files given through the file chooser). */
+export async function trayHolds(page: Page, clips: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      document.querySelectorAll('[data-testid=tray-clip][data-state=ready]').length === n &&
+      document.querySelector('[data-testid=tray-music]')?.getAttribute('data-state') === 'ready',
+    clips,
+    { timeout: 60_000 },
+  );
+}
+
+/** Opens the app at `baseUrl` with `token` as the stored session, and waits for the account menu. */
+export async function openSignedIn(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), token);
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+}
+
+/** Signs in through the Sign In dialog with the keyboard only (Home must be open and signed out). */
+export async function signInByKeyboard(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await tabTo(page, /^Sign In$/);
+  await page.keyboard.press('Enter');
+  const signIn = page.getByRole('dialog', { name: 'Sign In' });
+  await signIn.waitFor();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: email }).waitFor();
+  await signIn.waitFor({ state: 'detached' });
+}

@@ -23,3 +23,20 @@ export function makeSong(file: string, expression: string, seconds: number): voi
     file,
   ]);
 }
+
+/** Writes a silent H.264 test-pattern clip (ffmpeg's testsrc2) of `size`, `fps` and `seconds`, its hue turned by `hue` degrees. */
+export function makeClip(file: string, opts: { size: string; fps: number; seconds: number; hue: number }): void {
+  ffmpeg(
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=${opts.size}:r=${opts.fps}:d=${opts.seconds},hue=h=${opts.hue}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  );
+}

@@ -79,6 +79,7 @@ export async function analyseClip(
   return { ...scoreStats(samples.stats, 1 / SAMPLES_PER_SEC, durationSec), decoding: samples.decoding };
 }
 
+// Same parameters as analyseClip on purpose: this is its sampling step, exposed for tests and benches.
 /** The samples of `analyseClip` (exported for tests and benches that compare decodings). */
 export async function clipSamples(
   file: string,

@@ -12,6 +12,7 @@ create table sessions (
 create index sessions_user on sessions (user_id);
 
 -- E-mail verification: a link token and a 6-digit code per message, hashed, expiring, single use.
+-- Same shape as sessions by design: each token table has its owner, times and index.
 create table email_verifications (
   token_hash text primary key,
   user_id uuid not null references users (id) on delete cascade,

@@ -6,9 +6,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { DomainError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
 
 // Test helpers are the one place outside config.ts that reads the environment: they pick the
@@ -52,6 +54,28 @@ export function tempDir(label = 'rs'): { dir: string; remove(): void } {
 export const natsPrefix = () => `${uniqueName('t')}.`;
 
 export const quietLogger = (): Logger => createLogger({ service: 'test', level: 'silent' });
+
+/** The DomainError `p` rejects with; fails when it resolves or rejects with anything else. */
+export async function domainFailure(p: Promise<unknown>): Promise<DomainError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (e instanceof DomainError) return e;
+  throw new Error(`expected a DomainError, got ${String(e)}`);
+}
+
+/** An info-level logger for `service` that keeps each JSON line it writes in `lines`, for tests that read the logs. */
+export function capturingLogger(service: string): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  return { log: createLogger({ service, level: 'info', destination: destination as never }), lines };
+}
 
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,

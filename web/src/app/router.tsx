@@ -12,6 +12,7 @@ const publicPage =
   async () =>
     (await Promise.all([load(), import('../features/public/public.css')]))[0];
 
+// One lazy entry per page on purpose: each page is its own chunk (import() needs a literal path).
 /** Every page of the spec's table (section 2), each in its own chunk. */
 const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
   home: page(

@@ -1,3 +1,4 @@
+// One entry per page on purpose: the spec's page table, each with its own path.
 /**
  * The web app's pages, in one list: the router builds its table from it, and the build writes the
  * paths to dist/routes.json, from which the gateway answers any other path with the app's page and

@@ -76,6 +76,7 @@ export function ResetPasswordPage() {
           <form className="form" onSubmit={submit} noValidate>
             <h1>Choose a New Password</h1>
             <p className="muted">Every device signed in to your account will be signed out.</p>
+            {/* Same password fields as AccountSettings' change form by design: each page owns its form and state. */}
             <label>
               New Password
               <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />

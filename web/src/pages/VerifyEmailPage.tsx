@@ -84,6 +84,7 @@ export function VerifyEmailPage() {
               >
                 Try Logging In
               </button>
+              {/* The same two way-out buttons as ResetPasswordPage by design: each page's own first action. */}
               <Link className="btn" to="/">
                 Go Home
               </Link>

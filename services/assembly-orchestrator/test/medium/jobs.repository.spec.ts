@@ -4,9 +4,10 @@ import { fromBinary } from '@bufbuild/protobuf';
 import pg from 'pg';
 import { migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, quietLogger, waitFor, type TestDatabase } from '@reelsmith/kit/testing';
-import { parseJobRequest, subjects } from '@reelsmith/proto';
+import { subjects } from '@reelsmith/proto';
 import { JobsService, type JobRecord, type Peers, type ReportAnswer } from '../../src/domain/jobs.service';
 import { DrizzleJobsRepository } from '../../src/repositories/jobs.repository';
+import { queuedJob } from '../queued-job';
 
 /**
  * The orchestrator's job table against real PostgreSQL, migrated as the service migrates it at
@@ -15,32 +16,9 @@ import { DrizzleJobsRepository } from '../../src/repositories/jobs.repository';
 
 const uid = () => crypto.randomUUID();
 
-function queuedJob(over: Partial<JobRecord> = {}): JobRecord {
-  const parsed = parseJobRequest({ media_files: ['uploads/u/a.mp4'] });
-  if (!parsed.ok) throw new Error(parsed.problems);
-  const now = new Date();
-  return {
-    id: uid(),
-    ownerId: uid(),
-    status: 'queued',
-    progress: 0,
-    message: 'Queued',
-    request: parsed.value,
-    idempotencyKey: null,
-    estimateCredits: 30,
-    attempt: 0,
-    outputKey: '',
-    thumbnailKey: '',
-    durationSec: 0,
-    sizeBytes: 0,
-    createdAt: now,
-    updatedAt: now,
-    ...over,
-  };
-}
-
 const reel = { outputKey: 'reels/u/j.mp4', thumbnailKey: 'reels/u/j.jpg', durationSec: 31.5, sizeBytes: 4_200_000 };
 
+// Same database setup as the other repository specs by design: each migrates its own service's schema.
 describe('DrizzleJobsRepository against real PostgreSQL', () => {
   let testDb: TestDatabase;
   let db: Database;
@@ -211,6 +189,7 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         { message: 'a.mp4: not a video' },
         { kind: 'failed', reason: 'a.mp4: not a video' },
       );
+      // Same checks as the completed case by design: a failed job leaves its own row and outbox event.
       expect(failed).toMatchObject({ status: 'failed', message: 'a.mp4: not a video' });
       expect((await row(job.id)).finished_at).toBeInstanceOf(Date);
       const rows = await outbox(job.id);

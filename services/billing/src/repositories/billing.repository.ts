@@ -5,8 +5,8 @@ import { accounts, dailyFreeUses, ledger, reservations } from './schema.js';
 
 type Tx = Parameters<Parameters<Orm['transaction']>[0]>[0];
 
-// payments.repository's toSubscription reads the same row for payments (with the provider's fields).
-const toAccount = (r: typeof accounts.$inferSelect): AccountRecord => ({
+/** An accounts row as the ledger sees it; payments.repository's toSubscription builds on it. */
+export const toAccount = (r: typeof accounts.$inferSelect): AccountRecord => ({
   userId: r.userId,
   plan: r.plan as AccountRecord['plan'],
   subscriptionStatus: r.subscriptionStatus as AccountRecord['subscriptionStatus'],
@@ -15,6 +15,7 @@ const toAccount = (r: typeof accounts.$inferSelect): AccountRecord => ({
   cancelAtPeriodEnd: r.cancelAtPeriodEnd,
 });
 
+// Same shape as toPayment (payments.repository) by design: each table's rows are mapped field by field, text columns cast to their unions.
 const toReservation = (r: typeof reservations.$inferSelect): ReservationRecord => ({
   jobId: r.jobId,
   userId: r.userId,

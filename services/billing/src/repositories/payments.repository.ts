@@ -1,12 +1,13 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Orm } from '@reelsmith/kit';
 import type { PaymentRecord, PaymentsRepository, PaymentsTx, SubscriptionRecord } from '../domain/payments.ports.js';
-import { billingTxOps } from './billing.repository.js';
+import { billingTxOps, toAccount } from './billing.repository.js';
 import { accounts, endedSubscriptions, payments, webhookEvents } from './schema.js';
 
 type Tx = Parameters<Parameters<Orm['transaction']>[0]>[0];
 type Db = Orm | Tx;
 
+// Field-by-field on purpose (a column never leaks into a record); the casts narrow text columns to the record's unions.
 const toPayment = (r: typeof payments.$inferSelect): PaymentRecord => ({
   id: r.id,
   userId: r.userId,
@@ -29,19 +30,19 @@ const toPayment = (r: typeof payments.$inferSelect): PaymentRecord => ({
   createdAt: r.createdAt,
 });
 
-// Reads the same account row as billing.repository's toAccount, as payments see it (with the provider's fields).
-const toSubscription = (r: typeof accounts.$inferSelect): SubscriptionRecord => ({
-  userId: r.userId,
-  plan: r.plan as SubscriptionRecord['plan'],
-  status: r.subscriptionStatus as SubscriptionRecord['status'],
-  billingCycle: r.billingCycle as SubscriptionRecord['billingCycle'],
-  nextBillingAt: r.nextBillingAt,
-  cancelAtPeriodEnd: r.cancelAtPeriodEnd,
-  provider: r.provider as SubscriptionRecord['provider'],
-  providerRef: r.providerRef,
-  customerRef: r.providerCustomer,
-  email: r.email,
-});
+/** The same accounts row as toAccount reads it, as payments see it: with the provider's fields. */
+const toSubscription = (r: typeof accounts.$inferSelect): SubscriptionRecord => {
+  const { subscriptionStatus, ...account } = toAccount(r);
+  return {
+    ...account,
+    status: subscriptionStatus,
+    cancelAtPeriodEnd: r.cancelAtPeriodEnd,
+    provider: r.provider as SubscriptionRecord['provider'],
+    providerRef: r.providerRef,
+    customerRef: r.providerCustomer,
+    email: r.email,
+  };
+};
 
 const findPayment = async (db: Db, id: string) => {
   const [row] = await db.select().from(payments).where(eq(payments.id, id));

@@ -56,6 +56,18 @@ function id(value: string, what: string): string {
   return value;
 }
 
+/** The plans and packs as GetCatalogue answers them (also what public-pages.spec's billing stand-in answers). */
+export const catalogueReply = () => ({
+  plans: PLANS.map((p) => ({
+    ...p,
+    monthlyPriceCents: BigInt(p.monthlyPriceCents),
+    yearlyPriceCents: BigInt(p.yearlyPriceCents),
+    monthlyCredits: BigInt(p.monthlyCredits),
+    yearlyCredits: BigInt(p.yearlyCredits),
+  })),
+  packs: CREDIT_PACKS.map((p) => ({ ...p, credits: BigInt(p.credits), priceCents: BigInt(p.priceCents) })),
+});
+
 const payment = (p: PaymentRecord) => ({
   id: p.id,
   createdUnixMs: BigInt(p.createdAt.getTime()),
@@ -148,14 +160,5 @@ export const grpcBinding = (svc: BillingService, pay: PaymentsService) =>
       const c = pay.config();
       return { cardProvider: c.cardProvider, paypalProvider: c.paypalProvider, stripePublishableKey: c.publishableKey };
     },
-    getCatalogue: async () => ({
-      plans: PLANS.map((p) => ({
-        ...p,
-        monthlyPriceCents: BigInt(p.monthlyPriceCents),
-        yearlyPriceCents: BigInt(p.yearlyPriceCents),
-        monthlyCredits: BigInt(p.monthlyCredits),
-        yearlyCredits: BigInt(p.yearlyCredits),
-      })),
-      packs: CREDIT_PACKS.map((p) => ({ ...p, credits: BigInt(p.credits), priceCents: BigInt(p.priceCents) })),
-    }),
+    getCatalogue: async () => catalogueReply(),
   });

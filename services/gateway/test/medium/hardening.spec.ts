@@ -52,6 +52,7 @@ const JOB = {
   pacing_preset: 'standard',
 };
 
+// Setup shaped like the other gateway specs by design: each builds the app with its own stand-ins and options.
 describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => {
   const web = tempDir('gw-web');
   const objects = tempDir('gw-obj');
@@ -258,6 +259,7 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
     }
     try {
       const token = `user-${Math.random().toString(36).slice(2)}`;
+      // The same submit as the per-user case above on purpose: this one alternates between two replicas sharing Redis.
       const submit = (b: string) =>
         fetch(`${b}/api/v1/jobs/assemble`, {
           method: 'POST',

@@ -1,29 +1,19 @@
 // What a request leaves in the logs and headers: its trace (continued from the caller's
 // traceparent, or a new one), the signed-in user on its own lines only, and no secrets.
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createLogger, createMetrics, startTracing } from '@reelsmith/kit';
+import { createMetrics, startTracing } from '@reelsmith/kit';
+import { capturingLogger } from '@reelsmith/kit/testing';
 import { SessionVerifier } from '../../src/domain/sessions';
 import { buildHttpApp } from '../../src/transport/http/server';
 
 describe('gateway request logs and trace headers', () => {
-  const lines: string[] = [];
+  const { log, lines } = capturingLogger('gateway');
   let app: FastifyInstance;
   let base: string;
 
   beforeAll(async () => {
     startTracing('gateway-test');
-    const log = createLogger({
-      service: 'gateway',
-      level: 'info',
-      destination: new Writable({
-        write(chunk: Buffer, _e, cb) {
-          lines.push(chunk.toString());
-          cb();
-        },
-      }) as never,
-    });
     const sessions = new SessionVerifier(
       async (token) => ({
         id: `u-${token.split('-')[0]}`,

@@ -278,6 +278,7 @@ describe('identity repository against real PostgreSQL', () => {
   });
 });
 
+// Same database setup as the other repository specs by design: each migrates its own service's schema.
 describe('rate limiter against real PostgreSQL', () => {
   let pg: TestDatabase;
   let db: Database;

@@ -1,4 +1,5 @@
-import { DomainError } from '@reelsmith/kit';
+import type { DomainError } from '@reelsmith/kit';
+import { domainFailure } from '@reelsmith/kit/testing';
 import {
   IdentityService,
   publicTokenHash,
@@ -200,14 +201,7 @@ function setup() {
 }
 
 /** Runs `fn` and returns the DomainError it rejects with. */
-async function failure(fn: () => Promise<unknown>): Promise<DomainError> {
-  const e = await fn().then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (e instanceof DomainError) return e;
-  throw new Error(`expected a DomainError, got ${String(e)}`);
-}
+const failure = (fn: () => Promise<unknown>): Promise<DomainError> => domainFailure(fn());
 
 describe('sign-up', () => {
   it('sends a link and a 6-digit code to the normalised address, and the account cannot sign in yet', async () => {

@@ -96,6 +96,7 @@ export const grpcBinding = (svc: MediaService, reels: ReelsService, lib: Library
     addReel: async (req) => {
       const r = req.reel!;
       return reel(
+        // Same fields as media.repository's toReel on purpose: this maps the wire message, that maps the row; they change for different reasons.
         await reels.addReel(
           {
             id: r.id,

@@ -22,6 +22,9 @@ function analysis(bpm = 120): MusicAnalysis {
   return { version: 2, durationSec: 10, bpm, beatPeriodSec: p, beats, bars: beats.filter((_, i) => i % 4 === 0), confidence: 1 };
 }
 
+/** What an upload and a library track of a 10-second MP3 have in common. */
+const TEN_SECOND_MP3 = { durationSec: 10, width: 0, height: 0, videoCodec: '', audioCodec: 'mp3', thumbnailKey: '' };
+
 function upload(ownerId: string): MediaRecord {
   return {
     id: uid(),
@@ -30,12 +33,7 @@ function upload(ownerId: string): MediaRecord {
     kind: 'audio',
     displayName: 'song.mp3',
     sizeBytes: 1000,
-    durationSec: 10,
-    width: 0,
-    height: 0,
-    videoCodec: '',
-    audioCodec: 'mp3',
-    thumbnailKey: '',
+    ...TEN_SECOND_MP3,
     analysisStatus: 'done',
     analysis: null,
   };
@@ -52,12 +50,7 @@ function libraryTrack(): LibraryItem {
     contentHash: uid(),
     objectKey: `library/audio/${key}`,
     sizeBytes: 1,
-    durationSec: 10,
-    width: 0,
-    height: 0,
-    videoCodec: '',
-    audioCodec: 'mp3',
-    thumbnailKey: '',
+    ...TEN_SECOND_MP3,
     previewFrameKeys: [],
     bpm: 120,
     peaks: [],

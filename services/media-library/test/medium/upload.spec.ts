@@ -11,6 +11,7 @@ import { DrizzleMediaRepository } from '../../src/repositories/media.repository'
 
 const OWNER = '33333333-3333-4333-8333-333333333333';
 
+// Setup shaped like the other medium specs by design: each declares and wires its own parts.
 /** An upload as the gateway leaves it: real files, local object storage, then RegisterUpload. */
 describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, PostgreSQL', () => {
   const tmp = tempDir('media-upload');
@@ -24,6 +25,7 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
   beforeAll(async () => {
     // 2 s of 160x120 test pattern with a 440 Hz tone, H.264 + AAC in MP4.
     const file = path.join(tmp.dir, 'clip.mp4');
+    // Same H.264 arguments as test/support/media.ts's makeClip; this clip also has a sine audio track, and service tests do not import the root test helpers.
     execFileSync('ffmpeg', [
       '-v',
       'error',

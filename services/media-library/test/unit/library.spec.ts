@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '@reelsmith/kit/testing';
 import { quietLogger } from '@reelsmith/kit/testing';
+// The import list looks like jobs.spec's by design: each spec imports its own domain's ports.
 import {
   CATALOGUE_CHECK_MS,
   LibraryService,

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@reelsmith/kit';
-import { quietLogger } from '@reelsmith/kit/testing';
+import { domainFailure, quietLogger } from '@reelsmith/kit/testing';
 import {
   ANALYSIS_LEASE_MS,
   MediaService,
@@ -198,6 +198,22 @@ const H264_MP4: Probed = {
 const MP3: Probed = { kind: 'audio', formatName: 'mp3', durationSec: 30, width: 0, height: 0, videoCodec: '', audioCodec: 'mp3' };
 const THUMB = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
 
+/** A finished reel `id` of `ownerId` as the orchestrator reports it. */
+const reel = (id: string, ownerId = OWNER) => ({
+  id,
+  ownerId,
+  title: 'T',
+  description: '',
+  objectKey: `reels/${id}.mp4`,
+  thumbnailKey: `reels/${id}.jpg`,
+  durationSec: 30,
+  sizeBytes: 1,
+  musicUsed: false,
+  enableBeatMapping: false,
+  enableIntelligence: false,
+  pacingPreset: 'standard',
+});
+
 /**
  * Tools that answer per file: `probes` by key (an Error to throw), analyses that finish when the
  * test says so, and a record of which files were analysed and how many ran at once.
@@ -264,14 +280,8 @@ function setup(opts: { concurrency?: number } = {}) {
   return { repo, objects, tools, service, reels, replica, upload, advance: (ms: number) => void (now += ms) };
 }
 
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (e instanceof DomainError) return e;
-  throw new Error(`expected a DomainError, got ${String(e)}`);
-}
+/** The DomainError a promise rejects with. */
+const failure = domainFailure;
 
 describe('registering an upload', () => {
   it('records a video with its metadata and a JPEG thumbnail, then analyses it in the background', async () => {
@@ -353,6 +363,7 @@ describe('registering an upload', () => {
   ])('%s is refused with the list of formats, and deleted', async (_what, probe) => {
     const t = setup();
     t.upload('uploads/f', probe);
+    // Alike by design: each refusal case states its own code, reason and message.
     expect(await failure(t.service.registerUpload(OWNER, 'uploads/f', 'holiday.flv', 0))).toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
       reason: 'unsupported_format',
@@ -484,21 +495,7 @@ describe('reading media and reels', () => {
       [20, 40],
     ]);
 
-    const reel = {
-      id: 'r1',
-      ownerId: OWNER,
-      title: 'T',
-      description: '',
-      objectKey: 'reels/r1.mp4',
-      thumbnailKey: '',
-      durationSec: 30,
-      sizeBytes: 1,
-      musicUsed: true,
-      enableBeatMapping: true,
-      enableIntelligence: false,
-      pacingPreset: 'standard',
-    };
-    await t.reels.addReel(reel);
+    await t.reels.addReel({ ...reel('r1'), thumbnailKey: '', musicUsed: true, enableBeatMapping: true });
     expect(await failure(t.reels.deleteReel(OTHER, 'r1'))).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'Reel not found.' });
     await t.reels.deleteReel(OWNER, 'r1');
     expect(await failure(t.reels.deleteReel(OWNER, 'r1'))).toMatchObject({ reason: 'reel_not_found' });
@@ -508,20 +505,6 @@ describe('reading media and reels', () => {
 describe("deleting a user's data (account deletion)", () => {
   it('removes every upload and reel of the owner with their objects, and nothing of anyone else', async () => {
     const t = setup();
-    const reel = (id: string, ownerId: string) => ({
-      id,
-      ownerId,
-      title: 'T',
-      description: '',
-      objectKey: `reels/${id}.mp4`,
-      thumbnailKey: `reels/${id}.jpg`,
-      durationSec: 30,
-      sizeBytes: 1,
-      musicUsed: false,
-      enableBeatMapping: false,
-      enableIntelligence: false,
-      pacingPreset: 'standard',
-    });
     await t.reels.addReel(reel('mine', OWNER));
     await t.reels.addReel(reel('theirs', OTHER));
     await t.repo.insert({ ...record('uploads/mine.mp4', 'video'), ownerId: OWNER, thumbnailKey: 'uploads/mine.jpg' });
@@ -554,20 +537,6 @@ describe("deleting a user's data (account deletion)", () => {
 });
 
 describe('deleting a reel', () => {
-  const reel = (id: string, ownerId = OWNER) => ({
-    id,
-    ownerId,
-    title: 'T',
-    description: '',
-    objectKey: `reels/${id}.mp4`,
-    thumbnailKey: `reels/${id}.jpg`,
-    durationSec: 30,
-    sizeBytes: 1,
-    musicUsed: false,
-    enableBeatMapping: false,
-    enableIntelligence: false,
-    pacingPreset: 'standard',
-  });
   const store = async (t: ReturnType<typeof setup>, ...keys: string[]) => {
     for (const k of keys) await t.objects.put(k, Buffer.from(k));
   };
@@ -732,20 +701,6 @@ describe('background analysis', () => {
 });
 
 describe('reel retention by plan', () => {
-  const reel = (id: string) => ({
-    id,
-    ownerId: OWNER,
-    title: 'T',
-    description: '',
-    objectKey: `reels/${id}.mp4`,
-    thumbnailKey: `reels/${id}.jpg`,
-    durationSec: 30,
-    sizeBytes: 1,
-    musicUsed: false,
-    enableBeatMapping: false,
-    enableIntelligence: false,
-    pacingPreset: 'standard',
-  });
   const DAY = 24 * 3600_000;
 
   it('keeps reels 7 days free, 30/365 days Standard, 90/730 days Mid-Tier, Corporate without limit', () => {

@@ -232,6 +232,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
             <Figure label="p95" value={`${metrics?.metrics_summary.p95_ms ?? 0} ms`} />
           </div>
         </section>
+        {/* The dashboard's panels look alike by design: a heading and its figures each. */}
         <section className="panel" aria-labelledby="users-h">
           <h2 id="users-h">User analytics (24h)</h2>
           <div className="figures">
@@ -265,6 +266,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
           <h2 id="services-h">Services</h2>
           {health?.services.length ? (
             <div className="table-wrap">
+              {/* Table markup like PricingPage's history by design: each page's own columns. */}
               <table className="services">
                 <thead>
                   <tr>

@@ -35,6 +35,7 @@ export function ReelLengthPicker({
   const clamped = clampedToSong(target, hasMusic ? songSeconds : undefined);
   return (
     <fieldset className="reel-length">
+      {/* The preset radios and the Whole song radio look alike by design: one radio group, each choice its own value. */}
       <legend>Length</legend>
       {LENGTH_PRESETS.map((s) => (
         <label key={s} className="check">

@@ -125,6 +125,7 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
                 onValue={(fade_in_duration_sec) => update({ fade_in_duration_sec })}
                 onProblem={problemOf('fade_in')}
               />
+              {/* Same field as the fade-in above by design: one NumberField per setting, each with its own limits. */}
               <NumberField
                 label="Fade-out (seconds)"
                 value={s.fade_out_duration_sec}

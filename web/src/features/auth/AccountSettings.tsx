@@ -138,6 +138,7 @@ export function AccountSettings() {
       <PublicName />
 
       <h3>Change Password</h3>
+      {/* Same password fields as ResetPasswordPage by design: each page owns its form and state. */}
       <form className="form" onSubmit={submitChange} noValidate>
         <label>
           Current Password

@@ -89,6 +89,7 @@ export function LibraryPage() {
           Refresh
         </button>
       </LibraryToolbar>
+      {/* Same error and loading states as VideoLibraryModal (the spec's wording); the page pages, the modal picks. */}
       {first.isError ? (
         <p className="error" role="alert">
           Failed to load video library. The system may still be initializing.

@@ -94,6 +94,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
       }}
     >
       <div className="library-browser">
+        {/* Same toolbar and states as VideoLibraryModal by design: each lists its own kind and picks differently. */}
         <LibraryToolbar
           label="Search music"
           text={q}
@@ -155,6 +156,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
             )}
           </div>
         )}
+        {/* Same alert as VideoLibraryModal's by design: each modal reports its own pick's failure. */}
         {error && (
           <p className="error" role="alert">
             {error}

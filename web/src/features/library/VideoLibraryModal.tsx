@@ -64,6 +64,7 @@ export function VideoLibraryModal({
   return (
     <Modal title="Video Library" onClose={onClose}>
       <div className="library-browser">
+        {/* Same toolbar and states as MusicLibraryModal and LibraryPage by design: each lists its own kind and picks differently. */}
         <LibraryToolbar
           label="Search videos"
           text={q}

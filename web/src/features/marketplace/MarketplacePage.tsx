@@ -229,6 +229,7 @@ function Payouts() {
         <p className="muted">No payouts yet. Accepted cash offers appear here.</p>
       ) : (
         <div className="mk-scroll">
+          {/* Table markup like PricingPage's history by design: each page's own columns. */}
           <table className="mk-table">
             <thead>
               <tr>

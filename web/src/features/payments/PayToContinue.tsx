@@ -33,6 +33,7 @@ export function PayToContinue({ user, credits }: { user: User; credits: number }
         <button className="btn primary" disabled={!pack} onClick={() => pack && choose(packItem(pack))}>
           Buy credits
         </button>
+        {/* Buttons look alike across the app by design (one .btn each, its own action). */}
         <button className="btn" onClick={() => setPlans(true)}>
           See plans
         </button>

@@ -304,6 +304,7 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
         />
       </label>
       <div className="row">
+        {/* The card fields look alike by design: one labelled input each, with its own format and autofill. */}
         <label>
           Expiry (MM/YY)
           <input

@@ -124,6 +124,7 @@ export function HallOfFamePage() {
             {videos.slice(0, 3).map((v, i) => (
               <button key={v.id} className="featured-card" onClick={() => setPlaying(v)}>
                 {v.thumbnail && <img src={v.thumbnail} alt="" loading="lazy" />}
+                {/* Tile text like GuidePage's by design: each page shows its own figures (views here, duration there). */}
                 <span className="featured-text">
                   <span className="rank">#{i + 1}</span>
                   <strong>{v.title}</strong>

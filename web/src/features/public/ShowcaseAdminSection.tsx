@@ -35,6 +35,7 @@ function Row({ reel }: { reel: SharedReel }) {
           </button>
         )}
       </form>
+      {/* The error alert looks like ShareToggle's and ContactPage's by design: each form reports its own failure in the spec's words. */}
       {error && (
         <p className="error" role="alert">
           {errorDetail(error, 'The showcase could not be changed.')}
@@ -50,6 +51,7 @@ export function ShowcaseAdminSection() {
   return (
     <section className="step" aria-labelledby="showcase-admin-heading">
       <h2 id="showcase-admin-heading">Showcase</h2>
+      {/* Loading and error states like InboxSection's by design: each list has its own words. */}
       {q.isLoading ? (
         <p className="muted" role="status">
           Loading shared reels…

@@ -2,6 +2,7 @@ import { api } from '../../app/api';
 import type { components } from '../../api/schema.gen';
 import type { Pacing } from '../../api/types';
 
+// Alike by design with api/types.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];
 export type DemoVideo = Schemas['DemoVideo'];
 export type DemoList = Schemas['DemoList'];

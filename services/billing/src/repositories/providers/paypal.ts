@@ -11,6 +11,7 @@ import {
 } from '@paypal/paypal-server-sdk';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { DECLINE_MESSAGES, type PaymentType, type PricedItem } from '../../domain/payments.js';
+// The same port types as stripe.ts on purpose: both providers implement PaymentProvider.
 import type {
   ConfirmDetails,
   CreatedPayment,

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
+// The same port types as paypal.ts on purpose: both providers implement PaymentProvider.
 import type { BillingCycle } from '../../domain/catalogue.js';
 import type { PaymentType, PricedItem } from '../../domain/payments.js';
 import type {

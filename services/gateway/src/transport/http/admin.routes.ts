@@ -18,6 +18,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/admin/guest-pass',
     {

@@ -40,6 +40,7 @@ export const metricsSchema = z
   })
   .meta({ id: 'Metrics' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const activityEventSchema = z
   .object({
     type: z.string(),

@@ -116,6 +116,7 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     );
   });
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/uploads/info',
     {

@@ -9,7 +9,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { librarySelectionPorts } from '../../repositories/library-selection.js';
 import { callerOf } from './auth.js';
 import { cleanLine, identifier } from './input-text.js';
-import { errors, message } from './schemas.js';
+import { errors, message, pageQuery } from './schemas.js';
 import { sendObject } from './send-object.js';
 
 type Item = media.LibraryItem;
@@ -18,9 +18,7 @@ const API = '/api/v1';
 /** Library objects are named by their content hash: a URL's bytes never change. */
 const IMMUTABLE = 'public, max-age=604800, immutable';
 
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+const listQuery = pageQuery(1000).extend({
   q: z.string().max(200).default('').describe('Case-insensitive, on filename or category; blank is ignored'),
   category: z.string().max(60).default(''),
 });
@@ -61,6 +59,7 @@ const musicFile = z
   })
   .meta({ id: 'MusicLibraryFile' });
 
+// Same shape as the video lists by design: one named schema per OpenAPI component.
 const musicList = z
   .object({ files: z.array(musicFile), categories: z.array(z.string()), total: z.number().int() })
   .meta({ id: 'MusicLibraryList' });
@@ -265,6 +264,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/music-library/cache/:key',
     {
@@ -365,6 +365,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     );
   });
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.delete(
     '/admin/library/:key',
     {

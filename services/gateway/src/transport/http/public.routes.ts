@@ -11,7 +11,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
 import { email } from './input-text.js';
-import { errors, uuidParams } from './schemas.js';
+import { errors, pageQuery, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
 
 export const demoVideo = z
@@ -61,6 +61,7 @@ export const showcaseCreator = z
   })
   .meta({ id: 'ShowcaseCreator' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const sharedReel = z
   .object({
     id: z.string(),
@@ -285,6 +286,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/showcase/:id/rating',
     {
@@ -305,6 +307,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       ),
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/library/:id/showcase',
     {
@@ -325,16 +328,14 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/admin/showcase',
     {
       config: { access: 'admin' },
       schema: {
         summary: 'Reels their owners shared to the showcase, featured or not, newest first',
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          offset: z.coerce.number().int().min(0).default(0),
-        }),
+        querystring: pageQuery(200),
         response: { 200: z.object({ reels: z.array(sharedReel), total: z.number().int() }), ...errors(401, 403) },
       },
     },
@@ -357,6 +358,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/admin/showcase/:id',
     {
@@ -419,10 +421,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       config: { access: 'admin' },
       schema: {
         summary: 'The contact inbox, newest first',
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          offset: z.coerce.number().int().min(0).default(0),
-        }),
+        querystring: pageQuery(200),
         response: {
           200: z.object({ messages: z.array(contactMessage), total: z.number().int() }).meta({ id: 'ContactInbox' }),
           ...errors(401, 403),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { LINK_SECONDS } from '../../domain/job-status.js';
 import type { Peers } from '../../repositories/clients.js';
 import { callerOf } from './auth.js';
-import { errors, message, reelList, uuidParams } from './schemas.js';
+import { errors, message, pageQuery, reelList, uuidParams } from './schemas.js';
 
 /** My Reels: GET /library, POST /library/:id/access, DELETE /library/:id. */
 export const reelsRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
@@ -18,10 +18,7 @@ export const reelsRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectSto
       config: { access: 'user' },
       schema: {
         summary: "The signed-in user's finished reels, newest first",
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(100).default(50),
-          offset: z.coerce.number().int().min(0).default(0),
-        }),
+        querystring: pageQuery(100),
         response: { 200: reelList, ...errors(400, 401) },
       },
     },

@@ -41,6 +41,7 @@ export const entitlements = z
   })
   .meta({ id: 'Entitlements' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const user = z
   .object({
     id: z.string(),
@@ -216,6 +217,7 @@ export const uploadInfo = z
   })
   .meta({ id: 'UploadInfo' });
 
+// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const reel = z
   .object({
     id: z.string(),
@@ -304,3 +306,10 @@ export const healthReport = z
   .meta({ id: 'HealthReport' });
 
 export const uuidParams = z.object({ id: z.uuid() });
+
+/** A page of a list: `limit` (1 to `max`, 50 by default) items from `offset`. */
+export const pageQuery = (max: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(max).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  });
