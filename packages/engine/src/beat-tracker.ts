@@ -47,7 +47,12 @@
  *     beats keeps changing: two levels mixed): plain chains at 1, 2, 1/2, 3/2 and 2/3 times the
  *     tempo curve; among the steady ones, the level whose beats explain the most onset strength
  *     per minute under a one-octave tempo prior around 120 BPM (55-190 BPM). `LevelArbiter` is
- *     the documented slot where a learned model could make this choice instead.
+ *     the documented slot where a learned model could make this choice instead. A steady chain
+ *     is questioned too when it is lopsided (folded over 2 or 3 beats, one phase carries under a
+ *     quarter of the onset of another: a beat that keeps falling between the music's beats, as a
+ *     waltz followed at two thirds of its tempo): chains at 2, 3/2 and 2/3 times the tempo curve
+ *     replace it when the onset every one of their beats carries (the weakest phase of those
+ *     folds) per minute, under the same prior, is a quarter higher.
  *  3d. Phase from the presence band (a band-pass around 3 kHz: claps, snares, the kick's beater
  *     click): if the points halfway between the beats carry more of it than the beats, and not
  *     because of hi-hat hiss (the air band around 8 kHz rises as much there), the tracker
@@ -79,6 +84,10 @@ import {
   peakNear,
   phaseEvidence,
   scoreLevel,
+  lopsided,
+  steadyLevelScore,
+  LEVEL_SWITCH_MARGIN,
+  STEADY_LEVEL_FACTORS,
   type LevelArbiter,
   type LevelHypothesis,
 } from './beat-hypotheses.js';
@@ -89,11 +98,12 @@ export { onsetEnvelope, type Envelope };
 export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
+ * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c).
  * 4: meter (beatsPerBar) and bars that follow it, strong onsets, confidence that drops with
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 4;
+export const MUSIC_ANALYSIS_VERSION = 5;
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
 export const LOW_BEAT_CONFIDENCE = 0.5;
@@ -227,27 +237,38 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // tempo over four beats keeps changing: two metrical levels mixed, or a rubato the tracker lost):
   // plain chains at each level factor of the tempo curve, the steady ones scored by the onsets
   // they explain and the tempo prior.
+  const levelChain = (f: number) =>
+    dpBeats(
+      o,
+      periodBand(
+        curve.map((p) => p * f),
+        halfBand,
+      ),
+    );
+  const chainBpm = (h: number[]) => (h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0);
   if (env.bands && hopIrregularity(hops) > WAVERING) {
     const bands = env.bands;
-    const hyps: LevelHypothesis[] = [
-      hops,
-      ...LEVEL_FACTORS.map((f) =>
-        dpBeats(
-          o,
-          periodBand(
-            curve.map((p) => p * f),
-            halfBand,
-          ),
-        ),
-      ),
-    ].map((h, i) => {
+    const hyps: LevelHypothesis[] = [hops, ...LEVEL_FACTORS.map(levelChain)].map((h, i) => {
       const evidence = phaseEvidence(h, bands, o);
-      const bpm = h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0;
+      const bpm = chainBpm(h);
       return { factor: i ? LEVEL_FACTORS[i - 1]! : 1, hops: h, bpm, evidence, ...scoreLevel(evidence, bpm) };
     });
     const steady = hyps.filter((h) => hopIrregularity(h.hops) <= WAVERING);
     const best = chooseLevel(steady.length ? steady : hyps, env.hopSec, opts.levelArbiter);
     if (best) hops = best.hops;
+  } else if (lopsided(hops, o)) {
+    // A steady chain may still be steadily at the wrong level: a waltz followed at two thirds of its
+    // tempo (one beat every half bar) leaves every other beat of the chain between the music's
+    // beats, with next to no onset (`lopsided`). Then the other levels' chains replace it when every
+    // one of their beats carries clearly more onset per minute (steadyLevelScore, LEVEL_SWITCH_MARGIN).
+    let best = { hops, score: steadyLevelScore(hops, o, chainBpm(hops)) * LEVEL_SWITCH_MARGIN };
+    for (const f of STEADY_LEVEL_FACTORS) {
+      const h = levelChain(f);
+      if (hopIrregularity(h) > WAVERING) continue;
+      const score = steadyLevelScore(h, o, chainBpm(h));
+      if (score > best.score) best = { hops: h, score };
+    }
+    hops = best.hops;
   }
   if (hops.length < 2) return empty;
 

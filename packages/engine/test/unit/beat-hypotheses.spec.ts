@@ -1,5 +1,9 @@
 import {
   chooseLevel,
+  lopsided,
+  phaseMeans,
+  steadyLevelScore,
+  weakestPhase,
   onBeatPhase,
   presencePhase,
   phaseEvidence,
@@ -77,6 +81,45 @@ describe('metrical level hypotheses', () => {
     // Beats that carry the kicks stay.
     const onBeat = Array.from({ length: 12 }, (_, i) => 20 + i * 40);
     expect(onBeatPhase(onBeat, kickEnergy)).toBe(onBeat);
+  });
+});
+
+describe('levels of a steady chain', () => {
+  // A waltz at 160 BPM on a 5.8 ms hop grid: a beat every 64 hops, a strong bass on 1, chords on 2 and 3.
+  const hopSec = 60 / 160 / 64;
+  const bpmOf = (period: number) => 60 / (period * hopSec);
+  const n = 64 * 90;
+  const o = new Float64Array(n);
+  for (let b = 0; b * 64 < n; b++) o[b * 64] = b % 3 === 0 ? 9 : 3;
+  const chain = (period: number, from = 0) => Array.from({ length: Math.floor((n - from) / period) }, (_, i) => from + i * period);
+
+  it('folds a chain over 2 and 3 beats and finds its weakest phase', () => {
+    const beat = chain(64);
+    expect(phaseMeans(beat, o)).toHaveLength(5);
+    // Every beat has an onset: the weakest phase keeps the chords' strength.
+    expect(weakestPhase(beat, o)).toBeGreaterThan(2.5);
+    // Two thirds of the tempo (a beat every 96 hops): every other beat falls on "2 and", empty.
+    expect(weakestPhase(chain(96), o)).toBe(0);
+    expect(weakestPhase(chain(64).slice(0, 5), o)).toBe(0);
+  });
+
+  it('calls a chain with a regular gap lopsided, and a waltz at its own tempo not', () => {
+    expect(lopsided(chain(96), o)).toBe(true);
+    expect(lopsided(chain(64), o)).toBe(false);
+    // Twice the tempo: every other beat between the beats.
+    expect(lopsided(chain(32), o)).toBe(true);
+  });
+
+  it('scores the level by the onsets every beat carries per minute under the tempo prior', () => {
+    const beat = steadyLevelScore(chain(64), o, bpmOf(64));
+    expect(beat).toBeGreaterThan(steadyLevelScore(chain(96), o, bpmOf(96)));
+    // Half the tempo (every other beat): stronger beats on average, but half as many per minute.
+    expect(beat).toBeGreaterThan(steadyLevelScore(chain(128), o, bpmOf(128)));
+    // Twice the tempo gains nothing: its off-beats are empty.
+    expect(steadyLevelScore(chain(32), o, 320)).toBe(0);
+    expect(steadyLevelScore(chain(32), o, 180)).toBe(0);
+    // Outside the range people tap the score is 0 whatever the onsets.
+    expect(steadyLevelScore(chain(64), o, 50)).toBe(0);
   });
 });
 
