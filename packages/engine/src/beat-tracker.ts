@@ -261,14 +261,30 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
     // tempo (one beat every half bar) leaves every other beat of the chain between the music's
     // beats, with next to no onset (`lopsided`). Then the other levels' chains replace it when every
     // one of their beats carries clearly more onset per minute (steadyLevelScore, LEVEL_SWITCH_MARGIN).
-    let best = { hops, score: steadyLevelScore(hops, o, chainBpm(hops)) * LEVEL_SWITCH_MARGIN };
+    let best: { hops: number[]; score: number; f?: number } = {
+      hops,
+      score: steadyLevelScore(hops, o, chainBpm(hops)) * LEVEL_SWITCH_MARGIN,
+    };
     for (const f of STEADY_LEVEL_FACTORS) {
       const h = levelChain(f);
       if (hopIrregularity(h) > WAVERING) continue;
       const score = steadyLevelScore(h, o, chainBpm(h));
-      if (score > best.score) best = { hops: h, score };
+      if (score > best.score) best = { hops: h, score, f };
     }
-    hops = best.hops;
+    // Like the main path, a second pass at the period of the chain's own beats.
+    const f = best.f;
+    if (f)
+      hops = dpBeats(
+        o,
+        periodBand(
+          periodFromBeats(
+            best.hops,
+            n,
+            curve.map((p) => p * f),
+          ),
+          Math.round(halfBand / 2),
+        ),
+      );
   }
   if (hops.length < 2) return empty;
 
