@@ -13,7 +13,7 @@ import {
   type PhaseEvidence,
 } from '../../src/beat-hypotheses';
 import { chooseMeter, foldContrast } from '../../src/beat-meter';
-import { hopIrregularity } from '../../src/beat-tracker';
+import { hopIrregularity, trimAfterMusic } from '../../src/beat-tracker';
 
 const evidence = (on: number, off: number): PhaseEvidence => ({
   on: { kick: on, mid: on, high: 0, all: on },
@@ -120,6 +120,26 @@ describe('levels of a steady chain', () => {
     expect(steadyLevelScore(chain(32), o, 180)).toBe(0);
     // Outside the range people tap the score is 0 whatever the onsets.
     expect(steadyLevelScore(chain(64), o, 50)).toBe(0);
+  });
+});
+
+describe('the end of the music', () => {
+  it('drops trailing beats where no band has an onset (a reverb tail), and keeps soft last beats', () => {
+    const hopSec = 0.01;
+    const n = 1000;
+    const kick = new Float32Array(n);
+    const mid = new Float32Array(n);
+    // A beat every 50 hops until hop 800, each with a band onset; the last two softer (a fade's
+    // last notes, still a third of a beat's); then a tail without notes.
+    for (let h = 0; h <= 800; h += 50) kick[h] = h >= 750 ? 1.5 : 4;
+    const beats = Array.from({ length: 20 }, (_, i) => i * 50 * hopSec);
+    trimAfterMusic(beats, { kick, mid }, hopSec);
+    expect(beats).toHaveLength(17);
+    expect(beats.at(-1)).toBeCloseTo(8);
+    // Every beat sounding: nothing goes.
+    const all = Array.from({ length: 16 }, (_, i) => i * 50 * hopSec);
+    trimAfterMusic(all, { kick, mid }, hopSec);
+    expect(all).toHaveLength(16);
   });
 });
 
