@@ -18,6 +18,12 @@ export interface Envelope {
     high?: Float32Array;
     presence?: Float32Array;
     air?: Float32Array;
+    /**
+     * The onsets of all three bands (kick, mid, high) at their largest, not divided by the local
+     * level: a note in a fade-out still rises in log energy, while the noise after the music's
+     * end barely does (trimAfterMusic).
+     */
+    sounding?: Float32Array;
   };
 }
 
@@ -149,6 +155,10 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
       high: localLevel(highPass(highOn, 8), level),
       presence: logOnsets(presE),
       air: logOnsets(airE),
+      sounding: highPass(
+        kickOn.map((k, i) => Math.max(k, midOn[i]!, highOn[i]!)),
+        8,
+      ),
       kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
     },
   };

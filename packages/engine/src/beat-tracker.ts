@@ -31,9 +31,9 @@
  *     intervals) and tracks again, which sharpens the tempo right at a step. Each beat is then
  *     moved to the onset peak within two hops, to sub-hop precision, and the chain is extended
  *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat),
- *     but trailing beats where no band (kick, mid, high; each relative to its local level) has
- *     a quarter of a typical beat's onset are dropped: the music has stopped (a reverb tail,
- *     silence or noise at the end of the file), and a beat there is not one anybody hears.
+ *     but leading and trailing beats where no band (kick, mid, high) has a quarter of a typical
+ *     beat's onset are dropped: the music has not started or has stopped (silence, a reverb
+ *     tail, noise at either end of the file), and a beat there is not one anybody hears.
  *  3b. Phase and metrical level, from two more bands of the same envelope: the kick band (below
  *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
  *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
@@ -102,7 +102,7 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
- * beats after the music has stopped (step 3).
+ * beats before the music starts or after it has stopped (step 3).
  * 4: meter (beatsPerBar) and bars that follow it, strong onsets, confidence that drops with
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
@@ -171,29 +171,35 @@ export interface TrackOptions {
   levelArbiter?: LevelArbiter;
 }
 
-/** A trailing beat counts as after the music when its strongest band onset is under this share of a typical beat's. */
-export const AFTER_MUSIC_SHARE = 0.25;
+/** A beat at either end counts as outside the music when its band onsets are under this share of a typical beat's. */
+export const OUTSIDE_MUSIC_SHARE = 0.25;
 
 /**
- * Beats after the music has stopped (a reverb tail, silence or noise at the end of the file) are
- * dropped: trailing beats where none of the kick, mid and high bands has an onset of at least
- * `share` of the median a beat carries. The bands are divided by their local level (beat-envelopes.ts),
- * so the soft last beats of a fade-out still count; only a stretch with no note at all goes.
+ * Beats before the music starts and after it has stopped (silence, a reverb tail, noise at either
+ * end of the file) are dropped: leading and trailing beats where the strongest onset of the kick,
+ * mid and high bands is under `share` of the median a beat carries, both divided by the bands'
+ * local level and not (beat-envelopes.ts: the local level lifts the noise of a tail towards a
+ * note's size; a fade's soft last notes keep their log-energy rise either way). At least two
+ * beats stay.
  */
-export function trimAfterMusic(
+export function trimOutsideMusic(
   beats: number[],
-  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array },
+  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array; sounding?: Float32Array },
   hopSec: number,
-  share = AFTER_MUSIC_SHARE,
+  share = OUTSIDE_MUSIC_SHARE,
 ): void {
-  const sound = beats.map((b) => {
-    const h = Math.round(b / hopSec);
-    return Math.max(peakNear(bands.kick, h), peakNear(bands.mid, h), bands.high ? peakNear(bands.high, h) : 0);
-  });
-  const median = [...sound].sort((a, b) => a - b)[Math.floor(sound.length / 2)] ?? 0;
+  const hops = beats.map((b) => Math.round(b / hopSec));
+  const local = hops.map((h) => Math.max(peakNear(bands.kick, h), peakNear(bands.mid, h), bands.high ? peakNear(bands.high, h) : 0));
+  const raw = bands.sounding ? hops.map((h) => peakNear(bands.sounding!, h)) : local;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const [ml, mr] = [median(local), median(raw)];
+  const silent = (i: number) => local[i]! < share * ml || raw[i]! < share * mr;
+  let first = 0;
   let last = beats.length - 1;
-  while (last > 0 && sound[last]! < share * median) last--;
-  beats.length = Math.max(2, last + 1);
+  while (last > 1 && silent(last)) last--;
+  while (first < last - 1 && silent(first)) first++;
+  beats.splice(last + 1);
+  beats.splice(0, first);
 }
 
 /** Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms. */
@@ -359,8 +365,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
       .map((b, i) => b - beats.slice(-5)[i]!),
   );
   while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
-  // ... but not past the music's end (a reverb tail, silence or noise after the last note).
-  if (env.bands) trimAfterMusic(beats, env.bands, env.hopSec);
+  // ... but not outside the music (silence before the first note, a reverb tail or noise after the last).
+  if (env.bands) trimOutsideMusic(beats, env.bands, env.hopSec);
   const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
 
   // Step 4: meter and downbeats (beat-meter.ts).

@@ -13,7 +13,7 @@ import {
   type PhaseEvidence,
 } from '../../src/beat-hypotheses';
 import { chooseMeter, foldContrast } from '../../src/beat-meter';
-import { hopIrregularity, trimAfterMusic } from '../../src/beat-tracker';
+import { hopIrregularity, trimOutsideMusic } from '../../src/beat-tracker';
 
 const evidence = (on: number, off: number): PhaseEvidence => ({
   on: { kick: on, mid: on, high: 0, all: on },
@@ -123,23 +123,31 @@ describe('levels of a steady chain', () => {
   });
 });
 
-describe('the end of the music', () => {
-  it('drops trailing beats where no band has an onset (a reverb tail), and keeps soft last beats', () => {
+describe('the ends of the music', () => {
+  it('drops beats where no band has an onset (silence before, a reverb tail after), and keeps soft last beats', () => {
     const hopSec = 0.01;
     const n = 1000;
     const kick = new Float32Array(n);
     const mid = new Float32Array(n);
     // A beat every 50 hops until hop 800, each with a band onset; the last two softer (a fade's
     // last notes, still a third of a beat's); then a tail without notes.
-    for (let h = 0; h <= 800; h += 50) kick[h] = h >= 750 ? 1.5 : 4;
+    for (let h = 100; h <= 800; h += 50) kick[h] = h >= 750 ? 1.5 : 4;
     const beats = Array.from({ length: 20 }, (_, i) => i * 50 * hopSec);
-    trimAfterMusic(beats, { kick, mid }, hopSec);
-    expect(beats).toHaveLength(17);
+    trimOutsideMusic(beats, { kick, mid }, hopSec);
+    expect(beats).toHaveLength(15);
+    expect(beats[0]).toBeCloseTo(1);
     expect(beats.at(-1)).toBeCloseTo(8);
     // Every beat sounding: nothing goes.
-    const all = Array.from({ length: 16 }, (_, i) => i * 50 * hopSec);
-    trimAfterMusic(all, { kick, mid }, hopSec);
-    expect(all).toHaveLength(16);
+    const all = Array.from({ length: 15 }, (_, i) => (100 + i * 50) * hopSec);
+    trimOutsideMusic(all, { kick, mid }, hopSec);
+    expect(all).toHaveLength(15);
+    // Raw onsets (not divided by the local level) decide too: noise lifted by the local level goes.
+    const sounding = new Float32Array(n);
+    for (let h = 100; h <= 700; h += 50) sounding[h] = 3;
+    for (let h = 750; h <= 800; h += 50) kick[h] = 4;
+    const lifted = Array.from({ length: 15 }, (_, i) => (100 + i * 50) * hopSec);
+    trimOutsideMusic(lifted, { kick, mid, sounding }, hopSec);
+    expect(lifted.at(-1)).toBeCloseTo(7);
   });
 });
 
