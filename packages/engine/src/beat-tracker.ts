@@ -60,7 +60,10 @@
  *     click): if the points halfway between the beats carry more of it than the beats, and not
  *     because of hi-hat hiss (the air band around 8 kHz rises as much there), the tracker
  *     followed an off-beat bass (dance, house) and the beats move halfway. Beats are then placed
- *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late).
+ *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late), or earlier
+ *     where the bands show the note beginning up to four hops before that peak (`noteStart`: the
+ *     envelope sums 23 ms of energy on a log1p scale, so a note that builds up, a strum or a soft
+ *     chord, peaks late in it): at the first hop whose band onset reaches half the strongest.
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -74,7 +77,7 @@
  * beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
  */
 
-import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
+import { BAND_SMOOTH_HOPS, onsetEnvelope, type Envelope } from './beat-envelopes.js';
 import { meanPeriod } from './numeric.js';
 import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
 import {
@@ -102,7 +105,8 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
- * beats before the music starts or after it has stopped (step 3).
+ * beats before the music starts or after it has stopped (step 3); beats where the note begins
+ * (step 3d).
  * 4: meter (beatsPerBar) and bars that follow it, strong onsets, confidence that drops with
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
@@ -169,6 +173,26 @@ export interface TrackOptions {
   accentAt?: (t: number) => number;
   /** A learned model's say in the metrical level (none ships; see LevelArbiter). */
   levelArbiter?: LevelArbiter;
+}
+
+/** A note starts in the first hop whose band onset reaches this share of the strongest one near the envelope's peak. */
+export const NOTE_START_SHARE = 0.5;
+
+/**
+ * Where the note under an envelope peak begins: the envelope sums band energies over
+ * BAND_SMOOTH_HOPS hops on a log1p scale, so for a note that builds up (a strum, a soft piano
+ * chord, a bowed or blown note) it peaks up to that many hops after the note's first rise. Within
+ * that many hops before the peak, the strongest onset of the kick, mid and high bands (each
+ * relative to its local level) is found, and the first hop whose band onset reaches
+ * NOTE_START_SHARE of it is where the note begins (a hop is stamped at its start).
+ */
+export function noteStart(bands: { kick: Float32Array; mid: Float32Array; high: Float32Array }, peak: number): number {
+  const band = (i: number) => Math.max(bands.kick[i] ?? 0, bands.mid[i] ?? 0, bands.high[i] ?? 0);
+  const from = Math.max(0, peak - BAND_SMOOTH_HOPS);
+  let strongest = peak;
+  for (let i = from; i <= peak; i++) if (band(i) > band(strongest)) strongest = i;
+  for (let i = from; i < strongest; i++) if (band(i) >= NOTE_START_SHARE * band(strongest)) return i;
+  return strongest;
 }
 
 /** A beat at either end counts as outside the music when its band onsets are under this share of a typical beat's. */
@@ -340,7 +364,11 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
       if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
     }
     strength.push(o[bi]!);
-    beats.push(Math.max(0, (bi + off) * env.hopSec - ONSET_LATENCY_SEC));
+    const peakSec = (bi + off) * env.hopSec - ONSET_LATENCY_SEC;
+    const bd = env.bands;
+    // Where the bands show the note beginning before the envelope's peak (a strum, a soft chord), there.
+    const startSec = bd?.high ? noteStart({ kick: bd.kick, mid: bd.mid, high: bd.high }, bi) * env.hopSec : peakSec;
+    beats.push(Math.max(0, Math.min(peakSec, startSec)));
   }
   // A beat is supported by an onset of at least a third of a typical beat's.
   const typical = [...strength].sort((a, b) => a - b)[Math.floor(strength.length / 2)]!;

@@ -13,7 +13,7 @@ import {
   type PhaseEvidence,
 } from '../../src/beat-hypotheses';
 import { chooseMeter, foldContrast } from '../../src/beat-meter';
-import { hopIrregularity, trimOutsideMusic } from '../../src/beat-tracker';
+import { hopIrregularity, noteStart, trimOutsideMusic } from '../../src/beat-tracker';
 
 const evidence = (on: number, off: number): PhaseEvidence => ({
   on: { kick: on, mid: on, high: 0, all: on },
@@ -148,6 +148,25 @@ describe('the ends of the music', () => {
     const lifted = Array.from({ length: 15 }, (_, i) => (100 + i * 50) * hopSec);
     trimOutsideMusic(lifted, { kick, mid, sounding }, hopSec);
     expect(lifted.at(-1)).toBeCloseTo(7);
+  });
+});
+
+describe('where a note begins', () => {
+  const bands = (mid: number[], at = 100) => {
+    const b = { kick: new Float32Array(200), mid: new Float32Array(200), high: new Float32Array(200) };
+    mid.forEach((v, i) => (b.mid[at + i] = v));
+    return b;
+  };
+
+  it('moves a beat back to the first hop where a band rises to half its strongest onset', () => {
+    // A strum: the mid band rises over three hops before the envelope peaks at hop 104.
+    expect(noteStart(bands([3, 5, 8, 2, 1]), 104)).toBe(101);
+    // A drum: one sharp onset at the peak itself stays there.
+    expect(noteStart(bands([0, 0, 0, 0, 9]), 104)).toBe(104);
+  });
+
+  it('looks back no further than the envelope smooths (four hops)', () => {
+    expect(noteStart(bands([9, 0, 0, 0, 0, 0, 1], 94), 100)).toBe(100);
   });
 });
 
