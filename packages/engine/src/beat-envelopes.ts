@@ -18,10 +18,22 @@ export interface Envelope {
     high?: Float32Array;
     presence?: Float32Array;
     air?: Float32Array;
+    /**
+     * The onsets of all three bands (kick, mid, high) at their largest, not divided by the local
+     * level: a note in a fade-out still rises in log energy, while the noise after the music's
+     * end barely does (trimAfterMusic).
+     */
+    sounding?: Float32Array;
   };
 }
 
 const BAND_WEIGHTS = [1, 1, 0.4];
+
+/**
+ * Band energies are summed over this many hops (23 ms at 128-sample hops and 22.05 kHz): one hop
+ * (5.8 ms) is shorter than a cycle of a bass note, whose energy would otherwise ripple from hop to hop.
+ */
+export const BAND_SMOOTH_HOPS = 4;
 
 /** Onset envelope: band-weighted, half-wave rectified change of log energy per hop. */
 export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 128): Envelope {
@@ -64,9 +76,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     aa2 = (1 - aal) / aa0;
   let ay1 = 0,
     ay2 = 0;
-  // Band energies over the last SMOOTH hops (23 ms): one hop (5.8 ms) is shorter than a cycle of
-  // a bass note, whose energy would otherwise ripple from hop to hop.
-  const SMOOTH = 4;
+  // Band energies over the last BAND_SMOOTH_HOPS hops.
+  const SMOOTH = BAND_SMOOTH_HOPS;
   const hist = new Float64Array(4 * SMOOTH);
   let pl = 0,
     pm = 0,
@@ -149,6 +160,10 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
       high: localLevel(highPass(highOn, 8), level),
       presence: logOnsets(presE),
       air: logOnsets(airE),
+      sounding: highPass(
+        kickOn.map((k, i) => Math.max(k, midOn[i]!, highOn[i]!)),
+        8,
+      ),
       kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
     },
   };

@@ -213,3 +213,80 @@ export function presencePhase(hops: number[], presence: Float32Array, air: Float
   if (!(off > PRESENCE_PHASE_RATIO * on) || !(off * hiss.on > hiss.off * on)) return hops;
   return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
 }
+
+/**
+ * The onset strength every beat of a chain carries: the chain's beats folded over 2 and over 3
+ * (every other beat, every third beat), the mean onset (strongest within two hops) per phase of
+ * each fold, and the weakest of those means. A chain at the true beat has an onset on each of its
+ * beats, so every phase of both folds keeps some; a chain at twice the tempo puts every other beat
+ * on an off-beat (a weak phase of the fold over 2), a chain at three halves of it every second and
+ * third beat between beats (weak phases of the fold over 3), and a chain at two thirds of it (one
+ * beat every one and a half) every other beat between beats too. (A waltz's weak beats 2 and 3
+ * still have their chords.)
+ */
+export function weakestPhase(hops: number[], o: Float64Array | Float32Array): number {
+  const means = phaseMeans(hops, o);
+  return means.length ? Math.min(...means) : 0;
+}
+
+/** The mean onset (strongest within two hops) at each phase of the chain folded over 2 and over 3 (five means; none for fewer than six beats). */
+export function phaseMeans(hops: number[], o: Float64Array | Float32Array): number[] {
+  if (hops.length < 6) return [];
+  const at = hops.map((h) => {
+    let a = 0;
+    for (let i = Math.max(0, h - 2); i <= Math.min(o.length - 1, h + 2); i++) a = Math.max(a, o[i]!);
+    return a;
+  });
+  const means: number[] = [];
+  for (const k of [2, 3]) {
+    for (let p = 0; p < k; p++) {
+      let s = 0,
+        c = 0;
+      for (let i = p; i < at.length; i += k) {
+        s += at[i]!;
+        c++;
+      }
+      means.push(s / c);
+    }
+  }
+  return means;
+}
+
+/**
+ * A chain whose weakest phase (folded over 2 or 3) carries less than this share of its strongest
+ * phase's onset has a regular gap in it: a beat that keeps falling between the music's beats.
+ */
+export const LOPSIDED = 0.25;
+
+/** Whether a chain has a regular gap (`LOPSIDED`): it is probably at a wrong metrical level. */
+export function lopsided(hops: number[], o: Float64Array | Float32Array): boolean {
+  const means = phaseMeans(hops, o);
+  return means.length > 0 && Math.min(...means) < LOPSIDED * Math.max(...means);
+}
+
+/**
+ * A steady chain's level score: the onset strength every beat carries (`weakestPhase`) times the
+ * tempo (onset mass per minute) times the one-octave tempo prior around PRIOR_TAP_BPM; 0 outside
+ * LEVEL_RANGE_BPM. Unlike `scoreLevel` (mean onset per minute, for chains that waver), doubling
+ * the tempo gains nothing here unless the off-beats are as strong as the beats.
+ */
+export function steadyLevelScore(hops: number[], o: Float64Array | Float32Array, bpm: number): number {
+  if (!(bpm >= LEVEL_RANGE_BPM[0] && bpm <= LEVEL_RANGE_BPM[1])) return 0;
+  const octaves = Math.log2(bpm / PRIOR_TAP_BPM);
+  return weakestPhase(hops, o) * bpm * Math.exp(-0.5 * octaves * octaves);
+}
+
+/**
+ * How much better another level's chain must score (`steadyLevelScore`) to replace a steady chain
+ * the tracker already follows: the rules before (tempo curve, backbeat, phase) know more about it
+ * than one score does, so a close call keeps it.
+ */
+export const LEVEL_SWITCH_MARGIN = 1.25;
+
+/**
+ * The levels tried against a lopsided steady chain: half its tempo and the 3:2 relations. Twice the
+ * tempo is left to the backbeat rule (`drummersLevel`): where a steady chain's beats carry the only
+ * drums (a one-drop, kick on 3 alone, is lopsided too), the off-beat chords between them would
+ * always win here.
+ */
+export const STEADY_LEVEL_FACTORS = [2, 1.5, 2 / 3] as const;

@@ -30,7 +30,10 @@
  *     pass re-estimates the period from the tracked beats themselves (median of nearby
  *     intervals) and tracks again, which sharpens the tempo right at a step. Each beat is then
  *     moved to the onset peak within two hops, to sub-hop precision, and the chain is extended
- *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat).
+ *     at the local period to both ends of the track (quiet intros and fade-outs keep a beat),
+ *     but leading and trailing beats where no band (kick, mid, high) has a quarter of a typical
+ *     beat's onset are dropped: the music has not started or has stopped (silence, a reverb
+ *     tail, noise at either end of the file), and a beat there is not one anybody hears.
  *  3b. Phase and metrical level, from two more bands of the same envelope: the kick band (below
  *     ~120 Hz) and the mid band (snares, chords). After the first DP pass, stretches of eight beats
  *     whose beats carry the kicks while the points halfway between carry snares (mid-band onsets
@@ -47,12 +50,20 @@
  *     beats keeps changing: two levels mixed): plain chains at 1, 2, 1/2, 3/2 and 2/3 times the
  *     tempo curve; among the steady ones, the level whose beats explain the most onset strength
  *     per minute under a one-octave tempo prior around 120 BPM (55-190 BPM). `LevelArbiter` is
- *     the documented slot where a learned model could make this choice instead.
+ *     the documented slot where a learned model could make this choice instead. A steady chain
+ *     is questioned too when it is lopsided (folded over 2 or 3 beats, one phase carries under a
+ *     quarter of the onset of another: a beat that keeps falling between the music's beats, as a
+ *     waltz followed at two thirds of its tempo): chains at 2, 3/2 and 2/3 times the tempo curve
+ *     replace it when the onset every one of their beats carries (the weakest phase of those
+ *     folds) per minute, under the same prior, is a quarter higher.
  *  3d. Phase from the presence band (a band-pass around 3 kHz: claps, snares, the kick's beater
  *     click): if the points halfway between the beats carry more of it than the beats, and not
  *     because of hi-hat hiss (the air band around 8 kHz rises as much there), the tracker
  *     followed an off-beat bass (dance, house) and the beats move halfway. Beats are then placed
- *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late).
+ *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late), or earlier
+ *     where the bands show the note beginning up to four hops before that peak (`noteStart`: the
+ *     envelope sums 23 ms of energy on a log1p scale, so a note that builds up, a strum or a soft
+ *     chord, peaks late in it): at the first hop whose band onset reaches half the strongest.
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -66,7 +77,7 @@
  * beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
  */
 
-import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
+import { BAND_SMOOTH_HOPS, onsetEnvelope, type Envelope } from './beat-envelopes.js';
 import { meanPeriod } from './numeric.js';
 import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
 import {
@@ -79,6 +90,10 @@ import {
   peakNear,
   phaseEvidence,
   scoreLevel,
+  lopsided,
+  steadyLevelScore,
+  LEVEL_SWITCH_MARGIN,
+  STEADY_LEVEL_FACTORS,
   type LevelArbiter,
   type LevelHypothesis,
 } from './beat-hypotheses.js';
@@ -89,11 +104,14 @@ export { onsetEnvelope, type Envelope };
 export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
+ * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
+ * beats before the music starts or after it has stopped (step 3); beats where the note begins
+ * (step 3d).
  * 4: meter (beatsPerBar) and bars that follow it, strong onsets, confidence that drops with
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 4;
+export const MUSIC_ANALYSIS_VERSION = 5;
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
 export const LOW_BEAT_CONFIDENCE = 0.5;
@@ -155,6 +173,57 @@ export interface TrackOptions {
   accentAt?: (t: number) => number;
   /** A learned model's say in the metrical level (none ships; see LevelArbiter). */
   levelArbiter?: LevelArbiter;
+}
+
+/** A note starts in the first hop whose band onset reaches this share of the strongest one near the envelope's peak. */
+export const NOTE_START_SHARE = 0.5;
+
+/**
+ * Where the note under an envelope peak begins: the envelope sums band energies over
+ * BAND_SMOOTH_HOPS hops on a log1p scale, so for a note that builds up (a strum, a soft piano
+ * chord, a bowed or blown note) it peaks up to that many hops after the note's first rise. Within
+ * that many hops before the peak, the strongest onset of the kick, mid and high bands (each
+ * relative to its local level) is found, and the first hop whose band onset reaches
+ * NOTE_START_SHARE of it is where the note begins (a hop is stamped at its start).
+ */
+export function noteStart(bands: { kick: Float32Array; mid: Float32Array; high: Float32Array }, peak: number): number {
+  const band = (i: number) => Math.max(bands.kick[i] ?? 0, bands.mid[i] ?? 0, bands.high[i] ?? 0);
+  const from = Math.max(0, peak - BAND_SMOOTH_HOPS);
+  let strongest = peak;
+  for (let i = from; i <= peak; i++) if (band(i) > band(strongest)) strongest = i;
+  for (let i = from; i < strongest; i++) if (band(i) >= NOTE_START_SHARE * band(strongest)) return i;
+  return strongest;
+}
+
+/** A beat at either end counts as outside the music when its band onsets are under this share of a typical beat's. */
+export const OUTSIDE_MUSIC_SHARE = 0.25;
+
+/**
+ * Beats before the music starts and after it has stopped (silence, a reverb tail, noise at either
+ * end of the file) are dropped: leading and trailing beats where the strongest onset of the kick,
+ * mid and high bands is under `share` of the median a beat carries, both divided by the bands'
+ * local level and not (beat-envelopes.ts: the local level lifts the noise of a tail towards a
+ * note's size; a fade's soft last notes keep their log-energy rise either way). At least two
+ * beats stay.
+ */
+export function trimOutsideMusic(
+  beats: number[],
+  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array; sounding?: Float32Array },
+  hopSec: number,
+  share = OUTSIDE_MUSIC_SHARE,
+): void {
+  const hops = beats.map((b) => Math.round(b / hopSec));
+  const local = hops.map((h) => Math.max(peakNear(bands.kick, h), peakNear(bands.mid, h), bands.high ? peakNear(bands.high, h) : 0));
+  const raw = bands.sounding ? hops.map((h) => peakNear(bands.sounding!, h)) : local;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const [ml, mr] = [median(local), median(raw)];
+  const silent = (i: number) => local[i]! < share * ml || raw[i]! < share * mr;
+  let first = 0;
+  let last = beats.length - 1;
+  while (last > 1 && silent(last)) last--;
+  while (first < last - 1 && silent(first)) first++;
+  beats.splice(last + 1);
+  beats.splice(0, first);
 }
 
 /** Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms. */
@@ -227,27 +296,54 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // tempo over four beats keeps changing: two metrical levels mixed, or a rubato the tracker lost):
   // plain chains at each level factor of the tempo curve, the steady ones scored by the onsets
   // they explain and the tempo prior.
+  const levelChain = (f: number) =>
+    dpBeats(
+      o,
+      periodBand(
+        curve.map((p) => p * f),
+        halfBand,
+      ),
+    );
+  const chainBpm = (h: number[]) => (h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0);
   if (env.bands && hopIrregularity(hops) > WAVERING) {
     const bands = env.bands;
-    const hyps: LevelHypothesis[] = [
-      hops,
-      ...LEVEL_FACTORS.map((f) =>
-        dpBeats(
-          o,
-          periodBand(
-            curve.map((p) => p * f),
-            halfBand,
-          ),
-        ),
-      ),
-    ].map((h, i) => {
+    const hyps: LevelHypothesis[] = [hops, ...LEVEL_FACTORS.map(levelChain)].map((h, i) => {
       const evidence = phaseEvidence(h, bands, o);
-      const bpm = h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0;
+      const bpm = chainBpm(h);
       return { factor: i ? LEVEL_FACTORS[i - 1]! : 1, hops: h, bpm, evidence, ...scoreLevel(evidence, bpm) };
     });
     const steady = hyps.filter((h) => hopIrregularity(h.hops) <= WAVERING);
     const best = chooseLevel(steady.length ? steady : hyps, env.hopSec, opts.levelArbiter);
     if (best) hops = best.hops;
+  } else if (lopsided(hops, o)) {
+    // A steady chain may still be steadily at the wrong level: a waltz followed at two thirds of its
+    // tempo (one beat every half bar) leaves every other beat of the chain between the music's
+    // beats, with next to no onset (`lopsided`). Then the other levels' chains replace it when every
+    // one of their beats carries clearly more onset per minute (steadyLevelScore, LEVEL_SWITCH_MARGIN).
+    let best: { hops: number[]; score: number; f?: number } = {
+      hops,
+      score: steadyLevelScore(hops, o, chainBpm(hops)) * LEVEL_SWITCH_MARGIN,
+    };
+    for (const f of STEADY_LEVEL_FACTORS) {
+      const h = levelChain(f);
+      if (hopIrregularity(h) > WAVERING) continue;
+      const score = steadyLevelScore(h, o, chainBpm(h));
+      if (score > best.score) best = { hops: h, score, f };
+    }
+    // Like the main path, a second pass at the period of the chain's own beats.
+    const f = best.f;
+    if (f)
+      hops = dpBeats(
+        o,
+        periodBand(
+          periodFromBeats(
+            best.hops,
+            n,
+            curve.map((p) => p * f),
+          ),
+          Math.round(halfBand / 2),
+        ),
+      );
   }
   if (hops.length < 2) return empty;
 
@@ -268,7 +364,11 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
       if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
     }
     strength.push(o[bi]!);
-    beats.push(Math.max(0, (bi + off) * env.hopSec - ONSET_LATENCY_SEC));
+    const peakSec = (bi + off) * env.hopSec - ONSET_LATENCY_SEC;
+    const bd = env.bands;
+    // Where the bands show the note beginning before the envelope's peak (a strum, a soft chord), there.
+    const startSec = bd?.high ? noteStart({ kick: bd.kick, mid: bd.mid, high: bd.high }, bi) * env.hopSec : peakSec;
+    beats.push(Math.max(0, Math.min(peakSec, startSec)));
   }
   // A beat is supported by an onset of at least a third of a typical beat's.
   const typical = [...strength].sort((a, b) => a - b)[Math.floor(strength.length / 2)]!;
@@ -293,6 +393,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
       .map((b, i) => b - beats.slice(-5)[i]!),
   );
   while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
+  // ... but not outside the music (silence before the first note, a reverb tail or noise after the last).
+  if (env.bands) trimOutsideMusic(beats, env.bands, env.hopSec);
   const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
 
   // Step 4: meter and downbeats (beat-meter.ts).

@@ -1,5 +1,9 @@
 import {
   chooseLevel,
+  lopsided,
+  phaseMeans,
+  steadyLevelScore,
+  weakestPhase,
   onBeatPhase,
   presencePhase,
   phaseEvidence,
@@ -9,7 +13,7 @@ import {
   type PhaseEvidence,
 } from '../../src/beat-hypotheses';
 import { chooseMeter, foldContrast } from '../../src/beat-meter';
-import { hopIrregularity } from '../../src/beat-tracker';
+import { hopIrregularity, noteStart, trimOutsideMusic } from '../../src/beat-tracker';
 
 const evidence = (on: number, off: number): PhaseEvidence => ({
   on: { kick: on, mid: on, high: 0, all: on },
@@ -77,6 +81,92 @@ describe('metrical level hypotheses', () => {
     // Beats that carry the kicks stay.
     const onBeat = Array.from({ length: 12 }, (_, i) => 20 + i * 40);
     expect(onBeatPhase(onBeat, kickEnergy)).toBe(onBeat);
+  });
+});
+
+describe('levels of a steady chain', () => {
+  // A waltz at 160 BPM on a 5.8 ms hop grid: a beat every 64 hops, a strong bass on 1, chords on 2 and 3.
+  const hopSec = 60 / 160 / 64;
+  const bpmOf = (period: number) => 60 / (period * hopSec);
+  const n = 64 * 90;
+  const o = new Float64Array(n);
+  for (let b = 0; b * 64 < n; b++) o[b * 64] = b % 3 === 0 ? 9 : 3;
+  const chain = (period: number, from = 0) => Array.from({ length: Math.floor((n - from) / period) }, (_, i) => from + i * period);
+
+  it('folds a chain over 2 and 3 beats and finds its weakest phase', () => {
+    const beat = chain(64);
+    expect(phaseMeans(beat, o)).toHaveLength(5);
+    // Every beat has an onset: the weakest phase keeps the chords' strength.
+    expect(weakestPhase(beat, o)).toBeGreaterThan(2.5);
+    // Two thirds of the tempo (a beat every 96 hops): every other beat falls on "2 and", empty.
+    expect(weakestPhase(chain(96), o)).toBe(0);
+    expect(weakestPhase(chain(64).slice(0, 5), o)).toBe(0);
+  });
+
+  it('calls a chain with a regular gap lopsided, and a waltz at its own tempo not', () => {
+    expect(lopsided(chain(96), o)).toBe(true);
+    expect(lopsided(chain(64), o)).toBe(false);
+    // Twice the tempo: every other beat between the beats.
+    expect(lopsided(chain(32), o)).toBe(true);
+  });
+
+  it('scores the level by the onsets every beat carries per minute under the tempo prior', () => {
+    const beat = steadyLevelScore(chain(64), o, bpmOf(64));
+    expect(beat).toBeGreaterThan(steadyLevelScore(chain(96), o, bpmOf(96)));
+    // Half the tempo (every other beat): stronger beats on average, but half as many per minute.
+    expect(beat).toBeGreaterThan(steadyLevelScore(chain(128), o, bpmOf(128)));
+    // Twice the tempo gains nothing: its off-beats are empty.
+    expect(steadyLevelScore(chain(32), o, 320)).toBe(0);
+    expect(steadyLevelScore(chain(32), o, 180)).toBe(0);
+    // Outside the range people tap the score is 0 whatever the onsets.
+    expect(steadyLevelScore(chain(64), o, 50)).toBe(0);
+  });
+});
+
+describe('the ends of the music', () => {
+  it('drops beats where no band has an onset (silence before, a reverb tail after), and keeps soft last beats', () => {
+    const hopSec = 0.01;
+    const n = 1000;
+    const kick = new Float32Array(n);
+    const mid = new Float32Array(n);
+    // A beat every 50 hops until hop 800, each with a band onset; the last two softer (a fade's
+    // last notes, still a third of a beat's); then a tail without notes.
+    for (let h = 100; h <= 800; h += 50) kick[h] = h >= 750 ? 1.5 : 4;
+    const beats = Array.from({ length: 20 }, (_, i) => i * 50 * hopSec);
+    trimOutsideMusic(beats, { kick, mid }, hopSec);
+    expect(beats).toHaveLength(15);
+    expect(beats[0]).toBeCloseTo(1);
+    expect(beats.at(-1)).toBeCloseTo(8);
+    // Every beat sounding: nothing goes.
+    const all = Array.from({ length: 15 }, (_, i) => (100 + i * 50) * hopSec);
+    trimOutsideMusic(all, { kick, mid }, hopSec);
+    expect(all).toHaveLength(15);
+    // Raw onsets (not divided by the local level) decide too: noise lifted by the local level goes.
+    const sounding = new Float32Array(n);
+    for (let h = 100; h <= 700; h += 50) sounding[h] = 3;
+    for (let h = 750; h <= 800; h += 50) kick[h] = 4;
+    const lifted = Array.from({ length: 15 }, (_, i) => (100 + i * 50) * hopSec);
+    trimOutsideMusic(lifted, { kick, mid, sounding }, hopSec);
+    expect(lifted.at(-1)).toBeCloseTo(7);
+  });
+});
+
+describe('where a note begins', () => {
+  const bands = (mid: number[], at = 100) => {
+    const b = { kick: new Float32Array(200), mid: new Float32Array(200), high: new Float32Array(200) };
+    mid.forEach((v, i) => (b.mid[at + i] = v));
+    return b;
+  };
+
+  it('moves a beat back to the first hop where a band rises to half its strongest onset', () => {
+    // A strum: the mid band rises over three hops before the envelope peaks at hop 104.
+    expect(noteStart(bands([3, 5, 8, 2, 1]), 104)).toBe(101);
+    // A drum: one sharp onset at the peak itself stays there.
+    expect(noteStart(bands([0, 0, 0, 0, 9]), 104)).toBe(104);
+  });
+
+  it('looks back no further than the envelope smooths (four hops)', () => {
+    expect(noteStart(bands([9, 0, 0, 0, 0, 0, 1], 94), 100)).toBe(100);
   });
 });
 
