@@ -1,44 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
-import { makeSong } from '../support/media';
+import { makeClip, makeSong } from '../support/media';
+import { VISA, descendants, ffmpegsUnder, until } from '../support/processes';
 import { startSystem, type RunningSystem } from '../support/system';
-
-const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
-
-/** Every process under `root` (children, grandchildren...), from /proc: pid and command line. */
-function descendants(root: number): Array<{ pid: number; cmd: string }> {
-  const parent = new Map<number, number>();
-  const cmds = new Map<number, string>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      // The parent pid is the second field after the parenthesised command name.
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      cmds.set(Number(d), fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const under = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  return [...cmds.entries()].filter(([pid]) => under(pid)).map(([pid, cmd]) => ({ pid, cmd }));
-}
-
-const until = async <T>(what: string, f: () => T | null | undefined | false, timeoutMs: number): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 interface Me {
   user: { credits: number; daily_free_used: boolean };
@@ -64,22 +30,7 @@ describe('cancelling a job end to end (issue 20)', () => {
   beforeAll(async () => {
     makeSong(music, '0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))', 40);
     // Four 12-second 720p clips: under 40 s of music the render takes long enough to stop it mid-way.
-    for (let i = 0; i < 4; i++)
-      execFileSync('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        `testsrc2=s=1280x720:r=30:d=12,hue=h=${i * 90}`,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-pix_fmt',
-        'yuv420p',
-        path.join(work, `clip${i}.mp4`),
-      ]);
+    for (let i = 0; i < 4; i++) makeClip(path.join(work, `clip${i}.mp4`), { size: '1280x720', fps: 30, seconds: 12, hue: i * 90 });
     sys = await startSystem(dataDir);
   }, 180_000);
   afterAll(async () => {
@@ -135,7 +86,7 @@ describe('cancelling a job end to end (issue 20)', () => {
     const ffmpegs = await until(
       'the render ffmpeg',
       () => {
-        const found = descendants(worker).filter((p) => /(^|\/)ffmpeg /.test(p.cmd));
+        const found = ffmpegsUnder(worker);
         return found.length ? found : null;
       },
       120_000,

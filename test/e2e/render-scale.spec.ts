@@ -3,49 +3,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
+import { makeClip } from '../support/media';
+import { VISA, ffmpegsUnder, until } from '../support/processes';
 import { ROOT, startSystem, type RunningSystem } from '../support/system';
-
-const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
 
 interface Me {
   user: { credits: number; daily_free_used: boolean };
-}
-
-/** Every ffmpeg under process `root` (from /proc). */
-function ffmpegsUnder(root: number): number[] {
-  const parent = new Map<number, number>();
-  const cmds = new Map<number, string>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      cmds.set(Number(d), fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const under = (pid: number) => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  return [...cmds.entries()].filter(([pid, cmd]) => /(^|\/)ffmpeg /.test(cmd) && under(pid)).map(([pid]) => pid);
 }
 
 interface AdminJob {
   status: string;
   render_chunks: Array<{ index: number; worker: string; frames: number; seconds: number }>;
 }
-
-const until = async <T>(what: string, f: () => T | null | undefined | false | Promise<T | null>, timeoutMs: number): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 /** Mono 48 kHz float samples of a file's first sound stream. */
 const samples = (file: string) => {
@@ -93,22 +62,7 @@ describe('one reel on many render workers', () => {
   beforeAll(async () => {
     // A steady tone: any gap or click at a chunk join shows as a dip in its level.
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=15', '-ac', '2', music]);
-    for (let i = 0; i < 2; i++)
-      execFileSync('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        `testsrc2=s=1280x720:r=30:d=9,hue=h=${i * 120}`,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-pix_fmt',
-        'yuv420p',
-        path.join(work, `clip${i}.mp4`),
-      ]);
+    for (let i = 0; i < 2; i++) makeClip(path.join(work, `clip${i}.mp4`), { size: '1280x720', fps: 30, seconds: 9, hue: i * 120 });
     sys = await startSystem(dataDir, {
       RENDER_WORKERS: '2',
       RENDER_THREADS: '1',
