@@ -148,7 +148,9 @@ export function rerollPlan(input: PlanInput, plan: EditPlan, opts: RerollOptions
     let next: Segment | undefined;
     if (input.intelligence && clip.analysis && clip.analysis.times.length > 0) {
       const all: Candidate[] = [];
-      forEachWindow(clip.analysis, clip.durationSec, len, used, seg.start, (c) => all.push(c));
+      forEachWindow(clip.analysis, clip.durationSec, len, used, seg.start, (c) => {
+        all.push(c);
+      });
       const byRank = (a: Candidate, b: Candidate) => a.tier - b.tier || b.rank - a.rank || a.start - b.start;
       const fresh = all.filter((c) => c.gap === Infinity).sort(byRank);
       const bestTier = fresh[0]?.tier;

@@ -72,6 +72,65 @@ export interface Candidate {
   choice: SegmentChoice;
 }
 
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** What a window's choice is worked out from. */
+interface WindowStats {
+  lo: number;
+  hi: number;
+  black: number;
+  frozen: number;
+  blurred: number;
+  quality: number;
+  fresh: boolean;
+}
+
+/**
+ * A candidate window. Its choice (the details shown in the plan) is worked out when read: a long
+ * reel ranks thousands of windows per segment and keeps one.
+ */
+class Window implements Candidate {
+  private details?: SegmentChoice;
+  constructor(
+    private readonly a: ClipAnalysis,
+    readonly start: number,
+    readonly tier: number,
+    readonly gap: number,
+    readonly rank: number,
+    private readonly w: WindowStats,
+  ) {}
+
+  get choice(): SegmentChoice {
+    const { a, w, tier, gap } = this;
+    const n = w.hi - w.lo;
+    this.details ??= {
+      tier,
+      reason: CHOICE_REASONS[tier]!,
+      quality: r3(w.quality),
+      sharpness: r3(mean(a.sharpness, w.lo, w.hi, a.blurred.slice(w.lo, w.hi).some(Boolean) ? 0 : 1)),
+      motion: r3(mean(a.motion, w.lo, w.hi, 0)),
+      exposure: r3(mean(a.exposure, w.lo, w.hi, 1)),
+      black: r3(w.black / n),
+      frozen: r3(w.frozen / n),
+      blurred: r3(w.blurred / n),
+      ...(w.fresh ? {} : { repeatGapSec: r3(Math.max(0, gap)) }),
+    };
+    return this.details;
+  }
+}
+
+/** The first index of sorted `xs` whose value is >= x. */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0,
+    hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const mean = (xs: number[] | undefined, lo: number, hi: number, dflt: number) => {
   if (!xs || hi <= lo) return dflt;
   let s = 0;
@@ -102,7 +161,10 @@ export function forEachWindow(
   len: number,
   used: Used[],
   reelStart: number,
-  visit: (c: Candidate) => void,
+  /** Called with each candidate in turn; returning false stops the walk. */
+  visit: (c: Candidate) => boolean | void,
+  /** Only the tier is read (bestTier): the rank is not worked out (NaN). */
+  tierOnly = false,
 ): void {
   const step = Math.max(0.05, Math.min(0.25, a.sampleIntervalSec));
   const last = Math.max(0, duration - len);
@@ -117,7 +179,25 @@ export function forEachWindow(
   for (const e of edges)
     for (const s0 of [e, e - len]) if (s0 >= -EPS && s0 <= last + EPS) startSet.add(round6(Math.min(last, Math.max(0, s0))));
   const starts = [...startSet].sort((x, y) => x - y);
-  const flush = (x: number) => edges.some((e) => Math.abs(e - x) <= step / 2 + EPS);
+  // Sorted once: "flush against an edge" is a binary search, not a scan of every edge.
+  const sortedEdges = [...edges].sort((x, y) => x - y);
+  const flush = (x: number) => {
+    const i = lowerBound(sortedEdges, x - step / 2 - EPS);
+    return i < sortedEdges.length && sortedEdges[i]! <= x + step / 2 + EPS;
+  };
+  // Windows already used, by where they start in the clip: those overlapping [start, end) start
+  // after start - longest and before end, so a long reel's many repeats are not all scanned.
+  const byIn = [...used].sort((x, y) => x.in - y.in);
+  const ins = byIn.map((u) => u.in);
+  const longest = byIn.reduce((m, u) => Math.max(m, u.out - u.in), 0);
+  const overlapping = (start: number, end: number) => {
+    const out: Used[] = [];
+    for (let i = lowerBound(ins, start - longest - EPS); i < byIn.length && byIn[i]!.in < end - EPS; i++) {
+      const u = byIn[i]!;
+      if (start < u.out - EPS && end > u.in + EPS) out.push(u);
+    }
+    return out;
+  };
   // A sample at time t stands for [t, t + interval): the frame shown until the next sample.
   const firstAfter = (t: number) => {
     let lo = 0,
@@ -157,8 +237,7 @@ export function forEachWindow(
       if (a.frozen[i]) frozen++;
       if (a.blurred[i]) blurred++;
     }
-    const n = hi - lo;
-    const overlaps = used.filter((u) => start < u.out - EPS && end > u.in + EPS);
+    const overlaps = overlapping(start, end);
     const fresh = overlaps.length === 0;
     const gap = fresh ? Infinity : Math.min(...overlaps.map((u) => reelStart - u.reelEnd));
     const backToBack = !fresh && previous !== undefined && overlaps.includes(previous) && reelStart - previous.reelEnd <= EPS;
@@ -167,33 +246,42 @@ export function forEachWindow(
     const quality = mean(a.score, lo, hi, 0);
     // Fresh: quality (+ flush bonus). Again: the longest gap first (in half seconds), then the
     // least of the latest showing repeated (a short clip's windows all touch it), then the most
-    // material not yet shown, then quality.
-    const latest = fresh ? [] : overlaps.filter((u) => u.reelEnd >= Math.max(...overlaps.map((o) => o.reelEnd)) - EPS);
-    const rank = fresh
-      ? quality + (flush(start) || flush(end) ? 0.01 : 0)
-      : Math.floor(Math.min(gap, 1e4) / 0.5) * 10 +
-        3 * (1 - overlapSec(latest, start, end) / len) +
-        2 * (1 - overlapSec(overlaps, start, end) / len) +
-        quality / 2;
-    const r3 = (x: number) => Math.round(x * 1000) / 1000;
-    const c: Candidate = {
-      start,
-      tier,
-      gap,
-      rank,
-      choice: {
-        tier,
-        reason: CHOICE_REASONS[tier]!,
-        quality: r3(quality),
-        sharpness: r3(mean(a.sharpness, lo, hi, a.blurred.slice(lo, hi).some(Boolean) ? 0 : 1)),
-        motion: r3(mean(a.motion, lo, hi, 0)),
-        exposure: r3(mean(a.exposure, lo, hi, 1)),
-        black: r3(black / n),
-        frozen: r3(frozen / n),
-        blurred: r3(blurred / n),
-        ...(fresh ? {} : { repeatGapSec: r3(Math.max(0, gap)) }),
-      },
-    };
-    visit(c);
+    // material not yet shown, then quality. Not needed when only the tier is asked.
+    let rank = NaN;
+    if (!tierOnly) {
+      if (fresh) rank = quality + (flush(start) || flush(end) ? 0.01 : 0);
+      else {
+        const lastEnd = Math.max(...overlaps.map((o) => o.reelEnd));
+        const latest = overlaps.filter((u) => u.reelEnd >= lastEnd - EPS);
+        rank =
+          Math.floor(Math.min(gap, 1e4) / 0.5) * 10 +
+          3 * (1 - overlapSec(latest, start, end) / len) +
+          2 * (1 - overlapSec(overlaps, start, end) / len) +
+          quality / 2;
+      }
+    }
+    const c = new Window(a, start, tier, gap, rank, { lo, hi, black, frozen, blurred, quality, fresh });
+    if (visit(c) === false) return;
   }
+}
+
+/**
+ * The best kind (tier) of window of `len` seconds this clip still has (see chooseWindow), without
+ * ranking the windows: the planner asks it of every clip for every segment to share the reel.
+ */
+export function bestTier(a: ClipAnalysis, duration: number, len: number, used: Used[], reelStart: number): number {
+  let best = Infinity;
+  forEachWindow(
+    a,
+    duration,
+    len,
+    used,
+    reelStart,
+    (c) => {
+      best = Math.min(best, c.tier);
+      return best > 0; // nothing beats fresh clean material
+    },
+    true,
+  );
+  return best;
 }

@@ -44,7 +44,7 @@ import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
-import { chooseWindow, EPS, round6, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
+import { bestTier, chooseWindow, EPS, round6, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
 
 export { CHOICE_REASONS, forEachWindow, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
 
@@ -221,8 +221,7 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
     const tierOf = (c: number) => {
       const clip = input.clips[c]!;
       const l = Math.min(len, clip.durationSec);
-      if (clip.analysis && clip.analysis.times.length > 0)
-        return chooseWindow(clip.analysis, clip.durationSec, l, used[c]!, reelStart).tier;
+      if (clip.analysis && clip.analysis.times.length > 0) return bestTier(clip.analysis, clip.durationSec, l, used[c]!, reelStart);
       return usedSec[c]! + l <= clip.durationSec + EPS ? 0 : 1;
     };
     const allShown = shown.every((x) => x > 0);
