@@ -284,6 +284,24 @@ export function thumbnailTime(settings: RenderSettings, total: number): number {
 }
 
 /** A JPEG thumbnail of a stored file at `at` seconds (uploads; reels get theirs from the render). */
+/**
+ * Several small JPEGs of one video in one ffmpeg process: an input per moment (each seeks on its
+ * own, as buildThumbnailArgs does), an output per input. A long plan's timeline needs hundreds;
+ * one process each would spend most of its time starting ffmpeg.
+ */
+export function buildFramesArgs(file: string, ats: readonly number[], outputs: readonly string[], width: number): string[] {
+  if (ats.length !== outputs.length) throw new Error('one output per moment');
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    ...ats.flatMap((at) => ['-ss', num(Math.max(0, at)), ...INPUT_GUARD, '-i', `file:${file}`]),
+    ...outputs.flatMap((out, i) => ['-map', `${i}:v:0`, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '3', '-f', 'image2', out]),
+  ];
+}
+
 export function buildThumbnailArgs(reel: string, at: number, output: string): string[] {
   return [
     '-hide_banner',

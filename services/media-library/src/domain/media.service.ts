@@ -91,6 +91,8 @@ export interface MediaTools {
   thumbnail(path: string, durationSec: number): Promise<Buffer>;
   /** A small JPEG (a timeline thumbnail) of a video at `atSec`. */
   frame(path: string, atSec: number): Promise<Buffer>;
+  /** The same for several moments of one video at once (one process), when the tools can. */
+  framesOf?(path: string, atSecs: number[]): Promise<Buffer[]>;
   /** `video` (from the probe) lets a light clip or another codec skip the engine's packet index. */
   analyse(path: string, kind: MediaKind, durationSec: number, video?: VideoShape): Promise<unknown>;
   /** The version the analyses of each kind carry now (an analysis with an older one is redone). */
@@ -144,6 +146,9 @@ export async function redoStaleAnalyses<T>(
   }
   return counts;
 }
+
+/** Timeline frames one ffmpeg process cuts from one video. */
+const FRAMES_PER_PROCESS = 16;
 
 /** The most frames one GetFrames call may ask for (a plan's segments). */
 export const FRAMES_PER_CALL = 5000;
@@ -312,10 +317,24 @@ export class MediaService {
       perFile.set(f.key, f.ms);
       missing.set(f.objectKey, perFile);
     }
-    // One local copy per file, its missing frames cut from it one after another.
+    // One local copy per file, its missing frames cut from it FRAMES_PER_PROCESS at a time (a long
+    // reel's timeline asks for hundreds), or one after another with tools that cut one at a time.
     for (const [objectKey, frames] of missing)
       await this.objects.withLocalFile(objectKey, async (p) => {
-        for (const [key, ms] of frames) await this.objects.put(key, await this.tools.frame(p, ms / 1000), { contentType: 'image/jpeg' });
+        const todo = [...frames];
+        for (let i = 0; i < todo.length; i += FRAMES_PER_PROCESS) {
+          const batch = todo.slice(i, i + FRAMES_PER_PROCESS);
+          const images: Buffer[] = [];
+          if (this.tools.framesOf)
+            images.push(
+              ...(await this.tools.framesOf(
+                p,
+                batch.map(([, ms]) => ms / 1000),
+              )),
+            );
+          else for (const [, ms] of batch) images.push(await this.tools.frame(p, ms / 1000));
+          for (const [j, [key]] of batch.entries()) await this.objects.put(key, images[j]!, { contentType: 'image/jpeg' });
+        }
       });
     return plan.map((f) => f.key);
   }

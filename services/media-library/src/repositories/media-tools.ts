@@ -9,6 +9,7 @@ import {
   MUSIC_ANALYSIS_VERSION,
   analyseClip,
   analyseMusic,
+  buildFramesArgs,
   buildThumbnailArgs,
   decodeAudio,
   execMedia,
@@ -32,6 +33,18 @@ async function frameAt(file: string, at: number, width?: number): Promise<Buffer
     if (width) args[args.indexOf('scale=640:-2')] = `scale=${width}:-2`;
     await execMedia('ffmpeg', args, { timeoutMs: 30_000 });
     return await fs.promises.readFile(out);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Small JPEGs of one video at `ats` (seconds), made by one ffmpeg process. */
+async function framesAt(file: string, ats: number[], width: number): Promise<Buffer[]> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'reelsmith-frames-'));
+  try {
+    const outs = ats.map((_, i) => path.join(dir, `frame-${i}.jpg`));
+    await execMedia('ffmpeg', buildFramesArgs(file, ats, outs, width), { timeoutMs: 30_000 + 2000 * ats.length });
+    return await Promise.all(outs.map((o) => fs.promises.readFile(o)));
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -76,6 +89,7 @@ export const engineTools: MediaTools = {
   },
   thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
   frame: (file, atSec) => frameAt(file, atSec, SMALL_FRAME),
+  framesOf: (file, atSecs) => framesAt(file, atSecs, SMALL_FRAME),
   analysisVersions: { video: CLIP_ANALYSIS_VERSION, audio: MUSIC_ANALYSIS_VERSION },
   async analyse(file, kind, durationSec, video) {
     // The probe's codec and size let a light clip skip the packet index (frame rate assumed 30).

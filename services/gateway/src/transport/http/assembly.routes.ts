@@ -187,7 +187,8 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
   app.post(
     '/jobs/plan',
     {
-      config: { access: 'user', rateLimit: RATE_LIMITS.plans },
+      // A long reel's preview cuts a timeline frame per moment (hundreds for ten minutes).
+      config: { access: 'user', rateLimit: RATE_LIMITS.plans, deadlineMs: 60_000 },
       schema: {
         summary: 'The edit plan and estimate for a request, or a plan with segments re-rolled (never reserves or charges)',
         body: planRequest,

@@ -14,6 +14,11 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * This route's budget for its gRPC calls together, when it needs more than REQUEST_DEADLINE_MS
+     * (the plan preview of a long reel cuts hundreds of timeline frames).
+     */
+    deadlineMs?: number;
   }
   interface FastifyInstance {
     /** Every route registered with access 'admin' (tests enumerate it). */

@@ -180,7 +180,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     const route = req.routeOptions.url;
     const { span, ctx } = startSpan(`${req.method} ${route ?? 'unmatched'}`, extractTrace(req.headers as Record<string, string>));
     const multipart = req.headers['content-type']?.startsWith('multipart/');
-    const t = { ctx, deadline: multipart ? undefined : Date.now() + budget, span, route };
+    const t = {
+      ctx,
+      deadline: multipart ? undefined : Date.now() + Math.max(budget, req.routeOptions.config.deadlineMs ?? 0),
+      span,
+      route,
+    };
     traces.set(req, t);
     const traceId = currentTraceId(ctx);
     if (traceId) void reply.header('x-trace-id', traceId);
