@@ -290,3 +290,51 @@ export const LEVEL_SWITCH_MARGIN = 1.25;
  * always win here.
  */
 export const STEADY_LEVEL_FACTORS = [2, 1.5, 2 / 3] as const;
+
+/**
+ * The mean hi-hat (air band) onset at the quarters of each interval of a chain: at the beats, a
+ * quarter, half and three quarters of the way to the next beat (peak within two hops).
+ */
+export function quarterMeans(hops: number[], air: Float32Array): number[] {
+  const sums = [0, 0, 0, 0];
+  const n = hops.length - 1;
+  for (let i = 0; i < n; i++) {
+    const h = hops[i]!,
+      d = hops[i + 1]! - h;
+    for (let q = 0; q < 4; q++) sums[q]! += peakNear(air, Math.round(h + (q * d) / 4));
+  }
+  return sums.map((s) => s / Math.max(1, n));
+}
+
+/** Hats count as dense when every quarter of the beat carries at least this share of the strongest quarter's hat onset. */
+export const DENSE_HATS_SHARE = 0.25;
+
+/**
+ * Whether the hats tick on every quarter of the chain's beat (sixteenths of it): then they are
+ * as regular at twice the tempo as at the chain's, and do not tell the two apart.
+ */
+export function denseHats(hops: number[], air: Float32Array): boolean {
+  if (hops.length < 9) return false;
+  const q = quarterMeans(hops, air);
+  return Math.min(...q) >= DENSE_HATS_SHARE * Math.max(...q) && Math.max(...q) > 0;
+}
+
+/**
+ * A steady chain at T with dense hats (`denseHats`) is as well explained at 2T (the hats then on
+ * every eighth, the snare on every other beat: half-time trap, named by its producers at 2T), so
+ * the tempo prior alone decides: twice the tempo when 2T is nearer the prior's centre (in
+ * octaves) than T is, i.e. T * 2T < centre^2. Returns the chain with its halfway beats added, or
+ * the chain itself.
+ */
+export function denseHatsLevel(hops: number[], air: Float32Array, hopSec: number, priorBpm: number): number[] {
+  if (hops.length < 9) return hops;
+  const bpm = (60 * (hops.length - 1)) / ((hops.at(-1)! - hops[0]!) * hopSec);
+  if (!(2 * bpm * bpm < priorBpm * priorBpm) || !denseHats(hops, air)) return hops;
+  const out: number[] = [];
+  hops.forEach((h, i) => {
+    out.push(h);
+    const next = hops[i + 1];
+    if (next !== undefined) out.push(Math.round((h + next) / 2));
+  });
+  return out;
+}

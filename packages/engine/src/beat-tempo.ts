@@ -12,7 +12,8 @@ export function normaliseBpm(bpm: number): number {
 
 export const MIN_BPM = 70;
 export const MAX_BPM = 180;
-const PRIOR_BPM = 110;
+/** Centre of the tempo prior: the tempo people tap when the music allows either octave. */
+export const PRIOR_BPM = 110;
 const WINDOW_SEC = 8;
 const WINDOW_STEP_SEC = 1;
 /** Viterbi cost of a tempo change, per unit of |ln(ratio)|, in units of normalised salience. */

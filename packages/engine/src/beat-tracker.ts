@@ -64,6 +64,13 @@
  *     where the bands show the note beginning up to four hops before that peak (`noteStart`: the
  *     envelope sums 23 ms of energy on a log1p scale, so a note that builds up, a strum or a soft
  *     chord, peaks late in it): at the first hop whose band onset reaches half the strongest.
+ *  3e. Hi-hats on every quarter of a steady chain's beat (the air band's mean onset at each quarter
+ *     at least a quarter of the strongest quarter's: sixteenths of the chain, eighths of twice its
+ *     tempo) are as regular at 2T as at T and do not tell the two apart; the snare on every other
+ *     beat of 2T is half-time. Then the tempo prior alone decides (`denseHatsLevel`): the halfway
+ *     beats are added when 2T is nearer the prior's centre (110 BPM, step 2) in octaves than T,
+ *     i.e. below 78 BPM (half-time trap at 70 is named 140; hip-hop at 85-90 with sixteenth hats
+ *     stays; rock's and a one-drop's eighth-note hats leave two quarters empty).
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -85,6 +92,7 @@ import {
   drummersLevel,
   fillSkippedBeats,
   presencePhase,
+  denseHatsLevel,
   LEVEL_FACTORS,
   onBeatPhase,
   peakNear,
@@ -98,12 +106,14 @@ import {
   type LevelHypothesis,
 } from './beat-hypotheses.js';
 import { chooseMeter, relativeToMedian, type BeatsPerBar } from './beat-meter.js';
-import { BAND_SEC, normaliseBpm, periodBand, tempoCurve } from './beat-tempo.js';
+import { BAND_SEC, normaliseBpm, periodBand, PRIOR_BPM, tempoCurve } from './beat-tempo.js';
 
 export { onsetEnvelope, type Envelope };
 export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
+ * 6: a steady chain with hi-hats on every quarter of its beat is doubled where twice its tempo is
+ * nearer the tempo prior (step 3e: half-time trap at 70 is named 140).
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
  * beats before the music starts or after it has stopped (step 3); beats where the note begins
  * (step 3d).
@@ -111,7 +121,7 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 5;
+export const MUSIC_ANALYSIS_VERSION = 6;
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
 export const LOW_BEAT_CONFIDENCE = 0.5;
@@ -349,6 +359,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
 
   // Phase from the presence band (claps, snares, the kick's click) unless hats explain it.
   if (env.bands?.presence && env.bands.air) hops = presencePhase(hops, env.bands.presence, env.bands.air);
+  // Step 3e: dense hats (sixteenths of a slow chain) say nothing about T against 2T: the tempo prior decides.
+  if (env.bands?.air && hopIrregularity(hops) <= WAVERING) hops = denseHatsLevel(hops, env.bands.air, env.hopSec, PRIOR_BPM);
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
   const strength: number[] = [];

@@ -1,5 +1,8 @@
 import {
   chooseLevel,
+  denseHats,
+  denseHatsLevel,
+  quarterMeans,
   lopsided,
   phaseMeans,
   steadyLevelScore,
@@ -223,5 +226,43 @@ describe('meter and steadiness', () => {
     const rub: number[] = [0];
     for (let i = 1; i < 64; i++) rub.push(rub[i - 1]! + 40 * (1 + 0.08 * Math.sin((2 * Math.PI * i) / 16)));
     expect(hopIrregularity(rub)).toBeGreaterThan(0.02);
+  });
+});
+
+describe('dense hats: the tempo prior decides between T and 2T', () => {
+  const hopSec = 128 / 22050;
+  // A chain of 24 beats, `period` hops apart, hats in the air band at the given fractions of each beat.
+  const chainWithHats = (period: number, quarters: number[]) => {
+    const hops = Array.from({ length: 24 }, (_, i) => 10 + i * period);
+    const air = new Float32Array(10 + 25 * period);
+    for (const h of hops) quarters.forEach((v, q) => (air[Math.round(h + (q * period) / 4)] = v));
+    return { hops, air };
+  };
+  const periodAt = (bpm: number) => Math.round(60 / bpm / hopSec);
+
+  it('measures the hats at each quarter of the beat', () => {
+    const { hops, air } = chainWithHats(periodAt(70), [4, 1.4, 2.7, 1.4]);
+    expect(quarterMeans(hops, air).map((x) => Math.round(x * 10) / 10)).toEqual([4, 1.4, 2.7, 1.4]);
+    expect(denseHats(hops, air)).toBe(true);
+  });
+
+  it('doubles a slow chain with sixteenth hats (half-time trap at 70 is named 140)', () => {
+    const { hops, air } = chainWithHats(periodAt(70), [4, 1.4, 2.7, 1.4]);
+    const out = denseHatsLevel(hops, air, hopSec, 110);
+    expect(out).toHaveLength(2 * hops.length - 1);
+    expect(out[1]).toBe(Math.round((hops[0]! + hops[1]!) / 2));
+  });
+
+  it('keeps a chain nearer the prior than its double (hip-hop at 85 or 90 with sixteenth hats)', () => {
+    for (const bpm of [85, 90]) {
+      const { hops, air } = chainWithHats(periodAt(bpm), [4, 1.4, 2.7, 1.4]);
+      expect(denseHatsLevel(hops, air, hopSec, 110)).toBe(hops);
+    }
+  });
+
+  it('keeps a slow chain whose hats are eighth notes (rock at 82, a one-drop at 76)', () => {
+    const { hops, air } = chainWithHats(periodAt(76), [2.6, 0.3, 1.1, 0.3]);
+    expect(denseHats(hops, air)).toBe(false);
+    expect(denseHatsLevel(hops, air, hopSec, 110)).toBe(hops);
   });
 });
