@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
 import { makeClip, makeSong } from '../support/media';
-import { VISA, descendants, ffmpegsUnder, until } from '../support/processes';
+import { descendants, ffmpegsUnder, until } from '../support/processes';
 import { startSystem, type RunningSystem } from '../support/system';
 
 interface Me {
@@ -60,16 +60,7 @@ describe('cancelling a job end to end (issue 20)', () => {
     expect(done.status).toBe('completed');
 
     // Credits for the long one (sandbox card).
-    const intent = await api.call<{ payment_intent_id: string }>('POST', '/payments/create-intent', {
-      type: 'credits',
-      item_id: 'credits_1000',
-      amount: 4000,
-      currency: 'usd',
-      payment_method: 'card',
-    });
-    expect(intent.status).toBe(200);
-    const paid = await api.call('POST', '/payments/confirm', { payment_intent_id: intent.body.payment_intent_id, ...VISA });
-    expect(paid.status).toBe(200);
+    expect(await api.buyThousandCredits()).toBe(200);
     const before = (await api.call<Me>('GET', '/auth/me')).body.user;
     expect(before.credits).toBe(1000);
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
 import { makeClip } from '../support/media';
-import { VISA, ffmpegsUnder, until } from '../support/processes';
+import { ffmpegsUnder, until } from '../support/processes';
 import { ROOT, startSystem, type RunningSystem } from '../support/system';
 
 interface Me {
@@ -178,14 +178,7 @@ describe('one reel on many render workers', () => {
     await until('the job scratch to go', () => scratchObjects(jobId).length === 0, 10_000);
 
     // A paid reel, cancelled mid-render: every chunk stops, the credits come back once, no chunk stays.
-    const intent = await api.call<{ payment_intent_id: string }>('POST', '/payments/create-intent', {
-      type: 'credits',
-      item_id: 'credits_1000',
-      amount: 4000,
-      currency: 'usd',
-      payment_method: 'card',
-    });
-    expect((await api.call('POST', '/payments/confirm', { payment_intent_id: intent.body.payment_intent_id, ...VISA })).status).toBe(200);
+    expect(await api.buyThousandCredits()).toBe(200);
     const second = await api.call<{ job_id: string }>('POST', '/jobs/assemble', request(clips, song));
     expect(second.status).toBe(200);
     const cancelId = second.body.job_id;

@@ -100,6 +100,20 @@ export class Api {
     return this.call('POST', '/uploads/file', form);
   }
 
+  /** Buys the 1,000-credit pack ($40) with the sandbox's test card, as a user would; the confirm's status. */
+  async buyThousandCredits(): Promise<number> {
+    const intent = await this.call<{ payment_intent_id: string }>('POST', '/payments/create-intent', {
+      type: 'credits',
+      item_id: 'credits_1000',
+      amount: 4000,
+      currency: 'usd',
+      payment_method: 'card',
+    });
+    if (intent.status !== 200) return intent.status;
+    const card = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };
+    return (await this.call('POST', '/payments/confirm', { payment_intent_id: intent.body.payment_intent_id, ...card })).status;
+  }
+
   async waitForStatus(jobId: string, done: (s: { status: string; progress: number }) => boolean, timeoutMs = 180_000): Promise<JobStatus> {
     const end = Date.now() + timeoutMs;
     for (;;) {

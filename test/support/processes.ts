@@ -40,6 +40,3 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-/** The sandbox payment provider's test card, typed as a person would. */
-export const VISA = { test_card: '4242 4242 4242 4242', test_expiry: '12/34', test_cvc: '123' };

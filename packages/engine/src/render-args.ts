@@ -291,6 +291,7 @@ export function thumbnailTime(settings: RenderSettings, total: number): number {
  */
 export function buildFramesArgs(file: string, ats: readonly number[], outputs: readonly string[], width: number): string[] {
   if (ats.length !== outputs.length) throw new Error('one output per moment');
+  // Alike buildThumbnailArgs's on purpose (the same picture per moment); separate because this one maps each input explicitly.
   return [
     '-hide_banner',
     '-nostdin',

@@ -11,6 +11,7 @@ describe('timeline frames, several per ffmpeg process', () => {
 
   it('cuts the same JPEGs as one process per frame, in the order asked', async () => {
     const clip = path.join(work.dir, 'clip.mp4');
+    // The usual test-pattern clip (as test/support/media.ts's makeClip); service tests do not import the root test helpers.
     execFileSync('ffmpeg', [
       '-v',
       'error',

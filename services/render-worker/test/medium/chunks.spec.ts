@@ -84,6 +84,7 @@ describe('a long reel in chunks over two workers', () => {
     const dir = path.join(work.dir, 'coord');
     fs.mkdirSync(dir);
     const progress: number[] = [];
+    // The same call as the engine renderer's (engine.renderer.ts): this test drives it directly.
     const r = await coordinator.coordinate({
       job: { id: 'job-1', ownerId: 'u', request: { ...request, ...parseSettings({}) } as JobRequest },
       attempt: 1,
@@ -101,6 +102,7 @@ describe('a long reel in chunks over two workers', () => {
       onProgress: (p) => progress.push(p),
     });
     expect(r.chunks.map((c) => c.index)).toEqual(batches.map((_, i) => i));
+    // Counting frames as the e2e render-scale spec does: each package's tests stay self-contained.
     const frames = Number(
       execFileSync('ffprobe', [
         '-v',
