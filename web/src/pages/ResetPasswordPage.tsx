@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from '../components/navigation';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { errorDetail } from '../app/api';
 import { authOpened } from '../app/session';
 import { useAppDispatch } from '../app/store';
@@ -85,11 +86,7 @@ export function ResetPasswordPage() {
               Confirm Password
               <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
             </label>
-            {error && (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            )}
+            {error && <ErrorAlert>{error}</ErrorAlert>}
             <button className="btn primary wide" type="submit" disabled={state.isLoading}>
               {state.isLoading ? 'Please wait…' : 'Set New Password'}
             </button>

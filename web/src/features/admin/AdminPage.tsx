@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from '../../components/navigation';
 import { errorDetail } from '../../app/api';
 import { Page } from '../../components/Page';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
 import { InboxSection } from '../public';
 import '../public/public.css';
@@ -185,9 +186,7 @@ function Dashboard({ refreshMs }: { refreshMs: number }) {
         </button>
       </div>
       {errors.map((e) => (
-        <p key={e} className="error" role="alert">
-          {e}
-        </p>
+        <ErrorAlert key={e}>{e}</ErrorAlert>
       ))}
       <div className="stat-grid">
         <StatusCard
@@ -315,9 +314,7 @@ export function AdminPage() {
       {loading ? (
         <p className="muted">Loading system dashboard...</p>
       ) : !user?.is_admin ? (
-        <p className="error" role="alert">
-          Access Denied - This page is only accessible to administrators.
-        </p>
+        <ErrorAlert>Access Denied - This page is only accessible to administrators.</ErrorAlert>
       ) : (
         <div className="admin-dash">
           <Dashboard refreshMs={refreshInterval(search)} />

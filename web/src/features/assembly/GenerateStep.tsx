@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { User } from '../../api/types';
 import type { JobForm } from './useJobForm';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** The job's card loads once there is a job. */
 const JobCard = lazy(() => import('./JobCard').then((m) => ({ default: m.JobCard })));
@@ -32,11 +33,7 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
             : ' · Covered by your free video of the day (one per UTC day).')}
         {ent?.unlimited && ' · Unlimited account: not charged.'}
       </p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <ErrorAlert>{error}</ErrorAlert>}
       {phase.kind === 'idle' && cannotPay && user && credits !== undefined && (
         <Suspense fallback={null}>
           <PayToContinue user={user} credits={credits} />

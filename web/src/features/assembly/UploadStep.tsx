@@ -2,6 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import type { User } from '../../api/types';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { LibraryPickers } from '../library';
 import './assembly.css';
 import { MediaTray } from './MediaTray';
@@ -63,11 +64,7 @@ export function UploadStep({ form, user }: { form: JobForm; user: User | null })
           {user && ` · Up to ${sizeLabel(user.entitlements.upload_cap_bytes)} in total`}
         </p>
       </div>
-      {form.refusedNote && (
-        <p className="error" role="alert" data-testid="tray-refused">
-          {form.refusedNote}
-        </p>
-      )}
+      {form.refusedNote && <ErrorAlert data-testid="tray-refused">{form.refusedNote}</ErrorAlert>}
       {user && <LibraryPickers form={form} user={user} open={browsing} onClose={() => setBrowsing(null)} />}
       <MediaTray form={form} />
     </section>

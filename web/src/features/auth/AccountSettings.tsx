@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { api, errorDetail } from '../../app/api';
 import { signedOut } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { useChangePasswordMutation, useDeleteAccountMutation, useLogoutAllMutation, useSetDisplayNameMutation } from './auth.api';
 import { useCurrentUser } from './useCurrentUser';
 
@@ -17,9 +18,7 @@ const Result = ({ outcome }: { outcome: Outcome }) =>
       {outcome.text}
     </p>
   ) : (
-    <p className="error" role="alert">
-      {outcome.text}
-    </p>
+    <ErrorAlert>{outcome.text}</ErrorAlert>
   ));
 
 /**

@@ -3,6 +3,7 @@ import { errorCode, errorDetail } from '../../app/api';
 import { authClosed, authOpened, signedIn, type AuthMode } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import {
   useForgotPasswordMutation,
   useLoginMutation,
@@ -155,11 +156,7 @@ export function AuthModal() {
             />
           </label>
         )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <ErrorAlert>{error}</ErrorAlert>}
         <button className="btn primary wide" type="submit" disabled={busy}>
           {busy ? 'Please wait…' : { signin: 'Sign In', signup: 'Create Account', verify: 'Verify Email', forgot: 'Send Reset Link' }[mode]}
         </button>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { errorDetail } from '../../app/api';
 import { useCurrentUser } from '../auth';
 import { AdminLibrarySection } from './AdminLibrarySection';
@@ -89,11 +90,8 @@ export function LibraryPage() {
           Refresh
         </button>
       </LibraryToolbar>
-      {/* Same error and loading states as VideoLibraryModal (the spec's wording); the page pages, the modal picks. */}
       {first.isError ? (
-        <p className="error" role="alert">
-          Failed to load video library. The system may still be initializing.
-        </p>
+        <ErrorAlert>Failed to load video library. The system may still be initializing.</ErrorAlert>
       ) : first.isLoading ? (
         <div className="spinner" role="status" aria-label="Loading videos" />
       ) : (

@@ -11,6 +11,7 @@ import {
   type MusicLibraryFile,
 } from './library.api';
 import { Waveform } from '../../components/Waveform';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { LibraryToolbar } from './LibraryToolbar';
 import './library.css';
 
@@ -94,7 +95,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
       }}
     >
       <div className="library-browser">
-        {/* Same toolbar and states as VideoLibraryModal by design: each lists its own kind and picks differently. */}
+        {/* Same toolbar as VideoLibraryModal by design: each lists its own kind and picks differently. */}
         <LibraryToolbar
           label="Search music"
           text={q}
@@ -104,9 +105,9 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
           categories={list.data?.categories ?? []}
         />
         {list.isError ? (
-          <p className="error" role="alert">
+          <ErrorAlert>
             Failed to load music library{'status' in (list.error ?? {}) ? ` (${String((list.error as { status: unknown }).status)})` : ''}
-          </p>
+          </ErrorAlert>
         ) : list.isLoading ? (
           <div className="spinner" role="status" aria-label="Loading music" />
         ) : list.data && list.data.files.length === 0 ? (
@@ -156,12 +157,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
             )}
           </div>
         )}
-        {/* Same alert as VideoLibraryModal's by design: each modal reports its own pick's failure. */}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <ErrorAlert>{error}</ErrorAlert>}
         <div className="row">
           <button
             className="btn"

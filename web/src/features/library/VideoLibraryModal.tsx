@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { ClipCard } from './ClipCard';
 import { LibraryToolbar } from './LibraryToolbar';
 import { LIBRARY_PAGE, useSelectVideosMutation, useVideoLibraryQuery, type SelectedVideo, type VideoLibraryFile } from './library.api';
@@ -64,7 +65,7 @@ export function VideoLibraryModal({
   return (
     <Modal title="Video Library" onClose={onClose}>
       <div className="library-browser">
-        {/* Same toolbar and states as MusicLibraryModal and LibraryPage by design: each lists its own kind and picks differently. */}
+        {/* Same toolbar as MusicLibraryModal and LibraryPage by design: each lists its own kind and picks differently. */}
         <LibraryToolbar
           label="Search videos"
           text={q}
@@ -77,9 +78,7 @@ export function VideoLibraryModal({
           {picked.size} of up to {cap} clips selected
         </p>
         {list.isError ? (
-          <p className="error" role="alert">
-            Failed to load video library. The system may still be initializing.
-          </p>
+          <ErrorAlert>Failed to load video library. The system may still be initializing.</ErrorAlert>
         ) : list.isLoading ? (
           <div className="spinner" role="status" aria-label="Loading videos" />
         ) : list.data && list.data.files.length === 0 ? (
@@ -102,11 +101,7 @@ export function VideoLibraryModal({
             Show more
           </button>
         )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <ErrorAlert>{error}</ErrorAlert>}
         <div className="row">
           <button className="btn" onClick={onClose}>
             Cancel

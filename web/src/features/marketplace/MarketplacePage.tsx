@@ -3,6 +3,7 @@ import { errorDetail } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
 import {
   DEFAULT_CASH,
@@ -41,9 +42,7 @@ export function MarketplacePage() {
   if (!user?.is_admin)
     return (
       <Page title="Footage Marketplace">
-        <p className="error" role="alert">
-          Access Denied - This page is only accessible to administrators.
-        </p>
+        <ErrorAlert>Access Denied - This page is only accessible to administrators.</ErrorAlert>
       </Page>
     );
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { offerText, useAcceptOfferMutation, useDeclineOfferMutation, useMyOffersQuery, type Offer } from './marketplace.api';
 import { formatDate, formatDecimal } from '../../app/format';
 import './marketplace.css';
@@ -20,9 +21,7 @@ export function ReviewOffersModal({ onClose }: { onClose: () => void }) {
         <div className="spinner" role="status" aria-label="Loading offers" />
       ) : q.isError || !q.data ? (
         <div>
-          <p className="error" role="alert">
-            Failed to load offers. The system may still be initializing.
-          </p>
+          <ErrorAlert>Failed to load offers. The system may still be initializing.</ErrorAlert>
           <button className="btn" onClick={() => void q.refetch()}>
             Retry
           </button>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { User } from '../../api/types';
 import { formatPlural } from '../../app/format';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
 import { isCurrentPlan } from './current';
 import { money, packItem, planItem, useCatalogueQuery, type PaymentItem } from './payments.api';
@@ -31,12 +32,12 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
   if (catalogue.isLoading) return <p className="notice">Loading plans…</p>;
   if (catalogue.isError || !catalogue.data)
     return (
-      <p className="error" role="alert">
+      <ErrorAlert>
         Plans could not be loaded.{' '}
         <button className="link" onClick={() => void catalogue.refetch()}>
           Try again
         </button>
-      </p>
+      </ErrorAlert>
     );
   return (
     <div className="plan-grid">
@@ -77,12 +78,7 @@ export function PackCards({ onChoose, withCart = true }: { onChoose: (item: Paym
   const catalogue = useCatalogueQuery();
   const [added, setAdded] = useState('');
   if (catalogue.isLoading) return <p className="notice">Loading credit packs…</p>;
-  if (catalogue.isError || !catalogue.data)
-    return (
-      <p className="error" role="alert">
-        Credit packs could not be loaded.
-      </p>
-    );
+  if (catalogue.isError || !catalogue.data) return <ErrorAlert>Credit packs could not be loaded.</ErrorAlert>;
   return (
     <div className="pack-grid">
       {catalogue.data.packs.map((p) => (

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'rea
 import './payments.css';
 import { errorCode, errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
 import {
   intentFor,
@@ -195,11 +196,7 @@ export function PaymentDialog({
               </label>
             ))}
           </div>
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
+          {error && <ErrorAlert>{error}</ErrorAlert>}
           {phase.kind === 'processing' && (
             <p className="notice" role="status">
               <span className="spinner" aria-hidden="true" /> {phase.line}
@@ -330,11 +327,7 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
         Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 has insufficient funds. Any future
         date, any CVC.
       </p>
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
+      {problem && <ErrorAlert>{problem}</ErrorAlert>}
       <button className="btn primary wide" type="submit">
         Pay {money(total)}
       </button>

@@ -4,6 +4,7 @@ import { loadStripe } from '@stripe/stripe-js/pure';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { CONFIRM_WAIT_MS, sleep } from './PaymentDialog';
 import { money, type PaymentIntent } from './payments.api';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 // Stripe.js is fetched from Stripe by loadStripe (the pure entry adds no script on import), once.
 let stripePromise: Promise<Stripe | null> | undefined;
@@ -31,12 +32,7 @@ export default function StripeCard(props: StripeCardProps) {
       live = false;
     };
   }, [promise]);
-  if (state === 'failed')
-    return (
-      <p className="error" role="alert">
-        Stripe failed to load
-      </p>
-    );
+  if (state === 'failed') return <ErrorAlert>Stripe failed to load</ErrorAlert>;
   if (state === 'loading')
     return (
       <p className="notice">

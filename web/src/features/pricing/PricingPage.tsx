@@ -19,6 +19,7 @@ import {
 import '../payments/payments.css';
 import { usePageMeta } from '../public';
 import { formatCount, formatDate, formatPlural } from '../../app/format';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** Every answer is true of the product as built (issue 14). */
 export const FAQ = [
@@ -70,28 +71,16 @@ function BillingSection({ user }: { user: User }) {
           {s.cancel_at_period_end ? `Ends on ${date(s.next_billing)}; it will not renew.` : `Renews on ${date(s.next_billing)}.`}
         </p>
       )}
-      {s.status === 'past_due' && (
-        <p className="error" role="alert">
-          Your last renewal payment failed. Subscribe again to restore your plan.
-        </p>
-      )}
+      {s.status === 'past_due' && <ErrorAlert>Your last renewal payment failed. Subscribe again to restore your plan.</ErrorAlert>}
       {paid && !s.cancel_at_period_end && (
         <button className="btn" onClick={() => void doCancel()} disabled={cancelState.isLoading}>
           {cancelState.isLoading ? 'Cancelling…' : 'Cancel subscription'}
         </button>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <ErrorAlert>{error}</ErrorAlert>}
       <h3>Payment history</h3>
       {history.isLoading && <p className="notice">Loading payments…</p>}
-      {history.isError && (
-        <p className="error" role="alert">
-          {errorDetail(history.error, 'Payment history could not be loaded.')}
-        </p>
-      )}
+      {history.isError && <ErrorAlert error={history.error} fallback="Payment history could not be loaded." />}
       {history.data && history.data.length === 0 && <p className="muted">No payments yet.</p>}
       {history.data && history.data.length > 0 && (
         <div className="table-scroll">

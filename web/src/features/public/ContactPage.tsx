@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { errorDetail } from '../../app/api';
 import { useSendContactMutation, type ContactRequest } from './public.api';
 import { usePageMeta } from './usePageMeta';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 const TOPICS: Array<ContactRequest['topic']> = ['General question', 'Technical support', 'Billing', 'Partnership', 'Feedback'];
 
@@ -59,11 +59,7 @@ export function ContactPage() {
               <input tabIndex={-1} autoComplete="off" value={form.website} onChange={set('website')} />
             </label>
           </div>
-          {error && (
-            <p className="error" role="alert">
-              {errorDetail(error, 'Your message could not be sent. Please try again.')}
-            </p>
-          )}
+          {error && <ErrorAlert error={error} fallback="Your message could not be sent. Please try again." />}
           <button className="btn primary" type="submit" disabled={isLoading}>
             {isLoading ? 'Sending…' : 'Send Message'}
           </button>

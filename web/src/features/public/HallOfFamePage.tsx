@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from '../../components/navigation';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlayerModal } from './PlayerModal';
 import {
   useFeaturedQuery,
@@ -31,9 +32,7 @@ function CreatorCards({ creators, loading, failed }: { creators: ShowcaseCreator
           Loading creators…
         </p>
       ) : failed ? (
-        <p className="error" role="alert">
-          Failed to load the creators.
-        </p>
+        <ErrorAlert>Failed to load the creators.</ErrorAlert>
       ) : !creators.length ? (
         <p className="muted">No creators listed yet. Set a public name in Settings to appear here next to your featured reels.</p>
       ) : (
@@ -112,9 +111,7 @@ export function HallOfFamePage() {
           Loading featured reels…
         </div>
       ) : featured.isError ? (
-        <p className="center error" role="alert">
-          Failed to load YouTube content
-        </p>
+        <ErrorAlert className="center">Failed to load YouTube content</ErrorAlert>
       ) : !videos.length ? (
         <p className="center muted">No featured content found</p>
       ) : (

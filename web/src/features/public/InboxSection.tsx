@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
 import { useContactInboxQuery } from './public.api';
 import { formatDateTime } from '../../app/format';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 const PAGE = 20;
 
@@ -18,9 +18,7 @@ export function InboxSection() {
           Loading messages…
         </p>
       ) : q.isError ? (
-        <p className="error" role="alert">
-          {errorDetail(q.error, 'Failed to load messages.')}
-        </p>
+        <ErrorAlert error={q.error} fallback="Failed to load messages." />
       ) : !q.data?.messages.length ? (
         <p className="muted">No messages yet.</p>
       ) : (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
 import { useSetSharingMutation } from './public.api';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** 'Share to showcase' for a reel card: the owner allows admins to feature the reel publicly. */
 export function ShareToggle({ reelId, shared }: { reelId: string; shared: boolean }) {
@@ -22,11 +22,7 @@ export function ShareToggle({ reelId, shared }: { reelId: string; shared: boolea
         />{' '}
         Share to showcase
       </label>
-      {error && (
-        <p className="error" role="alert">
-          {errorDetail(error, 'Sharing could not be changed.')}
-        </p>
-      )}
+      {error && <ErrorAlert error={error} fallback="Sharing could not be changed." />}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
 import { useFeatureReelMutation, useSharedReelsQuery, useUnfeatureReelMutation, type SharedReel } from './public.api';
 import { formatDate, formatPlural } from '../../app/format';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 function Row({ reel }: { reel: SharedReel }) {
   const [category, setCategory] = useState(reel.category || '');
@@ -35,12 +35,7 @@ function Row({ reel }: { reel: SharedReel }) {
           </button>
         )}
       </form>
-      {/* The error alert looks like ShareToggle's and ContactPage's by design: each form reports its own failure in the spec's words. */}
-      {error && (
-        <p className="error" role="alert">
-          {errorDetail(error, 'The showcase could not be changed.')}
-        </p>
-      )}
+      {error && <ErrorAlert error={error} fallback="The showcase could not be changed." />}
     </li>
   );
 }
@@ -51,15 +46,12 @@ export function ShowcaseAdminSection() {
   return (
     <section className="step" aria-labelledby="showcase-admin-heading">
       <h2 id="showcase-admin-heading">Showcase</h2>
-      {/* Loading and error states like InboxSection's by design: each list has its own words. */}
       {q.isLoading ? (
         <p className="muted" role="status">
           Loading shared reels…
         </p>
       ) : q.isError ? (
-        <p className="error" role="alert">
-          {errorDetail(q.error, 'Failed to load shared reels.')}
-        </p>
+        <ErrorAlert error={q.error} fallback="Failed to load shared reels." />
       ) : !q.data?.reels.length ? (
         <p className="muted">No reel has been shared to the showcase yet.</p>
       ) : (

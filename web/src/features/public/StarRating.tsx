@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { errorDetail } from '../../app/api';
 import { formatDecimal, formatPlural } from '../../app/format';
 import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import type { User } from '../../api/types';
 import { useRateReelMutation, type ShowcaseRating } from './public.api';
 
@@ -50,11 +50,7 @@ export function StarRating({ reelId, title, rating, user }: { reelId: string; ti
         {ratingText(shown)}
         {mine > 0 && ` · you gave ${formatPlural(mine, 'star')}`}
       </span>
-      {state.isError && (
-        <span className="error" role="alert">
-          {errorDetail(state.error, 'Your rating could not be saved.')}
-        </span>
-      )}
+      {state.isError && <ErrorAlert inline error={state.error} fallback="Your rating could not be saved." />}
     </div>
   );
 }

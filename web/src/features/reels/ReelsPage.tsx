@@ -5,6 +5,7 @@ import { authOpened } from '../../app/session';
 import { useAppDispatch } from '../../app/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
 import '../public/public.css';
 import { ShareToggle } from '../public';
@@ -100,9 +101,7 @@ export function ReelsPage() {
       {loading || list.isLoading ? (
         <div className="spinner" role="status" aria-label="Loading your reels" />
       ) : list.isError ? (
-        <p className="error" role="alert">
-          Library system is initializing. Your videos will appear here once the cloud storage is ready.
-        </p>
+        <ErrorAlert>Library system is initializing. Your videos will appear here once the cloud storage is ready.</ErrorAlert>
       ) : data?.status === 'fallback' ? (
         <p className="notice">{data.message}</p>
       ) : !data || data.videos.length === 0 ? (

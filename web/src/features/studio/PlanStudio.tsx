@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { clock, useCorrectTempoMutation } from '../assembly';
 import { CutHandles } from './CutHandles';
 import { InstantPreview } from './InstantPreview';
@@ -175,11 +176,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         </button>
         <span className="muted small"> See every cut, on the beat, before the render. Free.</span>
         {pending && <p className="notice">Your files are still being analysed… the preview opens as soon as they are ready.</p>}
-        {problem && (
-          <p className="error" role="alert">
-            {problem}
-          </p>
-        )}
+        {problem && <ErrorAlert>{problem}</ErrorAlert>}
       </div>
     );
 
@@ -308,11 +305,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
           Keys on a segment: ←/→ select, L lock, R re-roll, [ and ] move its end cut by a beat; drag a cut to snap it to a beat.
         </p>
       </div>
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
+      {problem && <ErrorAlert>{problem}</ErrorAlert>}
       <InstantPreview
         plan={plan}
         clipSources={clipSources}
