@@ -14,11 +14,14 @@ const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 /**
  * A tempo correction in the plan preview, by keyboard as a person makes it: the tempo and meter
  * shown, Double re-plans at once and the cuts move, Tap tempo shows the tapped BPM and Escape
- * cancels it, and after a reload (the same song added again) the correction is still there.
+ * cancels it, and after a reload (the same song added again) the correction is still there. A
+ * library track corrected so lists at the corrected tempo in the music library, for this user.
  */
 describe('Home: correcting the tempo in the plan preview', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-tempo-'));
   const music = path.join(dataDir, 'beat.mp3');
+  // The product's only library track, imported at its first start: the same beat, longer.
+  const starter = path.join(dataDir, 'library-import');
   let sys: RunningSystem;
   let browser: Browser;
   let page: Page;
@@ -26,8 +29,17 @@ describe('Home: correcting the tempo in the plan preview', () => {
   beforeAll(async () => {
     // 120 BPM: a low thump on every beat, a hi-hat on every off-beat.
     makeSong(music, BEAT_120, 12);
-    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
+    makeSong(path.join(starter, 'beats', 'library-beat.mp3'), BEAT_120, 16);
+    [sys, browser] = await Promise.all([startSystem(dataDir, { LIBRARY_STARTER_DIR: starter }), launchBrowser()]);
     page = await openPage(browser);
+    // The starter import runs in the background after start.
+    const anyone = new Api(sys.baseUrl, dataDir);
+    const deadline = Date.now() + 60_000;
+    while ((await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < 1) {
+      if (Date.now() > deadline) throw new Error('the library track was not imported');
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }, 180_000);
   afterAll(() => closeAll(browser, sys, dataDir));
 
@@ -47,6 +59,13 @@ describe('Home: correcting the tempo in the plan preview', () => {
       .evaluateAll((els) => els.slice(1).map((e) => Number(e.getAttribute('data-start'))))
       .then((xs) => xs.map((x) => Math.round(x * 1000) / 1000));
   const tempoText = () => page.getByTestId('plan-tempo').textContent();
+  const pressDouble = async (studio: ReturnType<Page['getByTestId']>) => {
+    // Tab from Shift back to Double is how a person reaches it.
+    await studio.getByRole('button', { name: 'Shift half a beat' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Double');
+    await page.keyboard.press('Enter');
+  };
 
   it('doubles by keyboard: the cuts move at once; tap tempo shows the BPM and Escape cancels; the choice survives a reload', async () => {
     const api = new Api(sys.baseUrl, dataDir);
@@ -65,11 +84,8 @@ describe('Home: correcting the tempo in the plan preview', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('tempo-1-found'), fullPage: true });
 
-    // Double, from the keyboard: Tab from Shift back to Double is how a person reaches it.
-    await studio.getByRole('button', { name: 'Shift half a beat' }).focus();
-    await page.keyboard.press('Shift+Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Double');
-    await page.keyboard.press('Enter');
+    // Double, from the keyboard.
+    await pressDouble(studio);
     await page
       .getByTestId('plan-tempo')
       .getByText(/doubled/)
@@ -114,4 +130,57 @@ describe('Home: correcting the tempo in the plan preview', () => {
     expect(await cuts()).toEqual(doubled);
     await page.screenshot({ path: shot('tempo-4-after-reload'), fullPage: true });
   }, 300_000);
+
+  it('a library track doubled in the plan preview lists at its doubled tempo in the music library', async () => {
+    // The same signed-in user; a fresh page: the clips uploaded, the music from the library.
+    await page.reload();
+    await page.getByRole('button', { name: /@example\.com/ }).waitFor();
+    await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4')]);
+    await trayDone(page);
+    const browse = page.getByRole('button', { name: 'Browse Music Library' });
+    const library = page.getByRole('dialog', { name: 'Music Library' });
+    const row = library.getByTestId('track').filter({ hasText: 'library-beat.mp3' });
+    const selectedLine = library.locator('[aria-live=polite] p').first();
+    /** Opens the music library by keyboard, finds the track by typing, selects it: its listed BPM and the selected line's. */
+    const openAndSelect = async () => {
+      await browse.focus();
+      await page.keyboard.press('Enter');
+      await library.getByLabel('Search music').waitFor();
+      await library.getByLabel('Search music').pressSequentially('beat');
+      await row.waitFor();
+      await row.getByRole('button', { name: 'library-beat.mp3', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await selectedLine.getByText('library-beat.mp3').waitFor();
+      return { listed: (await row.textContent()) ?? '', selected: (await selectedLine.textContent()) ?? '' };
+    };
+
+    const before = await openAndSelect();
+    const found = Number(/(\d+) BPM/.exec(before.listed)?.[1]);
+    expect([before.listed, found > 100 && found < 140]).toEqual([before.listed, true]);
+    expect(before.selected).toContain(`· ${found} BPM ·`);
+    await library.getByRole('button', { name: 'Use this track' }).focus();
+    await page.keyboard.press('Enter');
+    await library.waitFor({ state: 'detached' });
+    await trayDone(page);
+
+    const preview = page.getByRole('button', { name: 'Preview edit' });
+    await preview.focus();
+    await page.keyboard.press('Enter');
+    const studio = page.getByTestId('studio');
+    await studio.waitFor({ timeout: 60_000 });
+    await page.getByTestId('plan-tempo').getByText(`${found} BPM · 4/4`, { exact: true }).waitFor({ timeout: 30_000 });
+    await pressDouble(studio);
+    const doubledText = `${2 * found} BPM · 4/4 · doubled (found ${found} BPM)`;
+    await page.getByTestId('plan-tempo').getByText(doubledText, { exact: true }).waitFor({ timeout: 30_000 });
+
+    // The music library now lists the track at the tempo the plan uses, and shows it selected so.
+    const after = await openAndSelect();
+    expect(after.listed).toContain(`${2 * found} BPM`);
+    expect(after.listed).not.toContain(`${found} BPM`);
+    expect(after.selected).toContain(`· ${2 * found} BPM ·`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot('tempo-5-library-corrected'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await library.waitFor({ state: 'detached' });
+  }, 240_000);
 });

@@ -281,6 +281,65 @@ describe('stock libraries and My Reels through the gateway', () => {
     expect(Math.max(...analysis.body.peaks)).toBeGreaterThan(0.3);
   });
 
+  it("lists a user's doubled library track at double its tempo for them only: another user and a signed-out visitor see it as analysed", async () => {
+    const alice = signIn();
+    const bob = signIn();
+    const bpms = (l: Pick<MusicList, 'files'>) => Object.fromEntries(l.files.map((f) => [f.filename, f.bpm]));
+    const analysed = await call<MusicList>('GET', '/music-library-detailed');
+    const found = bpms(analysed.body);
+    const mine = await call<{ files: Array<MusicList['files'][number] & { s3_key: string }> }>('GET', '/music-library', alice.token);
+    expect(bpms(mine.body)).toEqual(found);
+    const slow = mine.body.files.find((f) => f.filename === 'slow-90.mp3')!;
+
+    const doubled = await call<{ music: { tempo_bpm: number; analysed_bpm: number; tempo_corrections: string[] } }>(
+      'POST',
+      '/uploads/tempo',
+      alice.token,
+      { key: slow.s3_key, action: 'double' },
+    );
+    expect(doubled.status).toBe(200);
+    expect(doubled.body.music.tempo_corrections).toEqual(['double']);
+    // The plan preview's tempo, to the tenth the library lists: twice the one found.
+    const planned = Math.round(doubled.body.music.tempo_bpm * 10) / 10;
+    expect(Math.abs(planned - 2 * found['slow-90.mp3']!)).toBeLessThanOrEqual(0.2);
+
+    // Alice: the doubled track at the plan's tempo, in both lists, a search and a one-track page;
+    // the other track as analysed. Her answer is hers: private, and varies with the sign-in.
+    for (const route of [
+      '/music-library-detailed',
+      '/music-library',
+      '/music-library-detailed?q=SLOW',
+      '/music-library?limit=1&offset=1',
+    ]) {
+      const r = await call<MusicList>('GET', route, alice.token);
+      expect([route, r.status]).toEqual([route, 200]);
+      const expected = { 'slow-90.mp3': planned, 'fast-140.mp3': found['fast-140.mp3'] };
+      expect([route, bpms(r.body)]).toEqual([
+        route,
+        Object.fromEntries(r.body.files.map((f) => [f.filename, expected[f.filename as keyof typeof expected]])),
+      ]);
+      expect(r.body.files.map((f) => f.filename)).toContain('slow-90.mp3');
+      expect(r.headers.get('cache-control')).toBe('private, no-cache');
+      expect(r.headers.get('vary')).toMatch(/authorization/i);
+      expect(r.headers.get('etag')).toBeNull();
+    }
+    // Bob and a signed-out visitor: the tempo as analysed.
+    for (const [who, token, route] of [
+      ['bob', bob.token, '/music-library-detailed'],
+      ['bob', bob.token, '/music-library'],
+      ['signed out', undefined, '/music-library-detailed'],
+    ] as const) {
+      const r = await call<MusicList>('GET', route, token);
+      expect([who, route, bpms(r.body)]).toEqual([who, route, found]);
+      expect(r.headers.get('vary')).toMatch(/authorization/i);
+      expect(r.headers.get('cache-control') ?? '').not.toMatch(/public/);
+    }
+
+    // Reset: Alice's list is the analysed one again.
+    expect((await call('POST', '/uploads/tempo', alice.token, { key: slow.s3_key, action: 'reset' })).status).toBe(200);
+    expect(bpms((await call<MusicList>('GET', '/music-library-detailed', alice.token)).body)).toEqual(found);
+  });
+
   it('selects library items for a job: the cap by plan, the object keys a job names, unknown keys 404', async () => {
     const free = signIn('free');
     const paid = signIn('standard');

@@ -2142,7 +2142,7 @@ export interface components {
             peaks: number[];
         };
         MusicLibraryFile: {
-            /** @description Tempo; 0 when the track has no steady beat */
+            /** @description Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track */
             bpm: number;
             category: string;
             duration: number;
@@ -2151,7 +2151,7 @@ export interface components {
             size: number;
         };
         MusicLibraryFileInput: {
-            /** @description Tempo; 0 when the track has no steady beat */
+            /** @description Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track */
             bpm: number;
             category: string;
             duration: number;
@@ -2172,7 +2172,7 @@ export interface components {
         MusicLibraryUserList: {
             categories: string[];
             files: {
-                /** @description Tempo; 0 when the track has no steady beat */
+                /** @description Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track */
                 bpm: number;
                 category: string;
                 duration: number;
@@ -2187,7 +2187,7 @@ export interface components {
         MusicLibraryUserListInput: {
             categories: string[];
             files: {
-                /** @description Tempo; 0 when the track has no steady beat */
+                /** @description Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track */
                 bpm: number;
                 category: string;
                 duration: number;

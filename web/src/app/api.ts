@@ -22,7 +22,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Health', 'User', 'Reel', 'Job', 'GuestPass'],
+  tagTypes: ['Health', 'User', 'Reel', 'Job', 'GuestPass', 'MusicLibrary'],
   endpoints: () => ({}),
 });
 

@@ -64,13 +64,35 @@ export class TempoService {
   async corrected(ownerId: string, media: MediaRecord[]): Promise<CorrectedMedia[]> {
     const music = media.filter((m) => m.kind === 'audio' && m.analysisStatus === 'done' && m.analysis);
     const stored = music.length ? await this.repo.forOwner(ownerId, music) : new Map<string, StoredCorrection>();
-    return media.map((m) => {
-      const a = m.kind === 'audio' && m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
-      const analysedBpm = a?.bpm ?? 0;
-      const s = stored.get(m.objectKey);
-      if (!a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm)) return { ...m, tempoCorrections: [], analysedBpm };
-      return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
-    });
+    return media.map((m) => withCorrections(m, stored.get(m.objectKey)));
+  }
+
+  /**
+   * The tempo the owner sees for library tracks of a list page: by object key, to a tenth of a
+   * BPM (as the library lists it), for the tracks they corrected (still current corrections)
+   * only. The list itself holds no analyses: `analysed` reads them, asked only for those tracks,
+   * and not at all when the owner corrected none of them.
+   */
+  async libraryTempos(
+    ownerId: string,
+    objectKeys: string[],
+    analysed: (objectKeys: string[]) => Promise<MediaRecord[]>,
+  ): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!ownerId || !objectKeys.length) return out;
+    const stored = await this.repo.forOwner(
+      ownerId,
+      objectKeys.map((objectKey) => ({ objectKey, library: true })),
+    );
+    const keys = [...stored].filter(([, s]) => s.corrections.length).map(([k]) => k);
+    if (!keys.length) return out;
+    for (const t of await analysed(keys)) {
+      if (!t.library) continue;
+      const m = withCorrections(t, stored.get(t.objectKey));
+      const bpm = (m.analysis as MusicAnalysis | null)?.bpm;
+      if (m.tempoCorrections.length && typeof bpm === 'number' && Number.isFinite(bpm)) out.set(m.objectKey, Math.round(bpm * 10) / 10);
+    }
+    return out;
   }
 
   /**
@@ -118,6 +140,14 @@ export class TempoService {
     await this.repo.set(ownerId, m, corrections.length ? { baseBpm: a.bpm, corrections } : null);
     return (await this.corrected(ownerId, [m]))[0]!;
   }
+}
+
+/** A track with these stored corrections applied, unless they are stale (made on another tempo) or it has no analysis. */
+function withCorrections(m: MediaRecord, s: StoredCorrection | undefined): CorrectedMedia {
+  const a = m.kind === 'audio' && m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
+  const analysedBpm = a?.bpm ?? 0;
+  if (!a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm)) return { ...m, tempoCorrections: [], analysedBpm };
+  return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
 }
 
 function sameTempo(base: number, now: number): boolean {

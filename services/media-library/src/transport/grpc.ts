@@ -139,8 +139,19 @@ export const grpcBinding = (svc: MediaService, reels: ReelsService, lib: Library
       return {};
     },
     listLibrary: async (req) => {
-      const r = await lib.list(kindOf(req.kind), req.q, req.category, req.limit, req.offset);
-      return { items: r.items.map(libraryItem), categories: r.categories, total: r.total };
+      const kind = kindOf(req.kind);
+      const r = await lib.list(kind, req.q, req.category, req.limit, req.offset);
+      const items = r.items.map(libraryItem);
+      if (kind === 'audio' && req.ownerId) {
+        // Music for a signed-in owner: each track's tempo after their corrections of it.
+        const tempos = await tempo.libraryTempos(
+          req.ownerId,
+          items.map((i) => i.objectKey),
+          libraryMedia(lib),
+        );
+        for (const i of items) i.bpm = tempos.get(i.objectKey) ?? i.bpm;
+      }
+      return { items, categories: r.categories, total: r.total };
     },
     getLibraryItems: async (req) => ({ items: (await lib.items(req.kind ? kindOf(req.kind) : null, req.keys)).map(libraryItem) }),
     findMusic: async (req) => libraryItem(await lib.musicByFilename(req.filename)),

@@ -19,6 +19,8 @@ const assemblyApi = api.injectEndpoints({
     /** Corrects a music track's beats (halve, double, shift, tap, reset); kept for next time. */
     correctTempo: build.mutation<UploadInfo, TempoCorrectionRequest>({
       query: (body) => ({ url: '/uploads/tempo', method: 'POST', body }),
+      // The music library lists the corrected tempo of a library track.
+      invalidatesTags: (_r, error) => (error ? [] : ['MusicLibrary']),
       async onQueryStarted(body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;

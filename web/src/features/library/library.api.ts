@@ -35,8 +35,10 @@ const libraryApi = api.injectEndpoints({
     videoLibrary: build.query<VideoLibraryList, LibraryQuery>({
       query: (q) => ({ url: '/video-library-detailed', params: params(q) }),
     }),
+    /** A signed-in user's list shows their tempo corrections: it follows a correction and a sign-in. */
     musicLibrary: build.query<MusicLibraryList, LibraryQuery>({
       query: (q) => ({ url: '/music-library-detailed', params: params(q) }),
+      providesTags: ['MusicLibrary', 'User'],
     }),
     musicAnalysis: build.query<MusicAnalysis, string>({
       query: (key) => `/music-library/analysis/${key}`,

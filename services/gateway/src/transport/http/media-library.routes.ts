@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
@@ -55,7 +55,9 @@ const musicFile = z
     category: z.string(),
     size: z.number().int(),
     duration: z.number(),
-    bpm: z.number().describe('Tempo; 0 when the track has no steady beat'),
+    bpm: z
+      .number()
+      .describe('Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track'),
   })
   .meta({ id: 'MusicLibraryFile' });
 
@@ -141,8 +143,21 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
   /** A library file itself: cacheable for good, with HTTP Range. */
   const sendItem = (reply: FastifyReply, i: Item, range: string | undefined) =>
     sendObject(store, reply, { key: i.objectKey, size: Number(i.sizeBytes), type: mimeOf(i.objectKey), range, cacheControl: IMMUTABLE });
-  const list = (kind: 'video' | 'audio', q: z.infer<typeof listQuery>, requestId: string) =>
-    peers.media.listLibrary({ kind, q: q.q, category: q.category, limit: q.limit, offset: q.offset }, { requestId });
+  /**
+   * A page of a library. A music list shows a signed-in caller's tempo corrections (their own
+   * BPM), so it differs by the Authorization header and is never stored for others.
+   */
+  const list = async (kind: 'video' | 'audio', q: z.infer<typeof listQuery>, req: FastifyRequest, reply: FastifyReply) => {
+    const ownerId = kind === 'audio' ? (req.caller?.id ?? '') : '';
+    if (kind === 'audio') {
+      void reply.header('vary', 'Authorization');
+      if (ownerId) void reply.header('cache-control', 'private, no-cache');
+    }
+    return peers.media.listLibrary(
+      { kind, q: q.q, category: q.category, limit: q.limit, offset: q.offset, ownerId },
+      { requestId: req.id },
+    );
+  };
 
   /**
    * A library's two lists: public (no sign-in, for browsing) and for signed-in users, with the
@@ -158,8 +173,8 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
           response: { 200: lists.list, ...errors(400) },
         },
       },
-      async (req) => {
-        const r = await list(lists.kind, req.query, req.id);
+      async (req, reply) => {
+        const r = await list(lists.kind, req.query, req, reply);
         return { files: r.items.map(lists.view), categories: r.categories, total: r.total };
       },
     );
@@ -173,8 +188,8 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
           response: { 200: lists.userList, ...errors(400, 401) },
         },
       },
-      async (req) => {
-        const r = await list(lists.kind, req.query, req.id);
+      async (req, reply) => {
+        const r = await list(lists.kind, req.query, req, reply);
         return { files: r.items.map((i) => ({ ...lists.view(i), s3_key: i.objectKey })), categories: r.categories, total: r.total };
       },
     );
