@@ -157,7 +157,11 @@ function applyTap(a: MusicAnalysis, taps: number[]): MusicAnalysis {
           best = j;
         }
       }
-      const grid = fine.filter((_, i) => i % n === best);
+      // Within half a beat of the beats found: they begin where the music begins and end where it
+      // stops, so tapping along adds no beat in a silent intro or in the reverb after the last note.
+      const lo = a.beats[0]! - tracked / 2 - 1e-6;
+      const hi = a.beats.at(-1)! + tracked / 2 + 1e-6;
+      const grid = fine.filter((b, i) => i % n === best && b >= lo && b <= hi);
       // Bars: the tapped beat nearest the old first downbeat, unless the taps began elsewhere.
       return withBeats(a, grid, firstBar ?? taps[0]);
     }

@@ -114,6 +114,14 @@ describe('halve, double, shift', () => {
 });
 
 describe('tap tempo', () => {
+  it('tapping along at the found tempo gives the beats found, none added where the music has stopped', () => {
+    // The music starts at 1.25 s and stops at 8 s of a 10-s track (a reverb tail after it).
+    const full = track(10, 120, 1.25);
+    const a = { ...full, beats: full.beats.filter((b) => b < 8), bars: full.bars.filter((b) => b < 8) };
+    const t = applyTempoCorrection(a, { kind: 'tap', taps: a.beats.slice(2, 8).map((b) => b + 0.02) });
+    close(t.beats, a.beats);
+  });
+
   it('fits period and phase by least squares, a missed tap counted as a skipped beat', () => {
     const taps = [1.02, 1.51, 2.0, 3.01, 3.49, 4.0]; // 120 BPM, the tap at 2.5 missed
     const { period, phase } = fitTaps(taps);
