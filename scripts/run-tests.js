@@ -37,4 +37,4 @@ step('generated web API types are up to date', [path.join(root, 'scripts', 'gen-
 // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
 // shows as the step's time limit, not as a silent pass.
 step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...passthrough]);
-step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough]);
+step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough], {}, 45);
