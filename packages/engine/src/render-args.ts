@@ -74,15 +74,29 @@ export interface BuiltCommand {
 /** Frames a segment occupies on the reel (cuts are frame-aligned, so these add up exactly). */
 export const segmentFrames = (seg: Segment, fps: number) => Math.round(seg.end * fps) - Math.round(seg.start * fps);
 
-/** The input options for one segment: seek into its clip, a guard, the file. */
-export function segmentInputArgs(seg: Segment, clip: MediaInfo, fps: number): string[] {
+/**
+ * The input options for one segment: seek into its clip, a guard, the file. `threads` is the
+ * render's thread budget (RENDER_THREADS), which bounds the decoder as well as the encoder.
+ */
+export function segmentInputArgs(seg: Segment, clip: MediaInfo, fps: number, threads?: number): string[] {
   const available = seg.out - seg.in;
   // Input seeking: ffmpeg jumps to the keyframe before `in` and decodes from there; a little
   // extra duration keeps the last frame available for the trim.
-  // Two decoder threads per input: fifteen inputs with a frame-thread pool each would
+  // At most two decoder threads per input: fifteen inputs with a frame-thread pool each would
   // oversubscribe the cores and hold a frame pool each in memory.
-  return ['-threads', '2', '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`];
+  return ['-threads', String(decoderThreads(threads)), '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`];
 }
+
+/** Decoder threads per input: two, or fewer when the render's budget is smaller. */
+export const decoderThreads = (threads?: number) => Math.min(2, threads ?? 2);
+
+/**
+ * Global options that keep the filter graph inside the render's thread budget (RENDER_THREADS):
+ * unset, ffmpeg runs the scalers and the rest of the graph on one thread per core, so a worker
+ * told to use one core would use them all. Must come before the inputs.
+ */
+export const filterThreadArgs = (threads?: number): string[] =>
+  threads ? ['-filter_complex_threads', String(threads), '-filter_threads', String(threads)] : [];
 
 /**
  * The filters for one segment read from input `i`: its picture as `[v<i>]` and, with `audio`,
@@ -165,13 +179,13 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   const { plan, settings } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5'];
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...filterThreadArgs(input.threads)];
   const filters: string[] = [];
   const withMusic = Boolean(input.music);
 
   plan.segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
-    args.push(...segmentInputArgs(seg, clip, fps));
+    args.push(...segmentInputArgs(seg, clip, fps, input.threads));
     filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, !withMusic));
   });
   const n = plan.segments.length;

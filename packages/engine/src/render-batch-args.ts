@@ -22,6 +22,7 @@ import type { MediaInfo } from './probe.js';
 import {
   deliveryAudioArgs,
   fadeTimes,
+  filterThreadArgs,
   filterValue,
   num,
   segmentFilters,
@@ -110,12 +111,12 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   const { plan, settings, batch } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5'];
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...filterThreadArgs(input.threads)];
   const filters: string[] = [];
   const segments = plan.segments.slice(batch.first, batch.end);
   segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
-    args.push(...segmentInputArgs(seg, clip, fps));
+    args.push(...segmentInputArgs(seg, clip, fps, input.threads));
     filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, false));
   });
   const n = segments.length;
