@@ -213,6 +213,8 @@ describe('public pages: accessibility and layout in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
     try {
       await page.goto(`${base}/about`);
+      // The page's own code loads after the header's: axe must see the page, not only the shell.
+      await page.getByRole('heading', { level: 1, name: 'About Us' }).waitFor();
       const toggle = page.getByRole('button', { name: 'Open menu' });
       await toggle.focus();
       await page.keyboard.press('Enter');
