@@ -292,5 +292,7 @@ export class ChunkWork {
     const k = keys(t.jobId, t.planKey);
     if (!(await this.d.store.stat(k.manifest))) return;
     await this.d.store.put(k.failed, Buffer.from(JSON.stringify({ index: t.index, reason })), { contentType: 'application/json' });
+    // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote.
+    if (!(await this.d.store.stat(k.manifest))) await this.dropJob(t.jobId);
   }
 }

@@ -144,4 +144,50 @@ describe('a long reel in chunks over two workers', () => {
     while (fs.existsSync(dir) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect(fs.existsSync(dir)).toBe(false);
   }, 30_000);
+
+  it('fails the render once when a chunk fails on every delivery, and leaves no scratch', async () => {
+    const store = new LocalObjectStore({
+      root: path.join(work.dir, 'objects'),
+      signingSecret: 'x'.repeat(32),
+      publicUrl: 'http://localhost',
+    });
+    // The workers fetch the clip from storage, where it is not a video: every delivery of every
+    // chunk fails (a worker with a broken disk, a clip damaged after upload).
+    await store.put('uploads/u/broken.mp4', Buffer.from('this is not a video'));
+    const media = path.join(work.dir, 'media');
+    const prepared = await prepare({
+      clips: [path.join(media, 'a.mp4')],
+      settings: { enable_intelligence: false, enable_beat_mapping: false },
+    });
+    const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
+    const dir = path.join(work.dir, 'coord-3');
+    fs.mkdirSync(dir);
+    const coordinator = new ChunkWork({ store, bus, log: quietLogger(), heavy: new HeavySlot(), pollMs: 200 });
+    const started = Date.now();
+    const r = coordinator.coordinate({
+      job: { id: 'job-3', ownerId: 'u', request: { media_files: ['uploads/u/broken.mp4'], ...parseSettings({}) } as unknown as JobRequest },
+      attempt: 1,
+      clips: prepared.clips,
+      music: prepared.music,
+      plan: prepared.plan,
+      settings: prepared.settings,
+      batches,
+      thumbnailAtSec: 0,
+      dir,
+      output: path.join(dir, 'reel.mp4'),
+      thumbnail: path.join(dir, 'reel.jpg'),
+      signal: new AbortController().signal,
+      timeoutMs: 120_000,
+      onProgress: () => undefined,
+    });
+    // Dead-lettered after its third delivery (1 s, then 2 s of backoff), well before the timeout.
+    await expect(r).rejects.toThrow(/^chunk \d+ failed: /);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(fs.existsSync(path.join(work.dir, 'objects', 'scratch', 'job-3'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'reel.mp4'))).toBe(false);
+    // The other chunks' deliveries find the job ended and stop; no worker keeps a folder.
+    const end = Date.now() + 15_000;
+    while (fs.readdirSync(path.join(work.dir, 'scratch')).length && Date.now() < end) await new Promise((res) => setTimeout(res, 100));
+    expect(fs.readdirSync(path.join(work.dir, 'scratch'))).toEqual([]);
+  }, 120_000);
 });
