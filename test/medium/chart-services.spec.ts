@@ -53,6 +53,11 @@ describe('Helm chart helm/reelsmith', () => {
           expect(env.plain.STORAGE_DRIVER).toBe('s3');
           expect(Object.keys(env.secrets)).toEqual(expect.arrayContaining(['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']));
         } else expect(env.secrets.S3_SECRET_ACCESS_KEY).toBeUndefined();
+        // A render worker's ffmpeg threads are the cores its pod requests, not the node's.
+        if (svc === 'render-worker') {
+          const cpu = String(dep.spec.template.spec.containers[0].resources?.requests?.cpu);
+          expect({ variant: r.name, threads: env.plain.RENDER_THREADS }).toEqual({ variant: r.name, threads: String(Number(cpu)) });
+        }
         // Nothing that looks secret is a plain value.
         for (const k of Object.keys(env.plain)) expect(k).not.toMatch(/SECRET|TOKEN|PASSWORD|DATABASE_URL|ACCESS_KEY/);
         // The process stops within the pod's grace period (after the preStop pause).
