@@ -7,6 +7,10 @@ import { buildClipSoundArgs, buildJoinSoundArgs, buildMusicTrackArgs, musicStart
 import { parseSettings } from '../../src/settings';
 import { assLiteral, titleScript } from '../../src/title';
 
+/** The plan of clips of these durations without music, beat mapping or Intelligence: fixed 2.5 s segments at 30 fps. */
+const plainPlan = (...durations: number[]) =>
+  planEdit({ clips: durations.map((d) => ({ durationSec: d })), pacing: 'standard', beatMapping: false, intelligence: false, fps: 30 });
+
 describe('titles render literally', () => {
   it('escapes ASS override blocks and escapes', () => {
     expect(assLiteral('a{\\b1}b')).toBe('a\\{\\\u2060b1\\}b');
@@ -44,13 +48,7 @@ describe('ffmpeg arguments', () => {
   });
 
   it('seeks each input to its segment, guards every input, and encodes H.264/AAC with fast start', () => {
-    const plan = planEdit({
-      clips: [{ durationSec: 10 }, { durationSec: 10 }],
-      pacing: 'standard',
-      beatMapping: false,
-      intelligence: false,
-      fps: 30,
-    });
+    const plan = plainPlan(10, 10);
     const { args, frames } = buildRenderArgs({
       clips: [info(1280, 720), info(640, 480, false)],
       plan,
@@ -118,8 +116,7 @@ describe('long reels in batches', () => {
     audio: audio ? { codec: 'aac', channels: 2, sampleRate: 48000 } : undefined,
   });
   // A paid user's 12-minute clip without music: 288 segments of 2.5 s.
-  const longPlan = (minutes: number) =>
-    planEdit({ clips: [{ durationSec: minutes * 60 }], pacing: 'standard', beatMapping: false, intelligence: false, fps: 30 });
+  const longPlan = (minutes: number) => plainPlan(minutes * 60);
   const inputsOf = (args: string[]) => args.filter((a) => a === '-i').length;
   const bytesOf = (args: string[]) => args.reduce((s, a) => s + Buffer.byteLength(a) + 1, 0);
 
@@ -140,7 +137,7 @@ describe('long reels in batches', () => {
     }
     expect(seg).toBe(288);
     expect(frame).toBe(720 * 30);
-    const short = planEdit({ clips: [{ durationSec: 30 }], pacing: 'standard', beatMapping: false, intelligence: false, fps: 30 });
+    const short = plainPlan(30);
     expect(planBatches(short, [info(1920, 1080, 30)])).toEqual([{ first: 0, end: short.segments.length, startFrame: 0, frames: 900 }]);
     // 4K sources hold four times the pictures per decoder: a quarter as many per batch.
     expect(Math.max(...planBatches(plan, [info(3840, 2160, 720)]).map((b) => b.end - b.first))).toBe(4);
@@ -271,13 +268,7 @@ describe('long reels in batches', () => {
 
     // Without music: pieces of clip sound, silence for a silent clip (not even opened), each
     // segment exactly its frames' samples; the join of the pieces fades and cuts the whole.
-    const mixed = planEdit({
-      clips: [{ durationSec: 10 }, { durationSec: 10 }],
-      pacing: 'standard',
-      beatMapping: false,
-      intelligence: false,
-      fps: 30,
-    });
+    const mixed = plainPlan(10, 10);
     const two = [info(1920, 1080, 10), info(1280, 720, 10, false)];
     const all = { first: 0, end: mixed.segments.length, startFrame: 0, frames: 600 };
     const piece = buildClipSoundArgs({ clips: two, plan: mixed, batch: all, output: '/t/p.wav' }).args;
