@@ -16,6 +16,7 @@ describe('title glyphs', () => {
   const titlePixels = (text: string) => {
     const ass = path.join(dir, 'title.ass');
     fs.writeFileSync(ass, titleScript(parseSettings({ title_config: { text, position: 'center' } }).title_config, 640, 360, 3));
+    // Not makeTestMedia: one frame to a pipe, with the bundled fonts' environment.
     const frame = execFileSync(
       'ffmpeg',
       [
