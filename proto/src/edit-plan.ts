@@ -91,6 +91,7 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
   };
 }
 
+// The mirror of planToWire by design: one explicit mapping each way (snake_case on the wire, camelCase in the engine).
 export function planFromWire(w: EditPlanWire): EnginePlanShape {
   return {
     version: w.version,

@@ -1,205 +1,32 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import {
-  DomainError,
-  ErrorCode,
-  LocalObjectStore,
-  createMetrics,
-  dial,
-  openDatabase,
-  type Client,
-  type Database,
-  type RunningService,
-} from '@reelsmith/kit';
-import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
-import { SYSTEM_ACCOUNT, media } from '@reelsmith/proto';
+import { ErrorCode } from '@reelsmith/kit';
+import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import { libraryStarterClips } from '../../services/assembly-orchestrator/src/repositories/demo-reels.adapters';
-import { wire as wireMedia } from '../../services/media-library/src/app';
-import { configSchema as mediaSchema } from '../../services/media-library/src/config';
-import { LibraryService } from '../../services/media-library/src/domain/library.service';
-import { ReelsService } from '../../services/media-library/src/domain/reels.service';
-import { DrizzleLibraryRepository } from '../../services/media-library/src/repositories/library.repository';
 import { listLibraryFiles } from '../../services/media-library/src/repositories/library-files';
-import { DrizzleMediaRepository } from '../../services/media-library/src/repositories/media.repository';
-import { libraryObjects, libraryTools } from '../../services/media-library/src/repositories/media-tools';
-import type { Peers } from '../../services/gateway/src/repositories/clients';
-import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
-import { healthyReport, listenLocal, startService } from '../support/in-process';
-import { ffmpeg as ff, makeClip } from '../support/media';
+import { librariesStack, ORIGIN, type MusicList, type VideoList } from './libraries.stack';
 
-const SECRET = 'library-test-signing-secret-0123456789';
-const ORIGIN = 'http://localhost:8080';
 const DAY = 24 * 3600_000;
 
-const video = (file: string, hue: number, seconds = 2) => makeClip(file, { size: '160x120', fps: 15, seconds, hue });
-const music = (file: string, bpm: number) => {
-  const b = 60 / bpm;
-  ff('-f', 'lavfi', '-i', `aevalsrc='0.8*sin(2*PI*60*t)*exp(-12*mod(t,${b}))':s=22050:d=12`, '-c:a', 'libmp3lame', '-b:a', '64k', file);
-};
-
 /**
- * The stock libraries for real: media-library on PostgreSQL importing ffmpeg-made files (the
- * CLI's path, on its own database connection while the service runs), the gateway's routes over
- * gRPC to it, local-disk storage shared by both. Identity and billing are stand-ins: a token
- * names a user, and a user's plan decides their entitlements.
+ * The stock libraries for real, on the stack of libraries.stack.ts: media-library importing
+ * ffmpeg-made files, the gateway's routes over gRPC to it, and stand-ins for identity and billing.
  */
 describe('stock libraries and My Reels through the gateway', () => {
-  const data = tempDir('libraries');
-  const input = path.join(data.dir, 'import');
-  const store = new LocalObjectStore({ root: path.join(data.dir, 'objects'), signingSecret: SECRET, publicUrl: ORIGIN });
-  let db: TestDatabase;
-  let conn: Database;
-  let svc: RunningService;
-  let lib: LibraryService;
-  let reels: ReelsService;
-  let app: FastifyInstance;
-  let base: string;
-  let client: Client<typeof media.MediaLibraryService>;
-  const users = new Map<string, { id: string; plan: 'free' | 'standard'; admin: boolean }>();
-  const dialMedia = (addr: string) => dial(media.MediaLibraryService, addr, { deadlineMs: 60_000 });
-
-  const signIn = (plan: 'free' | 'standard' = 'free', admin = false) => {
-    const token = crypto.randomBytes(16).toString('hex');
-    const user = { id: crypto.randomUUID(), plan, admin };
-    users.set(token, user);
-    return { token, ...user };
-  };
-
-  beforeAll(async () => {
-    for (const d of ['nature', 'city', 'beats', 'junk']) fs.mkdirSync(path.join(input, d), { recursive: true });
-    video(path.join(input, 'nature', 'Forest Walk.mp4'), 90);
-    video(path.join(input, 'nature', 'river.mp4'), 180);
-    video(path.join(input, 'city', 'Night Traffic.mp4'), 270);
-    video(path.join(input, 'loose-clip.mp4'), 0);
-    music(path.join(input, 'beats', 'slow-90.mp3'), 90);
-    music(path.join(input, 'beats', 'fast-140.mp3'), 140);
-    fs.writeFileSync(path.join(input, 'junk', 'broken.mp4'), 'this is not a video');
-    fs.writeFileSync(path.join(input, 'nature', 'Forest Walk.mp4.LICENSE.txt'), 'CC0');
-
-    db = await createTestDatabase('library');
-    svc = (
-      await startService({
-        name: 'media-library',
-        schema: mediaSchema,
-        wire: wireMedia,
-        env: {
-          DATA_DIR: data.dir,
-          NATS_URL: TEST_NATS_URL,
-          NATS_PREFIX: natsPrefix(),
-          SIGNING_SECRET: SECRET,
-          PUBLIC_URL: ORIGIN,
-          LIBRARY_STARTER_DIR: 'none',
-        },
-        db,
-      })
-    ).running;
-    conn = await openDatabase({ url: db.url, pgliteDir: '' });
-    lib = new LibraryService(new DrizzleLibraryRepository(conn.orm), libraryObjects(store), libraryTools, quietLogger());
-    reels = new ReelsService(new DrizzleMediaRepository(conn.orm), store, quietLogger());
-    client = dialMedia(`127.0.0.1:${svc.grpcPort}`);
-
-    const peers = {
-      media: client,
-      identity: {
-        authenticate: async ({ sessionToken }: { sessionToken: string }) => {
-          const u = users.get(sessionToken);
-          if (!u) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'Please sign in to continue.', 'unauthenticated');
-          return { user: { id: u.id, email: `${u.id}@example.com`, isAdmin: u.admin, isGuest: false, unlimited: false } };
-        },
-      },
-      billing: {
-        // The caps as billing answers them (its own tests cover the rule).
-        getAccount: async ({ userId }: { userId: string }) => {
-          const paid = [...users.values()].find((u) => u.id === userId)?.plan === 'standard';
-          return {
-            account: {
-              entitlements: {
-                librarySelectionCap: paid ? 1000 : 20,
-                selectionLimitMessage: paid
-                  ? 'Subscriber plan allows up to 1000 video selections.'
-                  : 'Free plan allows up to 20 video selections.',
-              },
-            },
-          };
-        },
-      },
-      jobs: {},
-      close: () => undefined,
-    } as unknown as Peers;
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway_libraries'),
-      webDist: data.dir,
-      health: healthyReport,
-      peers,
-      store,
-      files: { store, signingSecret: SECRET },
-    });
-    base = await listenLocal(app);
-  }, 120_000);
-
-  afterAll(async () => {
-    await app?.close();
-    client?.close();
-    await svc?.stop();
-    await conn?.close();
-    await db?.drop();
-    data.remove();
-  });
-
-  const call = async <T = Record<string, unknown>>(
-    method: string,
-    route: string,
-    token?: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const r = await fetch(`${base}/api/v1${route}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const buf = Buffer.from(await r.arrayBuffer());
-    let parsed: unknown = buf;
-    if ((r.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(buf.toString());
-    return { status: r.status, body: parsed as T, headers: r.headers, bytes: buf.length };
-  };
-  type VideoList = {
-    files: Array<{
-      key: string;
-      filename: string;
-      category: string;
-      size: number;
-      url: string;
-      thumbnail_url: string;
-      preview_frames: string[];
-      duration: number;
-    }>;
-    categories: string[];
-    total: number;
-  };
-  type MusicList = {
-    files: Array<{ key: string; filename: string; category: string; size: number; duration: number; bpm: number }>;
-    categories: string[];
-    total: number;
-  };
+  const stack = librariesStack();
+  const { data, input, store, signIn, call } = stack;
 
   it('imports a folder: categories from subfolders, a bad file skipped by name, the same content again changes nothing', async () => {
     const files = listLibraryFiles(input);
     expect(files.map((f) => f.relative)).not.toContain(path.join('nature', 'Forest Walk.mp4.LICENSE.txt'));
-    const first = await lib.importMany(files);
+    const first = await stack.lib.importMany(files);
     expect(first).toEqual({
       imported: 6,
       duplicates: 0,
       failed: [{ file: path.join('junk', 'broken.mp4'), error: expect.stringContaining('broken.mp4') }],
     });
-    const again = await lib.importMany(files);
+    const again = await stack.lib.importMany(files);
     expect(again.imported).toBe(0);
     expect(again.duplicates).toBe(6);
 
@@ -245,14 +72,14 @@ describe('stock libraries and My Reels through the gateway', () => {
     const f = list.body.files[0]!;
     expect(f.preview_frames).toHaveLength(3);
     for (const url of [f.thumbnail_url, ...f.preview_frames]) {
-      const r = await fetch(`${base}${url}`);
+      const r = await fetch(`${stack.base}${url}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('image/jpeg');
       expect(r.headers.get('cache-control')).toContain('immutable');
       const bytes = Buffer.from(await r.arrayBuffer());
       expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     }
-    const clip = await fetch(`${base}${f.url}`);
+    const clip = await fetch(`${stack.base}${f.url}`);
     expect(clip.status).toBe(200);
     expect(Number(clip.headers.get('content-length'))).toBe(f.size);
   });
@@ -263,7 +90,7 @@ describe('stock libraries and My Reels through the gateway', () => {
     const track = m.body.files[0]!;
     const cached = await call<{ preview_url: string }>('POST', `/music-library/cache/${track.key}`, token);
     expect(cached.status).toBe(200);
-    const url = `${base}${cached.body.preview_url}`;
+    const url = `${stack.base}${cached.body.preview_url}`;
     const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect(whole.length).toBe(track.size);
     const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
@@ -375,22 +202,27 @@ describe('stock libraries and My Reels through the gateway', () => {
     const bob = crypto.randomUUID();
     const uploadKey = `uploads/${crypto.randomUUID()}.mp4`;
     await store.put(uploadKey, fs.readFileSync(path.join(input, 'city', 'Night Traffic.mp4')));
-    await client.registerUpload({ ownerId: bob, objectKey: uploadKey, displayName: 'bob.mp4', sizeCapBytes: BigInt(600 * 1024 * 1024) });
+    await stack.client.registerUpload({
+      ownerId: bob,
+      objectKey: uploadKey,
+      displayName: 'bob.mp4',
+      sizeCapBytes: BigInt(600 * 1024 * 1024),
+    });
     const { body } = await call<VideoList>('GET', '/video-library-detailed?q=river');
-    const libKey = (await client.getLibraryItems({ kind: 'video', keys: [body.files[0]!.key] })).items[0]!.objectKey;
-    const mine = await client.getMedia({ ownerId: bob, objectKeys: [libKey, uploadKey] });
+    const libKey = (await stack.client.getLibraryItems({ kind: 'video', keys: [body.files[0]!.key] })).items[0]!.objectKey;
+    const mine = await stack.client.getMedia({ ownerId: bob, objectKeys: [libKey, uploadKey] });
     expect(mine.items.map((i) => [i.objectKey, i.library])).toEqual([
       [libKey, true],
       [uploadKey, false],
     ]);
     expect(mine.items[0]!.analysisStatus).toBe('done');
-    await expect(client.getMedia({ ownerId: alice, objectKeys: [libKey, uploadKey] })).rejects.toMatchObject({
+    await expect(stack.client.getMedia({ ownerId: alice, objectKeys: [libKey, uploadKey] })).rejects.toMatchObject({
       code: ErrorCode.NOT_FOUND,
     });
   });
 
   it('gives the first-start demo task the video library as clips, which the system account may use in a job', async () => {
-    const clips = await libraryStarterClips(client)();
+    const clips = await libraryStarterClips(stack.client)();
     const { body } = await call<VideoList>('GET', '/video-library-detailed');
     expect(clips).toHaveLength(body.files.length);
     expect(clips.length).toBeGreaterThan(0);
@@ -399,7 +231,7 @@ describe('stock libraries and My Reels through the gateway', () => {
       expect(c.durationSec).toBeGreaterThan(1.5);
     }
     // The job path checks clips through GetMedia as the owner: the system account owns no uploads.
-    const got = await client.getMedia({ ownerId: SYSTEM_ACCOUNT.id, objectKeys: clips.map((c) => c.objectKey) });
+    const got = await stack.client.getMedia({ ownerId: SYSTEM_ACCOUNT.id, objectKeys: clips.map((c) => c.objectKey) });
     expect(got.items.map((i) => [i.objectKey, i.kind, i.library])).toEqual(clips.map((c) => [c.objectKey, 'video', true]));
   });
 
@@ -411,7 +243,7 @@ describe('stock libraries and My Reels through the gateway', () => {
       const thumbnailKey = `outputs/${id}.jpg`;
       await store.put(objectKey, Buffer.from('mp4 bytes'));
       await store.put(thumbnailKey, Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
-      await client.addReel({
+      await stack.client.addReel({
         plan,
         billingCycle: cycle,
         reel: {
@@ -451,7 +283,7 @@ describe('stock libraries and My Reels through the gateway', () => {
     expect(days(byId[free.id]!.expires_at)).toBeCloseTo(7, 1);
     expect(days(byId[yearly.id]!.expires_at)).toBeCloseTo(365, 1);
     expect(byId[corporate.id]!.expires_at).toBeNull();
-    expect((await fetch(byId[free.id]!.thumbnail!.url.replace(ORIGIN, base))).status).toBe(200);
+    expect((await fetch(byId[free.id]!.thumbnail!.url.replace(ORIGIN, stack.base))).status).toBe(200);
 
     // Another user cannot see, play or delete it.
     const other = signIn();
@@ -459,13 +291,13 @@ describe('stock libraries and My Reels through the gateway', () => {
     expect((await call('DELETE', `/library/${free.id}`, other.token)).status).toBe(404);
     expect((await call('POST', `/library/${free.id}/access`, token)).status).toBe(200);
 
-    const link = byId[corporate.id]!.download_url.replace(ORIGIN, base);
+    const link = byId[corporate.id]!.download_url.replace(ORIGIN, stack.base);
     expect((await fetch(link)).status).toBe(200);
     expect((await call('DELETE', `/library/${corporate.id}`, token)).status).toBe(200);
     expect((await fetch(link)).status).toBe(404);
 
     // Eight days on: the free reel is past its week, the yearly one is not.
-    expect(await reels.expireReels(new Date(Date.now() + 8 * DAY))).toBe(1);
+    expect(await stack.reels.expireReels(new Date(Date.now() + 8 * DAY))).toBe(1);
     expect(await store.stat(free.objectKey)).toBeNull();
     expect(await store.stat(yearly.objectKey)).not.toBeNull();
     const after = await call<Reels>('GET', '/library', token);
@@ -481,14 +313,14 @@ describe('stock libraries and My Reels through the gateway', () => {
       f.append('file', new Blob([fs.readFileSync(path.join(input, 'nature', 'river.mp4'))]), 'river-again.mp4');
       return f;
     };
-    const denied = await fetch(`${base}/api/v1/admin/library`, {
+    const denied = await fetch(`${stack.base}/api/v1/admin/library`, {
       method: 'POST',
       headers: { authorization: `Bearer ${user.token}` },
       body: form(),
     });
     expect(denied.status).toBe(403);
     // The same content as an imported clip: nothing new.
-    const dup = await fetch(`${base}/api/v1/admin/library`, {
+    const dup = await fetch(`${stack.base}/api/v1/admin/library`, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin.token}` },
       body: form(),

@@ -76,7 +76,8 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
     aa2 = (1 - aal) / aa0;
   let ay1 = 0,
     ay2 = 0;
-  // Band energies over the last BAND_SMOOTH_HOPS hops.
+  // Band energies over the last BAND_SMOOTH_HOPS hops. (Declared like the filter states above only in
+  // form: one running number per band, each updated by its own filter.)
   const SMOOTH = BAND_SMOOTH_HOPS;
   const hist = new Float64Array(4 * SMOOTH);
   let pl = 0,

@@ -1,4 +1,5 @@
 /** Measures of tracked beats against true beats, for the benches and tests. */
+import { bracket } from './numeric.js';
 
 /** F-measure of detected beats against reference beats at `toleranceSec` (each matched once). */
 export function beatFMeasure(detected: number[], reference: number[], toleranceSec = 0.07): number {
@@ -36,13 +37,7 @@ export function beatAccuracy(detected: number[], reference: number[], toleranceS
 /** Index of the value in ascending `xs` nearest to `t` (-1 when empty). */
 function nearest(xs: number[], t: number): number {
   if (!xs.length) return -1;
-  let lo = 0,
-    hi = xs.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! <= t) lo = mid;
-    else hi = mid;
-  }
+  const [lo, hi] = bracket(xs, t);
   return Math.abs(xs[lo]! - t) <= Math.abs(xs[hi]! - t) ? lo : hi;
 }
 

@@ -1,5 +1,6 @@
 /** Beat tracking, step 2: the local tempo curve (the design is in beat-tracker.ts). */
 import type { Envelope } from './beat-envelopes.js';
+import { parabolicPeakOffset } from './numeric.js';
 
 /** Brings a tempo into 70..180 BPM by octaves. */
 export function normaliseBpm(bpm: number): number {
@@ -116,14 +117,7 @@ export function tempoCurve(env: Envelope, seedBpm = 0): Float64Array {
   for (let w = n - 1; w >= 0; w--) {
     // Sub-lag precision from the salience around the chosen lag.
     const row = sal[w]!;
-    let off = 0;
-    if (k > 0 && k < lags - 1) {
-      const a = row[k - 1]!,
-        b = row[k]!,
-        c = row[k + 1]!;
-      const den = a - 2 * b + c;
-      if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
-    }
+    const off = k > 0 && k < lags - 1 ? parabolicPeakOffset(row[k - 1]!, row[k]!, row[k + 1]!) : 0;
     path[w] = (minLag + k + off) * 2; // back to envelope hops
     if (w > 0) k = back[w]![k]!;
   }

@@ -85,7 +85,7 @@
  */
 
 import { BAND_SMOOTH_HOPS, onsetEnvelope, type Envelope } from './beat-envelopes.js';
-import { meanPeriod } from './numeric.js';
+import { bracket, meanPeriod, parabolicPeakOffset } from './numeric.js';
 import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
 import {
   chooseLevel,
@@ -367,14 +367,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   for (const h of hops) {
     let bi = h;
     for (let i = Math.max(1, h - 2); i <= Math.min(n - 2, h + 2); i++) if (o[i]! > o[bi]!) bi = i;
-    let off = 0;
-    if (bi > 0 && bi < n - 1) {
-      const a = o[bi - 1]!,
-        b = o[bi]!,
-        c = o[bi + 1]!;
-      const den = a - 2 * b + c;
-      if (den < 0) off = Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den));
-    }
+    const off = bi > 0 && bi < n - 1 ? parabolicPeakOffset(o[bi - 1]!, o[bi]!, o[bi + 1]!) : 0;
     strength.push(o[bi]!);
     const peakSec = (bi + off) * env.hopSec - ONSET_LATENCY_SEC;
     const bd = env.bands;
@@ -461,12 +454,6 @@ export function fitBeats(
 export function periodAt(m: Pick<MusicAnalysis, 'beats' | 'beatPeriodSec'>, t: number): number {
   const b = m.beats;
   if (b.length < 2) return m.beatPeriodSec;
-  let lo = 0,
-    hi = b.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (b[mid]! <= t) lo = mid;
-    else hi = mid;
-  }
+  const [lo, hi] = bracket(b, t);
   return b[hi]! - b[lo]! > 0 ? b[hi]! - b[lo]! : m.beatPeriodSec;
 }

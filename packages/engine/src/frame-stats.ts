@@ -3,6 +3,7 @@
  * (mean absolute Laplacian) and, against the previous sample, motion (mean absolute difference).
  * Pure; shared by the dense and the sparse decoding of clip analysis.
  */
+// Alike beat-tracker.ts's constants and MusicAnalysis in form only: numbers, then a record of numbers.
 export const ANALYSIS_W = 320;
 export const ANALYSIS_H = 180;
 

@@ -15,6 +15,7 @@ export async function decodeAudio(
 ): Promise<Float32Array> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Opens like clip analysis's decode on purpose (quiet, no stdin, INPUT_GUARD on the input); what it decodes differs.
   await execMedia(
     'ffmpeg',
     [

@@ -31,3 +31,27 @@ export function meanPeriod(beats: number[], fallback: number): number {
   });
   return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
+
+/**
+ * Sub-sample offset (-0.5..0.5) of the peak of the parabola through (-1, a), (0, b), (1, c): where
+ * a sampled peak at b really lies. 0 when the three samples do not make a peak.
+ */
+export function parabolicPeakOffset(a: number, b: number, c: number): number {
+  const den = a - 2 * b + c;
+  return den < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
+}
+
+/**
+ * The neighbours of `t` in ascending, non-empty `xs` by binary search: [lo, hi] with hi = lo + 1 and
+ * xs[lo] <= t < xs[hi], clamped to the first and last pair ([0, 0] for a single value).
+ */
+export function bracket(xs: ArrayLike<number>, t: number): [number, number] {
+  let lo = 0,
+    hi = xs.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= t) lo = mid;
+    else hi = mid;
+  }
+  return [lo, hi];
+}

@@ -209,16 +209,7 @@ export function forEachWindow(
     }
     return lo;
   };
-  const firstFrom = (t: number) => {
-    let lo = 0,
-      hi = a.times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (a.times[mid]! < t - EPS) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const firstFrom = (t: number) => lowerBound(a.times, t - EPS);
   const previous = used.length ? used.reduce((p, u) => (u.reelEnd > p.reelEnd ? u : p)) : undefined;
   for (const start of starts) {
     const end = start + len;

@@ -30,8 +30,9 @@ import {
   segmentInputArgs,
   videoCodecArgs,
   type BuiltCommand,
+  type RenderArgsInput,
 } from './render-args.js';
-import { ASPECTS, type RenderSettings } from './settings.js';
+import { ASPECTS } from './settings.js';
 import { TITLE_SECONDS } from './title.js';
 
 /**
@@ -89,19 +90,13 @@ export function planBatches(plan: EditPlan, clips: MediaInfo[], opts: BatchOptio
   return batches;
 }
 
-export interface ChunkArgsInput {
-  clips: MediaInfo[];
-  plan: EditPlan;
-  settings: RenderSettings;
+/** What a chunk is rendered from: the whole reel's clips, plan, settings, title and encoder choices, and its batch. */
+export interface ChunkArgsInput extends Pick<RenderArgsInput, 'clips' | 'plan' | 'settings' | 'title' | 'preset' | 'threads'> {
   batch: Batch;
   /** The reel's total frames (fades are placed on the reel's clock, not the chunk's). */
   totalFrames: number;
   /** Video-only MP4 chunk. */
   video: string;
-  title?: { assFile: string };
-  preset?: string;
-  /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
-  threads?: number;
   /** The reel's thumbnail: written by the chunk whose frames include `atSec`. */
   thumbnail?: { path: string; atSec: number };
 }

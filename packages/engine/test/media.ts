@@ -4,11 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTestMedia, TEST_H264 as H264 } from '@reelsmith/kit/testing';
+
+export { H264, makeTestMedia };
 
 const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: 'pipe' });
-
-/** The test clips' video encoding: H.264, fast, 4:2:0 (what phones write, and what every player reads). */
-export const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 
 export interface Corpus {
   dir: string;
@@ -24,83 +24,50 @@ export interface Corpus {
 export function makeCorpus(dir: string): Corpus {
   fs.mkdirSync(dir, { recursive: true });
   const p = (n: string) => path.join(dir, n);
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1280x720:rate=30:duration=6',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000:duration=6',
-    '-ac',
-    '2',
-    ...H264,
-    '-c:a',
-    'aac',
-    '-shortest',
-    p('landscape.mp4'),
-  ]);
-  ff(['-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', ...H264, p('portrait.mp4')]);
+  const gen = (file: string, sources: string[], args: string[]) => makeTestMedia(p(file), sources, args);
+  gen(
+    'landscape.mp4',
+    ['testsrc2=size=1280x720:rate=30:duration=6', 'sine=frequency=440:sample_rate=48000:duration=6'],
+    ['-ac', '2', ...H264, '-c:a', 'aac', '-shortest'],
+  );
+  gen('portrait.mp4', ['testsrc=size=720x1280:rate=30:duration=5'], H264);
   // Displayed picture: 480x640, white top half, black bottom half, with a moving bar so it is not frozen.
   // Stored rotated 90 degrees counter-clockwise; a display matrix turns it back. ffmpeg 5.1 writes
   // the matrix from a rotate tag only when copying streams, hence two steps.
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    "color=white:size=480x320:rate=30:duration=5[top];color=black:size=480x320:rate=30:duration=5[bottom];[top][bottom]vstack,drawbox=x='mod(t*100,400)':y=300:w=40:h=40:color=gray:t=fill",
-    '-vf',
-    'transpose=2',
-    ...H264,
-    p('rotated-raw.mp4'),
-  ]);
+  gen(
+    'rotated-raw.mp4',
+    [
+      "color=white:size=480x320:rate=30:duration=5[top];color=black:size=480x320:rate=30:duration=5[bottom];[top][bottom]vstack,drawbox=x='mod(t*100,400)':y=300:w=40:h=40:color=gray:t=fill",
+    ],
+    ['-vf', 'transpose=2', ...H264],
+  );
   ff(['-i', p('rotated-raw.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=270', p('rotated.mp4')]);
   fs.rmSync(p('rotated-raw.mp4'));
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=720x576:rate=25:duration=4',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=330:duration=4',
-    '-vf',
-    'setsar=16/15',
-    '-ac',
-    '1',
-    ...H264,
-    '-c:a',
-    'aac',
-    '-shortest',
-    p('anamorphic.mp4'),
-  ]);
-  ff(['-f', 'lavfi', '-i', 'smptebars=size=960x540:rate=25:duration=4', ...H264, p('silent.mp4')]);
+  gen(
+    'anamorphic.mp4',
+    ['testsrc2=size=720x576:rate=25:duration=4', 'sine=frequency=330:duration=4'],
+    ['-vf', 'setsar=16/15', '-ac', '1', ...H264, '-c:a', 'aac', '-shortest'],
+  );
+  gen('silent.mp4', ['smptebars=size=960x540:rate=25:duration=4'], H264);
   // 0-2 s moving, 2-4 s black, 4-6 s one frame repeated (frozen), 6-8 s moving.
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=640x360:rate=30:duration=8',
-    '-vf',
-    "drawbox=enable='between(t,2,4)':x=0:y=0:w=iw:h=ih:color=black:t=fill,setpts='if(between(T,4,6),4/TB,PTS)',fps=30",
-    ...H264,
-    '-t',
-    '8',
-    p('black-frozen.mp4'),
-  ]);
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    "aevalsrc='(1+0.6*lt(mod(t\\,2)\\,0.5))*0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t+3*sin(2*PI*3100*t))*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=12",
-    '-c:a',
-    'libmp3lame',
-    '-b:a',
-    '160k',
-    p('music.mp3'),
-  ]);
+  gen(
+    'black-frozen.mp4',
+    ['testsrc2=size=640x360:rate=30:duration=8'],
+    [
+      '-vf',
+      "drawbox=enable='between(t,2,4)':x=0:y=0:w=iw:h=ih:color=black:t=fill,setpts='if(between(T,4,6),4/TB,PTS)',fps=30",
+      ...H264,
+      '-t',
+      '8',
+    ],
+  );
+  gen(
+    'music.mp3',
+    [
+      "aevalsrc='(1+0.6*lt(mod(t\\,2)\\,0.5))*0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))+0.25*sin(2*PI*7000*t+3*sin(2*PI*3100*t))*exp(-60*mod(t+0.25\\,0.5))':s=44100:d=12",
+    ],
+    ['-c:a', 'libmp3lame', '-b:a', '160k'],
+  );
   return {
     dir,
     landscape: p('landscape.mp4'),

@@ -2,6 +2,7 @@
  * Helpers for medium tests: each test gets its own PostgreSQL database and its own NATS
  * namespace, and removes them afterwards. Nothing depends on what an earlier run left behind.
  */
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,20 @@ export async function createTestDatabase(label = 'rs'): Promise<TestDatabase> {
 export function tempDir(label = 'rs'): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The test clips' video encoding: H.264, fast, 4:2:0 (what phones write, and what every player reads). */
+export const TEST_H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
+/**
+ * Writes test media made by ffmpeg's generators, so each property is exact and known: every entry
+ * of `sources` is one lavfi input (`testsrc2=s=640x360:r=30:d=6`, `color=...`, `sine=...`,
+ * `aevalsrc=...`), `args` the filters and encoding, `file` the output. Quiet, never reads stdin,
+ * overwrites. The one way medium tests in every package make their clips and songs.
+ */
+export function makeTestMedia(file: string, sources: string[], args: string[] = []): string {
+  execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...sources.flatMap((s) => ['-f', 'lavfi', '-i', s]), ...args, file]);
+  return file;
 }
 
 /** A NATS subject/stream prefix unique to one test. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseChangelog } from '../../src/features/public/changelog';
 
+// Opens like other parser specs (clip-sampling's packet index) in form only: the input written out line by line.
 describe("About's history, from CHANGELOG.md", () => {
   it('reads days and their items, wrapped lines joined, code marks dropped', () => {
     const md = [

@@ -119,28 +119,18 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
   const want = (name: string) => !opts.only || opts.only.includes(name);
   const push = (name: string, description: string, m: Mix, beats: number[]) =>
     tracks.push({ name, description, sampleRate: sr, samples: m.out, beats });
+  /** An accented rock beat over a pad, at the tempo `bpmAt` gives at each time. */
+  const rockTrack = (name: string, description: string, bpmAt: (t: number) => number) => {
+    const m = new Mix(s, sr);
+    const beats = beatsFrom(s, bpmAt);
+    rock(m, beats, { accent: true });
+    m.pad(0, s);
+    push(name, description, m, beats);
+  };
 
-  if (want('steady')) {
-    const m = new Mix(s, sr);
-    const beats = beatsFrom(s, () => 120);
-    rock(m, beats, { accent: true });
-    m.pad(0, s);
-    push('steady', '120 BPM rock beat', m, beats);
-  }
-  if (want('tempo step')) {
-    const m = new Mix(s, sr);
-    const beats = beatsFrom(s, (t) => (t < s / 2 ? 100 : 132));
-    rock(m, beats, { accent: true });
-    m.pad(0, s);
-    push('tempo step', `100 BPM, then 132 BPM from ${s / 2} s`, m, beats);
-  }
-  if (want('tempo ramp')) {
-    const m = new Mix(s, sr);
-    const beats = beatsFrom(s, (t) => 90 + (50 * t) / s);
-    rock(m, beats, { accent: true });
-    m.pad(0, s);
-    push('tempo ramp', `90 -> 140 BPM over ${s} s`, m, beats);
-  }
+  if (want('steady')) rockTrack('steady', '120 BPM rock beat', () => 120);
+  if (want('tempo step')) rockTrack('tempo step', `100 BPM, then 132 BPM from ${s / 2} s`, (t) => (t < s / 2 ? 100 : 132));
+  if (want('tempo ramp')) rockTrack('tempo ramp', `90 -> 140 BPM over ${s} s`, (t) => 90 + (50 * t) / s);
   if (want('live drummer')) {
     const m = new Mix(s, sr);
     const r = mulberry32(42);
@@ -151,6 +141,7 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
     m.pad(0, s);
     push('live drummer', '116 BPM drifting +-4 % with 10 ms timing jitter', m, beats);
   }
+  // The tracks below open (a mix, its beats) and close (a pad, push) alike by design: each writes its own groove in between.
   if (want('syncopated')) {
     const m = new Mix(s, sr);
     const beats = beatsFrom(s, () => 108);
@@ -222,20 +213,11 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
     });
     push('one-drop', '75 BPM reggae one-drop: kick and snare on 3 only, chord stabs on every off-beat', m, beats);
   }
-  if (want('step to 1.5x')) {
-    const m = new Mix(s, sr);
-    const beats = beatsFrom(s, (t) => (t < s / 2 ? 100 : 150));
-    rock(m, beats, { accent: true });
-    m.pad(0, s);
-    push('step to 1.5x', `100 BPM, then 150 BPM from ${s / 2} s (kick and snare alternate on the beat)`, m, beats);
-  }
-  if (want('fast')) {
-    const m = new Mix(s, sr);
-    const beats = beatsFrom(s, () => 172);
-    rock(m, beats, { accent: true });
-    m.pad(0, s);
-    push('fast', '172 BPM rock: kick and snare alternate on the beat, 86 BPM is the bait', m, beats);
-  }
+  if (want('step to 1.5x'))
+    rockTrack('step to 1.5x', `100 BPM, then 150 BPM from ${s / 2} s (kick and snare alternate on the beat)`, (t) =>
+      t < s / 2 ? 100 : 150,
+    );
+  if (want('fast')) rockTrack('fast', '172 BPM rock: kick and snare alternate on the beat, 86 BPM is the bait', () => 172);
   if (want('quiet intro + fade')) {
     const m = new Mix(s, sr);
     const beats = beatsFrom(s, () => 128);

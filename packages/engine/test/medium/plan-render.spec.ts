@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PLAN_VERSION, type EditPlan } from '../../src/plan';
 import { renderReel } from '../../src/render';
+import { makeTestMedia } from '../media';
 
 /**
  * Issue 20: a reel rendered from an edited plan follows it exactly. Clips of distinct flat grey
@@ -16,20 +17,7 @@ describe('rendering a given (edited) plan', () => {
   const levels = ['0x202020', '0x808080', '0xE0E0E0'];
   const clips = levels.map((c, i) => {
     const file = path.join(root, `clip-${i}.mp4`);
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=${c}:s=320x180:r=30:d=6`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      file,
-    ]);
-    return file;
+    return makeTestMedia(file, [`color=c=${c}:s=320x180:r=30:d=6`], ['-c:v', 'libx264', '-pix_fmt', 'yuv420p']);
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

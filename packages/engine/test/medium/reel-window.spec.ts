@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { renderReel } from '../../src/render';
-import { decodedAudioSeconds, ffprobe } from '../media';
+import { decodedAudioSeconds, ffprobe, makeTestMedia } from '../media';
 import { synthSong, writeSong } from '../song';
 
 /**
@@ -25,20 +25,7 @@ describe('rendering a reel cut from the song', () => {
   const music = writeSong(song, path.join(root, 'song.mp3'));
   const clips = ['0x404040', '0xC0C0C0'].map((c, i) => {
     const file = path.join(root, `clip-${i}.mp4`);
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=${c}:s=320x180:r=30:d=12`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      file,
-    ]);
-    return file;
+    return makeTestMedia(file, [`color=c=${c}:s=320x180:r=30:d=12`], ['-c:v', 'libx264', '-pix_fmt', 'yuv420p']);
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -23,6 +23,18 @@ const plan = (music: { durationSec: number; analysis: SongAnalysis }, targetSec?
     musicStartSec,
   } satisfies PlanInput);
 
+/** What a perfect tracker would find in a synthesised song: the score's own beats and bars at `bpm`. */
+const scoreAnalysis = (song: Song, bpm: number, more: Partial<SongAnalysis> = {}): SongAnalysis => ({
+  version: 0,
+  durationSec: song.durationSec,
+  bpm,
+  beatPeriodSec: 60 / bpm,
+  beats: song.beats,
+  bars: song.bars,
+  confidence: 1,
+  ...more,
+});
+
 /** What a listener checks: length, bar lines at both ends, the chorus, cuts on beats. */
 function expectMusicalWindow(p: EditPlan, song: Song, targetSec: number) {
   const barSec = song.bars[1]! - song.bars[0]!;
@@ -92,22 +104,13 @@ describe('a reel cut from the best part of the song', () => {
     });
     // The tracker's own 3/4 bars are its business (beat tracking); here the bars are the song's.
     const sections = songSections(song.samples, song.sampleRate, song.bars, song.durationSec);
-    const analysis: SongAnalysis = {
-      version: 0,
-      durationSec: song.durationSec,
-      bpm: 100,
-      beatPeriodSec: 0.6,
-      beats: song.beats,
-      bars: song.bars,
-      confidence: 1,
-      sections,
-      beatsPerBar: 3,
-    };
+    const analysis = scoreAnalysis(song, 100, { sections, beatsPerBar: 3 });
     const p = plan({ durationSec: song.durationSec, analysis }, 30);
     expectMusicalWindow(p, song, 30);
   });
 
   it('a target longer than the song gives the whole song and says it was clamped; none gives the whole song', () => {
+    // Each case writes out its own song's form (no shared state between cases), so the openings look alike.
     const song = synthSong({
       bpm: 120,
       beatsPerBar: 4,
@@ -116,15 +119,7 @@ describe('a reel cut from the best part of the song', () => {
         ['chorus', 8],
       ],
     });
-    const analysis: SongAnalysis = {
-      version: 0,
-      durationSec: song.durationSec,
-      bpm: 120,
-      beatPeriodSec: 0.5,
-      beats: song.beats,
-      bars: song.bars,
-      confidence: 1,
-    };
+    const analysis = scoreAnalysis(song, 120);
     const long = plan({ durationSec: song.durationSec, analysis }, 90);
     expect(long).toMatchObject({ musicStart: 0, totalSec: Math.round(song.durationSec * 1e6) / 1e6, clampedToSong: true });
     expect(long.musicFadeOutSec).toBeUndefined();
@@ -143,15 +138,7 @@ describe('a reel cut from the best part of the song', () => {
         ['outro', 8],
       ],
     });
-    const analysis: SongAnalysis = {
-      version: 0,
-      durationSec: song.durationSec,
-      bpm: 120,
-      beatPeriodSec: 0.5,
-      beats: song.beats,
-      bars: song.bars,
-      confidence: 1,
-    };
+    const analysis = scoreAnalysis(song, 120);
     const w = chooseMusicWindow(analysis, song.durationSec, 15, song.bars[3]!);
     expect(w.start).toBeCloseTo(song.bars[3]!, 6);
     expect(Math.abs(w.end - w.start - 15)).toBeLessThanOrEqual(1 + 1e-6); // 7 or 8 bars of 2 s

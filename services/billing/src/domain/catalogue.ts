@@ -4,6 +4,7 @@ export type PlanId = (typeof PLAN_IDS)[number];
 export const PAID_PLANS = ['standard', 'mid-tier', 'corporate'] as const;
 export type BillingCycle = 'monthly' | 'yearly';
 
+// The generated proto Plan has these fields too, on purpose: the domain keeps its own types and transport maps them.
 export interface PlanInfo {
   id: Exclude<PlanId, 'free'>;
   name: string;

@@ -3,6 +3,7 @@ import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
 export type MediaKind = 'video' | 'audio';
 
 /** What probing a stored file found (an upload's or a library item's). */
+// The generated proto message has these fields too, on purpose: the domain keeps its own types and transport maps them.
 export interface ProbedFile {
   objectKey: string;
   sizeBytes: number;

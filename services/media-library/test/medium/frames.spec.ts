@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { tempDir } from '@reelsmith/kit/testing';
+import { makeTestMedia, tempDir } from '@reelsmith/kit/testing';
 import { engineTools } from '../../src/repositories/media-tools';
 
 // A long plan's timeline asks for hundreds of frames: several are cut by one ffmpeg process. They
@@ -11,24 +10,7 @@ describe('timeline frames, several per ffmpeg process', () => {
 
   it('cuts the same JPEGs as one process per frame, in the order asked', async () => {
     const clip = path.join(work.dir, 'clip.mp4');
-    // The usual test-pattern clip (as test/support/media.ts's makeClip); service tests do not import the root test helpers.
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=640x360:r=30:d=6',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      '60',
-      '-pix_fmt',
-      'yuv420p',
-      clip,
-    ]);
+    makeTestMedia(clip, ['testsrc2=s=640x360:r=30:d=6'], ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '60', '-pix_fmt', 'yuv420p']);
     const at = [4.5, 0.5, 2.1, 5.9];
     const batch = await engineTools.framesOf!(clip, at);
     expect(batch).toHaveLength(at.length);

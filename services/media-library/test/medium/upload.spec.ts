@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LocalObjectStore, migrate, newObjectKey, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
-import { createTestDatabase, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
+import { createTestDatabase, makeTestMedia, quietLogger, TEST_H264, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
 import { MediaService } from '../../src/domain/media.service';
 import { ReelsService } from '../../src/domain/reels.service';
 import { engineTools } from '../../src/repositories/media-tools';
@@ -25,29 +24,11 @@ describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, Post
   beforeAll(async () => {
     // 2 s of 160x120 test pattern with a 440 Hz tone, H.264 + AAC in MP4.
     const file = path.join(tmp.dir, 'clip.mp4');
-    // Same H.264 arguments as test/support/media.ts's makeClip; this clip also has a sine audio track, and service tests do not import the root test helpers.
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x120:rate=25:duration=2',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=2',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
+    makeTestMedia(
       file,
-    ]);
+      ['testsrc=size=160x120:rate=25:duration=2', 'sine=frequency=440:duration=2'],
+      [...TEST_H264, '-c:a', 'aac', '-shortest'],
+    );
     clip = fs.readFileSync(file);
     pg = await createTestDatabase('media_upload');
     db = await openDatabase({ url: pg.url, pgliteDir: '', poolSize: 4 });

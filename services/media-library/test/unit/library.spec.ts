@@ -17,6 +17,7 @@ import {
 } from '../../src/domain/library.service';
 import { listLibraryFiles } from '../../src/repositories/library-files';
 
+// One expectation per input, written out (as the engine's title spec does): alike in form only.
 describe('library import rules', () => {
   it('names categories from folder names, lower case, and "general" for nothing usable', () => {
     expect(normaliseCategory(' Nature Clips ')).toBe('nature clips');

@@ -2,14 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Bus, LocalObjectStore } from '@reelsmith/kit';
-import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
+import { TEST_H264, TEST_NATS_URL, makeTestMedia, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
 import { parseSettings, planBatches, prepare, thumbnailTime } from '@reelsmith/engine';
 import { streams, type JobRequest } from '@reelsmith/proto';
 import { ChunkWork, HeavySlot } from '../../src/repositories/chunks';
 import { scratchDirs } from '../../src/repositories/job-files';
 import { RenderChunksConsumer } from '../../src/transport/chunks.consumer';
-
-const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
 
 // One long reel over two workers' chunk consumers, on real NATS (the RENDER stream's
 // render.chunks work queue), object storage on disk and ffmpeg: the coordinator publishes the
@@ -29,20 +27,8 @@ describe('a long reel in chunks over two workers', () => {
   it('fans out, renders every chunk once, joins exactly, and leaves no scratch', async () => {
     const media = path.join(work.dir, 'media');
     fs.mkdirSync(media);
-    ff([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=640x360:r=30:d=8',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      path.join(media, 'a.mp4'),
-    ]);
-    ff(['-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=10', '-ac', '2', path.join(media, 'm.wav')]);
+    makeTestMedia(path.join(media, 'a.mp4'), ['testsrc2=s=640x360:r=30:d=8'], TEST_H264);
+    makeTestMedia(path.join(media, 'm.wav'), ['sine=frequency=330:sample_rate=48000:duration=10'], ['-ac', '2']);
     const store = new LocalObjectStore({
       root: path.join(work.dir, 'objects'),
       signingSecret: 'x'.repeat(32),

@@ -265,6 +265,7 @@ function Payouts() {
                   </td>
                 </tr>
               ))}
+              {/* Ends like PricingPage's history table only in markup: each page's own table. */}
             </tbody>
           </table>
         </div>

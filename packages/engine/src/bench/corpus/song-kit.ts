@@ -77,6 +77,14 @@ export const CHORDS = {
 } as const;
 export type Chord = readonly number[];
 
+/** The pop progression (I-V-vi-IV in C) and its minor turn (vi-IV-I-V), the corpus songs' usual harmony. */
+export const POP: Chord[] = [CHORDS.C, CHORDS.G, CHORDS.Am, CHORDS.F];
+export const MINOR: Chord[] = [CHORDS.Am, CHORDS.F, CHORDS.C, CHORDS.G];
+/** A chord's bass note: its lowest pitch an octave down. */
+export const root = (c: Chord) => c[0]! - 12;
+/** A constant tempo, as `beatTimes` takes one. */
+export const steady = (bpm: number) => () => bpm;
+
 export interface Song {
   name: string;
   description: string;

@@ -37,6 +37,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
     },
   );
 
+  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/admin/jobs/:id',
     {
