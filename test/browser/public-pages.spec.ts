@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { LocalObjectStore, createMetrics } from '@reelsmith/kit';
-import { quietLogger, tempDir } from '@reelsmith/kit/testing';
+import { makeTestMedia, quietLogger, tempDir } from '@reelsmith/kit/testing';
 import type { Peers } from '../../services/gateway/src/repositories/clients';
 import { buildHttpApp } from '../../services/gateway/src/transport/http/server';
 import { catalogueReply } from '../../services/billing/src/transport/grpc';
@@ -109,19 +109,7 @@ describe('public pages: accessibility and layout in Chromium', () => {
     const store = new LocalObjectStore({ root: objects.dir, signingSecret: 'k'.repeat(32), publicUrl: 'http://localhost' });
     const tmp = path.join(objects.dir, 'src');
     fs.mkdirSync(tmp);
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x180:rate=30:duration=2',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      path.join(tmp, 'demo.mp4'),
-    ]);
+    makeTestMedia(path.join(tmp, 'demo.mp4'), ['testsrc=size=320x180:rate=30:duration=2'], ['-pix_fmt', 'yuv420p', '-movflags', '+faststart']);
     await store.put('reels/demo.mp4', fs.readFileSync(path.join(tmp, 'demo.mp4')));
     for (const n of [1, 2, 3]) {
       execFileSync('ffmpeg', [

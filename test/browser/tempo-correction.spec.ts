@@ -43,15 +43,18 @@ describe('Home: correcting the tempo in the plan preview', () => {
   }, 180_000);
   afterAll(() => closeAll(browser, sys, dataDir));
 
-  const addFilesAndPreview = async () => {
-    await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), music]);
-    await trayDone(page);
-    const preview = page.getByRole('button', { name: 'Preview edit' });
-    await preview.focus();
+  /** Enter on "Preview edit", then the plan studio. */
+  const openStudio = async () => {
+    await page.getByRole('button', { name: 'Preview edit' }).focus();
     await page.keyboard.press('Enter');
     const studio = page.getByTestId('studio');
     await studio.waitFor({ timeout: 60_000 });
     return studio;
+  };
+  const addFilesAndPreview = async () => {
+    await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), music]);
+    await trayDone(page);
+    return openStudio();
   };
   const cuts = () =>
     page
@@ -163,11 +166,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
     await library.waitFor({ state: 'detached' });
     await trayDone(page);
 
-    const preview = page.getByRole('button', { name: 'Preview edit' });
-    await preview.focus();
-    await page.keyboard.press('Enter');
-    const studio = page.getByTestId('studio');
-    await studio.waitFor({ timeout: 60_000 });
+    const studio = await openStudio();
     await page.getByTestId('plan-tempo').getByText(`${found} BPM · 4/4`, { exact: true }).waitFor({ timeout: 30_000 });
     await pressDouble(studio);
     const doubledText = `${2 * found} BPM · 4/4 · doubled (found ${found} BPM)`;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { Api, jobRequestOf } from '../support/api';
 import { BEAT_120, makeSong } from '../support/media';
-import { startSystem, type RunningSystem } from '../support/system';
+import { startSystem, stopSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -49,11 +49,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     // A short ack wait so that a job whose worker died comes back quickly.
     sys = await startSystem(dataDir, { RENDER_ACK_WAIT_MS: '4000' });
   }, 180_000);
-  afterAll(async () => {
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => stopSystem(sys, dataDir, work));
 
   const request = (clips: string[], musicKey?: string) =>
     jobRequestOf(clips, musicKey, {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
 import { makeClip, makeSong } from '../support/media';
 import { descendants, ffmpegsUnder, until } from '../support/processes';
-import { startSystem, type RunningSystem } from '../support/system';
+import { startSystem, stopSystem, type RunningSystem } from '../support/system';
 
 interface Me {
   user: { credits: number; daily_free_used: boolean };
@@ -33,11 +33,7 @@ describe('cancelling a job end to end (issue 20)', () => {
     for (let i = 0; i < 4; i++) makeClip(path.join(work, `clip${i}.mp4`), { size: '1280x720', fps: 30, seconds: 12, hue: i * 90 });
     sys = await startSystem(dataDir);
   }, 180_000);
-  afterAll(async () => {
-    await sys?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => stopSystem(sys, dataDir, work));
 
   const request = (clips: string[], musicKey?: string) =>
     jobRequestOf(clips, musicKey, { pacing_preset: 'high-energy', enable_beat_mapping: Boolean(musicKey) });

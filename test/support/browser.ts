@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type FileChooser, type Page } from 'playwright-core';
-import { ROOT, type RunningSystem } from './system';
+import { ROOT, stopSystem, type RunningSystem } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -66,8 +66,7 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
 /** A browser spec's afterAll: closes the browser, stops the system and removes its data folder. */
 export async function closeAll(browser: Browser | undefined, sys: RunningSystem | undefined, dataDir: string): Promise<void> {
   await browser?.close();
-  await sys?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stopSystem(sys, dataDir);
 }
 
 /** Presses Tab until the focused element's name matches (a person reading the focus ring). */

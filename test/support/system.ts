@@ -88,3 +88,9 @@ export const isAlive = (pid: number) => {
     return false;
   }
 };
+
+/** Stops the product (if it started) and removes its data dir and any other folders of the test. */
+export async function stopSystem(sys: RunningSystem | undefined, ...dirs: string[]): Promise<void> {
+  await sys?.stop();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+}

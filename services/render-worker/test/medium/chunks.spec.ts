@@ -17,6 +17,9 @@ describe('a long reel in chunks over two workers', () => {
   const work = tempDir('chunks');
   let bus: Bus;
   const consumers: RenderChunksConsumer[] = [];
+  /** The object storage every worker and coordinator of these tests shares. */
+  const objectStore = () =>
+    new LocalObjectStore({ root: path.join(work.dir, 'objects'), signingSecret: 'x'.repeat(32), publicUrl: 'http://localhost' });
   afterAll(async () => {
     for (const c of consumers) await c.stop();
     await bus?.deleteStream(streams.RENDER);
@@ -29,11 +32,7 @@ describe('a long reel in chunks over two workers', () => {
     fs.mkdirSync(media);
     makeTestMedia(path.join(media, 'a.mp4'), ['testsrc2=s=640x360:r=30:d=8'], TEST_H264);
     makeTestMedia(path.join(media, 'm.wav'), ['sine=frequency=330:sample_rate=48000:duration=10'], ['-ac', '2']);
-    const store = new LocalObjectStore({
-      root: path.join(work.dir, 'objects'),
-      signingSecret: 'x'.repeat(32),
-      publicUrl: 'http://localhost',
-    });
+    const store = objectStore();
     await store.put('uploads/u/a.mp4', fs.readFileSync(path.join(media, 'a.mp4')));
     bus = await Bus.connect({ url: TEST_NATS_URL, name: 'chunks-test', log: quietLogger(), prefix: natsPrefix() });
     await bus.ensureStream(streams.RENDER);
@@ -113,11 +112,7 @@ describe('a long reel in chunks over two workers', () => {
   }, 300_000);
 
   it('drops the scratch of a job that ended without a reel, with no coordinator left (a cancel or a failure)', async () => {
-    const store = new LocalObjectStore({
-      root: path.join(work.dir, 'objects'),
-      signingSecret: 'x'.repeat(32),
-      publicUrl: 'http://localhost',
-    });
+    const store = objectStore();
     // What a coordinator killed for good leaves: its manifest and a stored chunk with its record.
     await store.put('scratch/job-2/plan/manifest.json', Buffer.from('{"attempt":3,"chunks":4}'));
     await store.put('scratch/job-2/plan/chunk-0000.mp4', Buffer.from('not a real chunk'));
@@ -132,11 +127,7 @@ describe('a long reel in chunks over two workers', () => {
   }, 30_000);
 
   it('fails the render once when a chunk fails on every delivery, and leaves no scratch', async () => {
-    const store = new LocalObjectStore({
-      root: path.join(work.dir, 'objects'),
-      signingSecret: 'x'.repeat(32),
-      publicUrl: 'http://localhost',
-    });
+    const store = objectStore();
     // The workers fetch the clip from storage, where it is not a video: every delivery of every
     // chunk fails (a worker with a broken disk, a clip damaged after upload).
     await store.put('uploads/u/broken.mp4', Buffer.from('this is not a video'));
