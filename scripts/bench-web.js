@@ -157,17 +157,22 @@ async function main() {
   try {
     for (const [name, route] of pages)
       for (const form of forms) {
-        const { lhr } = await lighthouse(
-          `${base}${route}`,
-          {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-          },
-          form === 'desktop' ? desktopConfig : undefined,
-        );
-        if (lhr.runtimeError) log(`${route} ${form}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        let lhr;
+        // Lighthouse sometimes fails to record the trace (NO_NAVSTART) and asks to be run again: up to 3 tries.
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          ({ lhr } = await lighthouse(
+            `${base}${route}`,
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+            },
+            form === 'desktop' ? desktopConfig : undefined,
+          ));
+          if (!lhr.runtimeError) break;
+          log(`${route} ${form}: ${lhr.runtimeError.code} ${lhr.runtimeError.message} (try ${attempt} of 3)`);
+        }
         const r = { name, path: route, form, ...row(lhr, base) };
         results.push(r);
         log(
