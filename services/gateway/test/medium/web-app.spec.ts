@@ -156,3 +156,75 @@ describe('gateway serving the web app', () => {
     }
   });
 });
+
+// The build's per-page copies of index.html (web/build/page-routes.ts): each page path gets the
+// copy that preloads its own code, so the page's chunks download beside the entry.
+describe("gateway serving each page's own copy of index.html", () => {
+  const web = tempDir('web-pages');
+  const page = (name: string) =>
+    `<!doctype html><html><head><link rel="modulepreload" href="/assets/${name}.js"></head><body>${'x'.repeat(600)}</body></html>`;
+  let app: FastifyInstance;
+  let base: string;
+
+  beforeAll(async () => {
+    const write = (name: string, text: string | Buffer) => {
+      fs.mkdirSync(path.dirname(path.join(web.dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(web.dir, name), text);
+    };
+    write('index.html', page('index'));
+    write('pages/guide.html', page('GuidePage'));
+    write('pages/guide.html.br', zlib.brotliCompressSync(page('GuidePage')));
+    write('pages/reels.html', page('ReelsPage'));
+    write('secret.html', 'not a page');
+    write(
+      'routes.json',
+      JSON.stringify({
+        pages: ['/', '/guide', '/reels/:id', '/about', '/contact'],
+        // /about names a file outside pages/ and /contact one that is missing: both get index.html.
+        html: {
+          '/guide': 'pages/guide.html',
+          '/reels/:id': 'pages/reels.html',
+          '/about': '../secret.html',
+          '/contact': 'pages/contact.html',
+        },
+      }),
+    );
+    app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway'),
+      webDist: web.dir,
+      health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'web-test' }) },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    web.remove();
+  });
+
+  it("sends a page's own copy at its path (any case, a trailing slash, a parameter), compressed when accepted", async () => {
+    for (const [route, name] of [
+      ['/guide', 'GuidePage'],
+      ['/GUIDE/', 'GuidePage'],
+      ['/reels/abc', 'ReelsPage'],
+      ['/', 'index'],
+      ['/about', 'index'],
+      ['/contact', 'index'],
+    ] as const) {
+      const res = await request(base, route);
+      expect({ route, status: res.status, body: res.body.toString() }).toEqual({ route, status: 200, body: page(name) });
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const br = await request(base, '/guide', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(page('GuidePage'));
+  });
+
+  it('never serves the copies at their own paths, and a path that is no page gets index.html with 404', async () => {
+    for (const route of ['/pages/guide.html', '/pages/reels.html', '/secret.html/x', '/nope']) {
+      const res = await request(base, route);
+      expect({ route, status: res.status, body: res.body.toString() }).toEqual({ route, status: 404, body: page('index') });
+    }
+  });
+});

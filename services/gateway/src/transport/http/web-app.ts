@@ -16,26 +16,43 @@ const NOT_PAGES = /^\/(api|ws|assets)(\/|$)/i;
 const PRIVATE = /(^|\/)\.|\.(map|br|gz)$|^(index\.html|routes\.json)$/;
 
 /**
- * Matches a path against the app's page paths (`:name` is one segment), the way the web router
- * does: a trailing slash and letter case do not matter.
+ * Finds the app's page path (`:name` is one segment) that a path shows, the way the web router
+ * does: a trailing slash and letter case do not matter. Undefined: no page.
  */
-export function pageMatcher(paths: string[]): (pathname: string) => boolean {
+export function pageFinder(paths: string[]): (pathname: string) => string | undefined {
   const patterns = paths.map((p) => {
     const source = p
       .replace(/\/+$/, '')
       .split('/')
       .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    return new RegExp(`^${source}/?$`, 'i');
+    return { page: p, re: new RegExp(`^${source}/?$`, 'i') };
   });
-  return (pathname) => patterns.some((re) => re.test(pathname));
+  return (pathname) => patterns.find(({ re }) => re.test(pathname))?.page;
+}
+
+/** Whether a path is one of the app's pages (see pageFinder). */
+export function pageMatcher(paths: string[]): (pathname: string) => boolean {
+  const find = pageFinder(paths);
+  return (pathname) => find(pathname) !== undefined;
+}
+
+export interface PageList {
+  pages: string[];
+  /** Per page path, the build's copy of index.html that preloads that page's code. */
+  html: Record<string, string>;
 }
 
 /** The page paths of a build; undefined when the build has no list (every path is then a page). */
-export function readPagePaths(webDist: string): string[] | undefined {
+export function readPagePaths(webDist: string): PageList | undefined {
   try {
-    const { pages } = JSON.parse(fs.readFileSync(path.join(webDist, ROUTES_FILE), 'utf8')) as { pages?: unknown };
-    return Array.isArray(pages) && pages.every((p) => typeof p === 'string') ? pages : undefined;
+    const { pages, html } = JSON.parse(fs.readFileSync(path.join(webDist, ROUTES_FILE), 'utf8')) as { pages?: unknown; html?: unknown };
+    if (!Array.isArray(pages) || !pages.every((p) => typeof p === 'string')) return undefined;
+    const files: Record<string, string> = {};
+    // Only files of the build's pages/ folder, and only those that exist.
+    for (const [page, file] of Object.entries(html && typeof html === 'object' ? html : {}))
+      if (typeof file === 'string' && /^pages\/[\w-]+\.html$/.test(file) && fs.existsSync(path.join(webDist, file))) files[page] = file;
+    return { pages, html: files };
   } catch {
     return undefined;
   }
@@ -60,10 +77,10 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
   const indexFile = path.join(webDist, 'index.html');
   if (!fs.existsSync(indexFile)) return false;
   const assetsDir = path.join(webDist, 'assets');
-  const isPage = (() => {
-    const paths = readPagePaths(webDist);
-    return paths ? pageMatcher(paths) : () => true;
-  })();
+  const list = readPagePaths(webDist);
+  const findPage = list ? pageFinder(list.pages) : () => '';
+  /** The page's own copy of index.html (its code preloaded), else index.html. */
+  const htmlOf = (page: string) => list?.html[page] ?? 'index.html';
   const topFiles = new Set(
     fs
       .readdirSync(webDist, { withFileTypes: true })
@@ -83,8 +100,8 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
     },
   });
 
-  const sendIndex = async (reply: FastifyReply, status: number) => {
-    if (status === 200) return reply.sendFile('index.html');
+  const sendIndex = async (reply: FastifyReply, status: number, page?: string) => {
+    if (status === 200) return reply.sendFile(htmlOf(page ?? ''));
     // A 404 page is sent whole (no conditional 304 of the page it is not).
     return reply
       .code(status)
@@ -104,7 +121,8 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
     if (NOT_PAGES.test(pathname)) return reply.callNotFound();
     const name = pathname.slice(1);
     if (topFiles.has(name)) return reply.sendFile(name);
-    return sendIndex(reply, isPage(pathname) ? 200 : 404);
+    const page = findPage(pathname);
+    return sendIndex(reply, page === undefined ? 404 : 200, page);
   });
   return true;
 }
