@@ -109,7 +109,11 @@ describe('public pages: accessibility and layout in Chromium', () => {
     const store = new LocalObjectStore({ root: objects.dir, signingSecret: 'k'.repeat(32), publicUrl: 'http://localhost' });
     const tmp = path.join(objects.dir, 'src');
     fs.mkdirSync(tmp);
-    makeTestMedia(path.join(tmp, 'demo.mp4'), ['testsrc=size=320x180:rate=30:duration=2'], ['-pix_fmt', 'yuv420p', '-movflags', '+faststart']);
+    makeTestMedia(
+      path.join(tmp, 'demo.mp4'),
+      ['testsrc=size=320x180:rate=30:duration=2'],
+      ['-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
+    );
     await store.put('reels/demo.mp4', fs.readFileSync(path.join(tmp, 'demo.mp4')));
     for (const n of [1, 2, 3]) {
       execFileSync('ffmpeg', [

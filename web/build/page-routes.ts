@@ -37,12 +37,7 @@ export function pageModules(routerSource: string, routerFile: string): Map<PageN
  * style sheets it loads itself; less what index.html loads already. URLs under `base`; `root` is
  * the project folder (the bundle names source files relative to it).
  */
-export function pagePreloads(
-  bundle: OutputBundle,
-  modules: string[],
-  root: string,
-  base = '/',
-): { scripts: string[]; styles: string[] } {
+export function pagePreloads(bundle: OutputBundle, modules: string[], root: string, base = '/'): { scripts: string[]; styles: string[] } {
   const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === 'chunk');
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
   const closure = (roots: OutputChunk[]) => {

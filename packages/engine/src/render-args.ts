@@ -84,7 +84,17 @@ export function segmentInputArgs(seg: Segment, clip: MediaInfo, fps: number, thr
   // extra duration keeps the last frame available for the trim.
   // At most two decoder threads per input: fifteen inputs with a frame-thread pool each would
   // oversubscribe the cores and hold a frame pool each in memory.
-  return ['-threads', String(decoderThreads(threads)), '-ss', num(seg.in), '-t', num(available + 2 / fps), ...INPUT_GUARD, '-i', `file:${clip.path}`];
+  return [
+    '-threads',
+    String(decoderThreads(threads)),
+    '-ss',
+    num(seg.in),
+    '-t',
+    num(available + 2 / fps),
+    ...INPUT_GUARD,
+    '-i',
+    `file:${clip.path}`,
+  ];
 }
 
 /** Decoder threads per input: two, or fewer when the render's budget is smaller. */
@@ -179,7 +189,18 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   const { plan, settings } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...filterThreadArgs(input.threads)];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '0.5',
+    ...filterThreadArgs(input.threads),
+  ];
   const filters: string[] = [];
   const withMusic = Boolean(input.music);
 

@@ -106,7 +106,18 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   const { plan, settings, batch } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5', ...filterThreadArgs(input.threads)];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '0.5',
+    ...filterThreadArgs(input.threads),
+  ];
   const filters: string[] = [];
   const segments = plan.segments.slice(batch.first, batch.end);
   segments.forEach((seg, i) => {

@@ -13,7 +13,17 @@ describe('the render thread budget (RENDER_THREADS)', () => {
     sizeBytes: 1,
     durationSec: 600,
     formatName: 'mov',
-    video: { codec: 'h264', width: 1920, height: 1080, codedWidth: 1920, codedHeight: 1080, rotation: 0, sar: 1, fps: 30, variableFrameRate: false },
+    video: {
+      codec: 'h264',
+      width: 1920,
+      height: 1080,
+      codedWidth: 1920,
+      codedHeight: 1080,
+      rotation: 0,
+      sar: 1,
+      fps: 30,
+      variableFrameRate: false,
+    },
     audio: { codec: 'aac', channels: 2, sampleRate: 48000 },
   };
   const settings = parseSettings({});
@@ -34,8 +44,17 @@ describe('the render thread budget (RENDER_THREADS)', () => {
       const at = args.indexOf(name);
       return at >= 0 && at < firstInput ? args[at + 1] : undefined;
     };
-    const encoder = args[args.indexOf('-c:v') + 1] === 'libx264' && args[args.indexOf('-c:v') + 2] === '-threads' ? args[args.indexOf('-c:v') + 3] : undefined;
-    return { inputs: args.filter((a) => a === '-i').length, decoders, filterComplex: global('-filter_complex_threads'), filter: global('-filter_threads'), encoder };
+    const encoder =
+      args[args.indexOf('-c:v') + 1] === 'libx264' && args[args.indexOf('-c:v') + 2] === '-threads'
+        ? args[args.indexOf('-c:v') + 3]
+        : undefined;
+    return {
+      inputs: args.filter((a) => a === '-i').length,
+      decoders,
+      filterComplex: global('-filter_complex_threads'),
+      filter: global('-filter_threads'),
+      encoder,
+    };
   };
 
   it('bounds every decoder, the filter graph and the encoder of a chunk to one thread when told one', () => {
