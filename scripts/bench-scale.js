@@ -2,7 +2,8 @@
 // `npm run bench:scale`: one long reel through the running product, on 1 and then 2 render workers.
 //
 // The product starts as `npm start` runs it (scripts/product.js) with RENDER_THREADS=1, so each
-// worker process is one encoder thread: on a 2-core machine, two workers act as two small machines.
+// worker's render is held to one thread (encoder, decoders, filters): on a 2-core machine, two
+// workers act as two small machines.
 // Inputs: the starter library's real footage (12 clips) and three 1080p30 clips, a 128 BPM song
 // looped to the reel's length. A signed-up admin (unlimited) previews the plan once (beat-mapped,
 // Intelligence on, title, fades) and then renders exactly that plan with 1 worker, then 2 (the
@@ -326,7 +327,9 @@ async function main() {
   const base = runs[0];
   const basePcm = pcm(base.file);
   console.log('');
-  console.log(`bench:scale, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `bench:scale, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), load ${os.loadavg()[0].toFixed(1)}`,
+  );
   console.log(
     `reel: ${fmt(plan.total_sec, 3)} s, 1920x1080 ${plan.fps} fps, ${plan.segments.length} segments; plan: ${planFrames} frames, ${planSamples} samples a channel`,
   );

@@ -158,7 +158,7 @@ async function main() {
     for (const [name, route] of pages)
       for (const form of forms) {
         let lhr;
-        // Lighthouse sometimes fails to record the trace (NO_NAVSTART) and asks to be run again: up to 3 tries.
+        // Lighthouse sometimes fails a run (NO_NAVSTART: no trace recorded) and asks to be run again: up to 3 tries.
         for (let attempt = 1; attempt <= 3; attempt++) {
           ({ lhr } = await lighthouse(
             `${base}${route}`,

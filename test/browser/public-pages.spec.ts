@@ -201,6 +201,30 @@ describe('public pages: accessibility and layout in Chromium', () => {
     });
   });
 
+  it("sends each page's HTML with its own code preloaded, and the browser uses what it preloaded", async () => {
+    for (const [route, chunk] of [
+      ['/demos', 'DemosPage'],
+      ['/pricing', 'PricingPage'],
+      ['/', 'HomePage'],
+    ] as const) {
+      const html = await (await fetch(`${base}${route}`)).text();
+      const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+      const own = preloads.find((href) => href.startsWith(`/assets/${chunk}-`));
+      expect({ route, own: Boolean(own) }).toEqual({ route, own: true });
+      for (const href of preloads)
+        expect({ href, status: (await fetch(`${base}${href}`, { method: 'HEAD' })).status }).toEqual({ href, status: 200 });
+    }
+    // The page's chunk is fetched once: the preload serves the import.
+    const page = await browser.newPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => void fetched.push(new URL(r.url()).pathname));
+    await page.goto(`${base}/demos`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(fetched.filter((p) => p.startsWith('/assets/DemosPage-'))).toHaveLength(1);
+    expect(fetched.filter((p) => p.startsWith('/assets/public-') && p.endsWith('.css'))).toHaveLength(1);
+    await page.close();
+  });
+
   it('at 320 px the menu button opens the main menu by keyboard; Escape closes it; the sign-in dialog fits and passes axe', async () => {
     const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
     try {

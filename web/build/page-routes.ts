@@ -84,6 +84,7 @@ export function withPreloads(html: string, p: { scripts: string[]; styles: strin
  */
 export function pageRoutes(): Plugin {
   let root = process.cwd();
+  let base = '/';
   return {
     name: 'reelsmith:page-routes',
     apply: 'build',
@@ -91,6 +92,7 @@ export function pageRoutes(): Plugin {
     enforce: 'post',
     configResolved(config) {
       root = config.root;
+      base = config.base;
     },
     generateBundle(_options, bundle) {
       const index = bundle['index.html'] as OutputAsset | undefined;
@@ -99,7 +101,7 @@ export function pageRoutes(): Plugin {
         const source = String(index.source);
         for (const [name, modules] of pageModules(fs.readFileSync(path.join(root, ROUTER), 'utf8'), path.join(root, ROUTER))) {
           const fileName = `pages/${name}.html`;
-          this.emitFile({ type: 'asset', fileName, source: withPreloads(source, pagePreloads(bundle, modules, root)) });
+          this.emitFile({ type: 'asset', fileName, source: withPreloads(source, pagePreloads(bundle, modules, root, base)) });
           html[PAGES[name].path] = fileName;
         }
       }

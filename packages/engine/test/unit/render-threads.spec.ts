@@ -4,7 +4,7 @@ import { buildRenderArgs } from '../../src/render-args';
 import { buildChunkArgs, planBatches } from '../../src/render-batch-args';
 import { parseSettings } from '../../src/settings';
 
-// RENDER_THREADS is a worker's whole budget: with `npm start`'s RENDER_WORKERS=2 RENDER_THREADS=1
+// RENDER_THREADS is a render's thread budget: with RENDER_WORKERS=2 RENDER_THREADS=1 (as bench:scale runs `npm start`)
 // two workers on two cores should act as two one-core machines, so decoders and filters must stay
 // inside it too, not only x264.
 describe('the render thread budget (RENDER_THREADS)', () => {

@@ -3,13 +3,26 @@ import { pageMatcher } from '../../src/transport/http/web-app';
 describe("matching the web app's page paths", () => {
   const isPage = pageMatcher(['/', '/demos', '/hall-of-fame', '/reels/:id', '/a.b']);
 
-  it('matches a page whatever its trailing slash or letter case, as the web router does', () => {
-    for (const p of ['/', '/demos', '/demos/', '/DEMOS', '/hall-of-fame', '/reels/42', '/reels/42/', '/a.b'])
+  it('matches a page whatever its trailing slashes, as the web router does', () => {
+    for (const p of ['/', '/demos', '/demos/', '/demos//', '/hall-of-fame', '/reels/42', '/reels/42/', '/a.b'])
       expect({ p, page: isPage(p) }).toEqual({ p, page: true });
   });
 
-  it('matches nothing else: deeper paths, prefixes, a missing parameter, regex characters taken literally', () => {
-    for (const p of ['/demo', '/demos/x', '/demosx', '/hall', '/reels', '/reels/', '/reels/1/2', '/aXb', '//', '/robots.txt'])
+  it('matches nothing else: another letter case, deeper paths, prefixes, a missing parameter, regex characters taken literally', () => {
+    for (const p of [
+      '/DEMOS',
+      '/Demos/',
+      '/demo',
+      '/demos/x',
+      '/demosx',
+      '/hall',
+      '/reels',
+      '/reels/',
+      '/reels/1/2',
+      '/aXb',
+      '//',
+      '/robots.txt',
+    ])
       expect({ p, page: isPage(p) }).toEqual({ p, page: false });
   });
 });

@@ -290,7 +290,10 @@ export class ChunkWork {
   /** A chunk failed on its last delivery: the coordinator fails the job (once). */
   async chunkFailed(t: assemblyEvents.RenderChunk, reason: string): Promise<void> {
     const k = keys(t.jobId, t.planKey);
-    if (!(await this.d.store.stat(k.manifest))) return;
+    // Only a failure of the attempt being coordinated counts: the chunks of an attempt handed
+    // back are retried by the next coordinator.
+    const current = async () => (await readJson<{ attempt: number }>(this.d.store, k.manifest))?.attempt === t.attempt;
+    if (!(await current())) return;
     await this.d.store.put(k.failed, Buffer.from(JSON.stringify({ index: t.index, reason })), { contentType: 'application/json' });
     // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote.
     if (!(await this.d.store.stat(k.manifest))) await this.dropJob(t.jobId);

@@ -126,6 +126,22 @@ describe('a long reel in chunks over two workers', () => {
     expect(fs.existsSync(dir)).toBe(false);
   }, 30_000);
 
+  it("counts a chunk's failure only for the attempt being coordinated", async () => {
+    const store = objectStore();
+    const work4 = new ChunkWork({ store, bus, log: quietLogger(), heavy: new HeavySlot() });
+    await store.put('scratch/job-4/plan/manifest.json', Buffer.from('{"attempt":2,"chunks":4}'));
+    const task = (attempt: number) => ({ jobId: 'job-4', planKey: 'plan', attempt, index: 1 }) as Parameters<ChunkWork['chunkFailed']>[0];
+    // A last delivery of the attempt handed back: the next coordinator retries that chunk.
+    await work4.chunkFailed(task(1), 'old');
+    expect(await store.stat('scratch/job-4/plan/failed.json')).toBeFalsy();
+    await work4.chunkFailed(task(2), 'ffmpeg failed');
+    expect(JSON.parse(fs.readFileSync(store.pathOf('scratch/job-4/plan/failed.json'), 'utf8'))).toEqual({
+      index: 1,
+      reason: 'ffmpeg failed',
+    });
+    await work4.dropJob('job-4');
+  });
+
   it('fails the render once when a chunk fails on every delivery, and leaves no scratch', async () => {
     const store = objectStore();
     // The workers fetch the clip from storage, where it is not a video: every delivery of every
@@ -160,11 +176,14 @@ describe('a long reel in chunks over two workers', () => {
     // Dead-lettered after its third delivery (1 s, then 2 s of backoff), well before the timeout.
     await expect(r).rejects.toThrow(/^chunk \d+ failed: /);
     expect(Date.now() - started).toBeLessThan(60_000);
-    expect(fs.existsSync(path.join(work.dir, 'objects', 'scratch', 'job-3'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'reel.mp4'))).toBe(false);
-    // The other chunks' deliveries find the job ended and stop; no worker keeps a folder.
+    // The other chunks' deliveries find the job ended and stop (a failure note written as the job
+    // ended is dropped again): no scratch object and no worker folder stays.
+    const scratchObjects = path.join(work.dir, 'objects', 'scratch', 'job-3');
     const end = Date.now() + 15_000;
-    while (fs.readdirSync(path.join(work.dir, 'scratch')).length && Date.now() < end) await new Promise((res) => setTimeout(res, 100));
+    const left = () => fs.existsSync(scratchObjects) || fs.readdirSync(path.join(work.dir, 'scratch')).length > 0;
+    while (left() && Date.now() < end) await new Promise((res) => setTimeout(res, 100));
+    expect(fs.existsSync(scratchObjects)).toBe(false);
     expect(fs.readdirSync(path.join(work.dir, 'scratch'))).toEqual([]);
   }, 120_000);
 });

@@ -16,19 +16,26 @@ const NOT_PAGES = /^\/(api|ws|assets)(\/|$)/i;
 const PRIVATE = /(^|\/)\.|\.(map|br|gz)$|^(index\.html|routes\.json)$/;
 
 /**
- * Finds the app's page path (`:name` is one segment) that a path shows, the way the web router
- * does: a trailing slash and letter case do not matter. Undefined: no page.
+ * Finds the app's page path (`:name` is one segment) that a path shows, exactly as the web router
+ * does (web/src/app/routes.ts `pageAt`): letter case matters and trailing slashes do not.
+ * Undefined: no page.
  */
 export function pageFinder(paths: string[]): (pathname: string) => string | undefined {
   const patterns = paths.map((p) => {
-    const source = p
-      .replace(/\/+$/, '')
-      .split('/')
-      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    return { page: p, re: new RegExp(`^${source}/?$`, 'i') };
+    const source =
+      p === '/'
+        ? '/'
+        : p
+            .replace(/\/+$/, '')
+            .split('/')
+            .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('/');
+    return { page: p, re: new RegExp(`^${source}$`) };
   });
-  return (pathname) => patterns.find(({ re }) => re.test(pathname))?.page;
+  return (pathname) => {
+    const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    return patterns.find(({ re }) => re.test(path))?.page;
+  };
 }
 
 /** Whether a path is one of the app's pages (see pageFinder). */
