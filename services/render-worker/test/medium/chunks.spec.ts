@@ -20,6 +20,29 @@ describe('a long reel in chunks over two workers', () => {
   /** The object storage every worker and coordinator of these tests shares. */
   const objectStore = () =>
     new LocalObjectStore({ root: path.join(work.dir, 'objects'), signingSecret: 'x'.repeat(32), publicUrl: 'http://localhost' });
+  const media = path.join(work.dir, 'media');
+  const scratchRoot = path.join(work.dir, 'scratch');
+  const log = quietLogger();
+  // Two workers' chunk consumers on the RENDER stream, shared by every test here.
+  beforeAll(async () => {
+    fs.mkdirSync(media);
+    makeTestMedia(path.join(media, 'a.mp4'), ['testsrc2=s=640x360:r=30:d=8'], TEST_H264);
+    makeTestMedia(path.join(media, 'm.wav'), ['sine=frequency=330:sample_rate=48000:duration=10'], ['-ac', '2']);
+    fs.mkdirSync(scratchRoot);
+    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'chunks-test', log: quietLogger(), prefix: natsPrefix() });
+    await bus.ensureStream(streams.RENDER);
+    for (let i = 0; i < 2; i++) {
+      const c = new RenderChunksConsumer(
+        bus,
+        new ChunkWork({ store: objectStore(), bus, log, heavy: new HeavySlot() }),
+        scratchDirs(scratchRoot, 4_000_000 + i),
+        { ackWaitMs: 10_000, maxDeliver: 3, concurrency: 1 },
+        log,
+      );
+      await c.start();
+      consumers.push(c);
+    }
+  });
   afterAll(async () => {
     for (const c of consumers) await c.stop();
     await bus?.deleteStream(streams.RENDER);
@@ -28,30 +51,9 @@ describe('a long reel in chunks over two workers', () => {
   });
 
   it('fans out, renders every chunk once, joins exactly, and leaves no scratch', async () => {
-    const media = path.join(work.dir, 'media');
-    fs.mkdirSync(media);
-    makeTestMedia(path.join(media, 'a.mp4'), ['testsrc2=s=640x360:r=30:d=8'], TEST_H264);
-    makeTestMedia(path.join(media, 'm.wav'), ['sine=frequency=330:sample_rate=48000:duration=10'], ['-ac', '2']);
     const store = objectStore();
     await store.put('uploads/u/a.mp4', fs.readFileSync(path.join(media, 'a.mp4')));
-    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'chunks-test', log: quietLogger(), prefix: natsPrefix() });
-    await bus.ensureStream(streams.RENDER);
-    const log = quietLogger();
-    const scratchRoot = path.join(work.dir, 'scratch');
-    fs.mkdirSync(scratchRoot);
-    const heavy = new HeavySlot();
-    const coordinator = new ChunkWork({ store, bus, log, heavy, pollMs: 200 });
-    for (let i = 0; i < 2; i++) {
-      const c = new RenderChunksConsumer(
-        bus,
-        new ChunkWork({ store, bus, log, heavy: new HeavySlot() }),
-        scratchDirs(scratchRoot, 4_000_000 + i),
-        { ackWaitMs: 10_000, maxDeliver: 3, concurrency: 1 },
-        log,
-      );
-      await c.start();
-      consumers.push(c);
-    }
+    const coordinator = new ChunkWork({ store, bus, log, heavy: new HeavySlot(), pollMs: 200 });
 
     const request = {
       media_files: ['uploads/u/a.mp4'],
@@ -147,7 +149,6 @@ describe('a long reel in chunks over two workers', () => {
     // The workers fetch the clip from storage, where it is not a video: every delivery of every
     // chunk fails (a worker with a broken disk, a clip damaged after upload).
     await store.put('uploads/u/broken.mp4', Buffer.from('this is not a video'));
-    const media = path.join(work.dir, 'media');
     const prepared = await prepare({
       clips: [path.join(media, 'a.mp4')],
       settings: { enable_intelligence: false, enable_beat_mapping: false },
@@ -181,9 +182,9 @@ describe('a long reel in chunks over two workers', () => {
     // ended is dropped again): no scratch object and no worker folder stays.
     const scratchObjects = path.join(work.dir, 'objects', 'scratch', 'job-3');
     const end = Date.now() + 15_000;
-    const left = () => fs.existsSync(scratchObjects) || fs.readdirSync(path.join(work.dir, 'scratch')).length > 0;
+    const left = () => fs.existsSync(scratchObjects) || fs.readdirSync(scratchRoot).length > 0;
     while (left() && Date.now() < end) await new Promise((res) => setTimeout(res, 100));
     expect(fs.existsSync(scratchObjects)).toBe(false);
-    expect(fs.readdirSync(path.join(work.dir, 'scratch'))).toEqual([]);
+    expect(fs.readdirSync(scratchRoot)).toEqual([]);
   }, 120_000);
 });
