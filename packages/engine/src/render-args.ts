@@ -100,6 +100,19 @@ export function segmentInputArgs(seg: Segment, clip: MediaInfo, fps: number, thr
 /** Decoder threads per input: two, or fewer when the render's budget is smaller. */
 export const decoderThreads = (threads?: number) => Math.min(2, threads ?? 2);
 
+/** The opening of every render command: quiet, never reads stdin, overwrites, progress on stdout twice a second. */
+export const progressArgs = (): string[] => [
+  '-hide_banner',
+  '-nostdin',
+  '-y',
+  '-v',
+  'error',
+  '-progress',
+  'pipe:1',
+  '-stats_period',
+  '0.5',
+];
+
 /**
  * Global options that keep the filter graph inside the render's thread budget (RENDER_THREADS):
  * unset, ffmpeg runs the scalers and the rest of the graph on one thread per core, so a worker
@@ -189,18 +202,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   const { plan, settings } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-y',
-    '-v',
-    'error',
-    '-progress',
-    'pipe:1',
-    '-stats_period',
-    '0.5',
-    ...filterThreadArgs(input.threads),
-  ];
+  const args = [...progressArgs(), ...filterThreadArgs(input.threads)];
   const filters: string[] = [];
   const withMusic = Boolean(input.music);
 
@@ -318,7 +320,6 @@ export function thumbnailTime(settings: RenderSettings, total: number): number {
   return Math.min(total * 0.5, Math.max(total * 0.25, (fades?.in ?? 0) + 0.5));
 }
 
-/** A JPEG thumbnail of a stored file at `at` seconds (uploads; reels get theirs from the render). */
 /**
  * Several small JPEGs of one video in one ffmpeg process: an input per moment (each seeks on its
  * own, as buildThumbnailArgs does), an output per input. A long plan's timeline needs hundreds;
@@ -338,6 +339,7 @@ export function buildFramesArgs(file: string, ats: readonly number[], outputs: r
   ];
 }
 
+/** A JPEG thumbnail of a stored file at `at` seconds (uploads; reels get theirs from the render). */
 export function buildThumbnailArgs(reel: string, at: number, output: string): string[] {
   return [
     '-hide_banner',

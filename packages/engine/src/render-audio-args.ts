@@ -19,6 +19,7 @@ import {
   musicInputArgs,
   musicWindowAudioFilter,
   num,
+  progressArgs,
   segmentInputArgs,
   segmentSoundFilter,
   type BuiltCommand,
@@ -38,7 +39,6 @@ export function musicStartSec(plan: EditPlan): number {
 /** The reel's sample count at the engine's audio rate: exactly as long as its frames. */
 export const reelSamples = (totalFrames: number, fps: number) => Math.round((totalFrames / fps) * AUDIO_RATE);
 
-const head = () => ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-stats_period', '0.5'];
 const pcmOut = (output: string) => ['-c:a', 'pcm_s16le', '-ar', String(AUDIO_RATE), '-ac', '2', '-f', 'wav', output];
 const toStereo = `aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`;
 
@@ -64,7 +64,7 @@ export function buildMusicTrackArgs(input: MusicTrackInput): BuiltCommand {
   // The music window as the single pass plays it: seeked to the plan's musicStart (input seeking
   // in a sound file is sample-accurate), cut to the reel's samples, with the window's fades.
   const window = { musicStart: musicStartSec(input.plan), musicFadeOutSec: input.plan.musicFadeOutSec };
-  const args = [...head(), ...musicInputArgs(input.music, window, total)];
+  const args = [...progressArgs(), ...musicInputArgs(input.music, window, total)];
   args.push(
     '-filter_complex',
     `[0:a]${musicWindowAudioFilter(window, input.settings, total)}[aout]`,
@@ -88,7 +88,7 @@ export interface ClipSoundInput {
 export function buildClipSoundArgs(input: ClipSoundInput): BuiltCommand {
   const { plan, batch } = input;
   const fps = plan.fps;
-  const args = [...head()];
+  const args = [...progressArgs()];
   const filters: string[] = [];
   const segments = plan.segments.slice(batch.first, batch.end);
   segments.forEach((seg) => {
@@ -120,7 +120,7 @@ export function buildJoinSoundArgs(input: JoinSoundInput): BuiltCommand {
   const total = input.totalFrames / input.fps;
   const samples = reelSamples(input.totalFrames, input.fps);
   const args = [
-    ...head(),
+    ...progressArgs(),
     // Our own list, read with the concat demuxer only: the inputs' guard does not allow it.
     '-protocol_whitelist',
     'file',

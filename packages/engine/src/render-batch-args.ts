@@ -25,6 +25,7 @@ import {
   filterThreadArgs,
   filterValue,
   num,
+  progressArgs,
   segmentFilters,
   segmentFrames,
   segmentInputArgs,
@@ -106,18 +107,7 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   const { plan, settings, batch } = input;
   const out = ASPECTS[settings.aspect];
   const fps = plan.fps;
-  const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-y',
-    '-v',
-    'error',
-    '-progress',
-    'pipe:1',
-    '-stats_period',
-    '0.5',
-    ...filterThreadArgs(input.threads),
-  ];
+  const args = [...progressArgs(), ...filterThreadArgs(input.threads)];
   const filters: string[] = [];
   const segments = plan.segments.slice(batch.first, batch.end);
   segments.forEach((seg, i) => {
@@ -203,15 +193,7 @@ export interface JoinArgsInput {
 export function buildJoinArgs(input: JoinArgsInput): BuiltCommand {
   const total = input.totalFrames / input.fps;
   const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-y',
-    '-v',
-    'error',
-    '-progress',
-    'pipe:1',
-    '-stats_period',
-    '0.5',
+    ...progressArgs(),
     // Our own list, read with the concat demuxer only: the inputs' guard does not allow it.
     '-protocol_whitelist',
     'file',
