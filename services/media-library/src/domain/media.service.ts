@@ -148,6 +148,13 @@ export async function redoStaleAnalyses<T>(
   return counts;
 }
 
+/** `f` of each item, one after another. */
+async function mapSeries<T, R>(items: readonly T[], f: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) out.push(await f(item));
+  return out;
+}
+
 /** Timeline frames one ffmpeg process cuts from one video. */
 const FRAMES_PER_PROCESS = 16;
 
@@ -325,15 +332,8 @@ export class MediaService {
         const todo = [...frames];
         for (let i = 0; i < todo.length; i += FRAMES_PER_PROCESS) {
           const batch = todo.slice(i, i + FRAMES_PER_PROCESS);
-          const images: Buffer[] = [];
-          if (this.tools.framesOf)
-            images.push(
-              ...(await this.tools.framesOf(
-                p,
-                batch.map(([, ms]) => ms / 1000),
-              )),
-            );
-          else for (const [, ms] of batch) images.push(await this.tools.frame(p, ms / 1000));
+          const ats = batch.map(([, ms]) => ms / 1000);
+          const images = await (this.tools.framesOf?.(p, ats) ?? mapSeries(ats, (at) => this.tools.frame(p, at)));
           for (const [j, [key]] of batch.entries()) await this.objects.put(key, images[j]!, { contentType: 'image/jpeg' });
         }
       });

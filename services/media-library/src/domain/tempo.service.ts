@@ -7,7 +7,7 @@ import {
 } from '@reelsmith/engine';
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { TAP_LIMITS, TEMPO_CORRECTION_KINDS } from '@reelsmith/proto';
-import type { MediaRecord } from './media.service.js';
+import type { MediaKind, MediaRecord } from './media.service.js';
 
 /**
  * What is kept of a user's corrections of a track: the corrections in order (normalised), and the
@@ -65,6 +65,25 @@ export class TempoService {
     const music = media.filter((m) => m.kind === 'audio' && m.analysisStatus === 'done' && m.analysis);
     const stored = music.length ? await this.repo.forOwner(ownerId, music) : new Map<string, StoredCorrection>();
     return media.map((m) => withCorrections(m, stored.get(m.objectKey)));
+  }
+
+  /**
+   * A library list page as `ownerId` sees it: in the music library, each track they corrected
+   * shows its tempo after their corrections; everything else as listed.
+   */
+  async asSeenBy<T extends { objectKey: string; bpm: number }>(
+    ownerId: string,
+    kind: MediaKind,
+    items: T[],
+    analysed: (objectKeys: string[]) => Promise<MediaRecord[]>,
+  ): Promise<T[]> {
+    if (kind !== 'audio' || !ownerId) return items;
+    const tempos = await this.libraryTempos(
+      ownerId,
+      items.map((i) => i.objectKey),
+      analysed,
+    );
+    return items.map((i) => ({ ...i, bpm: tempos.get(i.objectKey) ?? i.bpm }));
   }
 
   /**

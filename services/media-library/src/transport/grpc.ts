@@ -141,16 +141,7 @@ export const grpcBinding = (svc: MediaService, reels: ReelsService, lib: Library
     listLibrary: async (req) => {
       const kind = kindOf(req.kind);
       const r = await lib.list(kind, req.q, req.category, req.limit, req.offset);
-      const items = r.items.map(libraryItem);
-      if (kind === 'audio' && req.ownerId) {
-        // Music for a signed-in owner: each track's tempo after their corrections of it.
-        const tempos = await tempo.libraryTempos(
-          req.ownerId,
-          items.map((i) => i.objectKey),
-          libraryMedia(lib),
-        );
-        for (const i of items) i.bpm = tempos.get(i.objectKey) ?? i.bpm;
-      }
+      const items = await tempo.asSeenBy(req.ownerId, kind, r.items.map(libraryItem), libraryMedia(lib));
       return { items, categories: r.categories, total: r.total };
     },
     getLibraryItems: async (req) => ({ items: (await lib.items(req.kind ? kindOf(req.kind) : null, req.keys)).map(libraryItem) }),

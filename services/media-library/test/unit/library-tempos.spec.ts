@@ -87,6 +87,16 @@ describe('TempoService.libraryTempos', () => {
     expect(tempos.size).toBe(0);
   });
 
+  it("shows a music page with the user's own tempos, and a video page or a visitor's page as listed", async () => {
+    const { r } = repo({ alice: { 'library/audio/a.mp3': { baseBpm: 75, corrections: [{ kind: 'double' }] } } });
+    const t = new TempoService(r);
+    const listed = keys.map((objectKey, i) => ({ objectKey, bpm: [75, 120, 90][i]! }));
+    const analysed = async (ks: string[]) => tracks.filter((x) => ks.includes(x.objectKey));
+    expect((await t.asSeenBy('alice', 'audio', listed, analysed)).map((i) => i.bpm)).toEqual([150, 120, 90]);
+    expect(await t.asSeenBy('alice', 'video', listed, analysed)).toBe(listed);
+    expect(await t.asSeenBy('', 'audio', listed, analysed)).toBe(listed);
+  });
+
   it('rounds to a tenth of a BPM, as the library lists tempos', async () => {
     const odd = track('library/audio/d.mp3', 83.333);
     const { r } = repo({ alice: { [odd.objectKey]: { baseBpm: 83.333, corrections: [{ kind: 'double' }] } } });
