@@ -28,6 +28,24 @@ function request(base: string, route: string, headers: Record<string, string> = 
   });
 }
 
+/** Writes a file of a build folder, making its folders. */
+const writeIn = (dir: string) => (name: string, text: string | Buffer) => {
+  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  fs.writeFileSync(path.join(dir, name), text);
+};
+
+/** The gateway serving the build in `webDist` on a free port. */
+async function serveBuild(webDist: string): Promise<{ app: FastifyInstance; base: string }> {
+  const app = await buildHttpApp({
+    log: quietLogger(),
+    metrics: createMetrics('gateway'),
+    webDist,
+    health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'web-test' }) },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
 // The gateway serving a web build laid out as `npm run build` writes it.
 describe('gateway serving the web app', () => {
   const web = tempDir('web-dist');
@@ -37,10 +55,7 @@ describe('gateway serving the web app', () => {
   let base: string;
 
   beforeAll(async () => {
-    const write = (name: string, text: string | Buffer) => {
-      fs.mkdirSync(path.dirname(path.join(web.dir, name)), { recursive: true });
-      fs.writeFileSync(path.join(web.dir, name), text);
-    };
+    const write = writeIn(web.dir);
     write('index.html', page);
     write('routes.json', JSON.stringify({ pages: ['/', '/guide', '/hall-of-fame', '/verify-email', '/reels/:id'] }));
     write('robots.txt', 'User-agent: *\nAllow: /\n');
@@ -50,14 +65,7 @@ describe('gateway serving the web app', () => {
     write('assets/app-1a2b.js.gz', zlib.gzipSync(script));
     write('assets/app-1a2b.js.map', '{"version":3}');
     write('assets/small-3c4d.css', 'body{}');
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway'),
-      webDist: web.dir,
-      health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'web-test' }) },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    ({ app, base } = await serveBuild(web.dir));
   });
   afterAll(async () => {
     await app?.close();
@@ -167,10 +175,7 @@ describe("gateway serving each page's own copy of index.html", () => {
   let base: string;
 
   beforeAll(async () => {
-    const write = (name: string, text: string | Buffer) => {
-      fs.mkdirSync(path.dirname(path.join(web.dir, name)), { recursive: true });
-      fs.writeFileSync(path.join(web.dir, name), text);
-    };
+    const write = writeIn(web.dir);
     write('index.html', page('index'));
     write('pages/guide.html', page('GuidePage'));
     write('pages/guide.html.br', zlib.brotliCompressSync(page('GuidePage')));
@@ -189,14 +194,7 @@ describe("gateway serving each page's own copy of index.html", () => {
         },
       }),
     );
-    app = await buildHttpApp({
-      log: quietLogger(),
-      metrics: createMetrics('gateway'),
-      webDist: web.dir,
-      health: { report: async () => ({ status: 'healthy', services: { gateway: 'SERVING' }, unavailable: [], instance: 'web-test' }) },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    ({ app, base } = await serveBuild(web.dir));
   });
   afterAll(async () => {
     await app?.close();

@@ -5,7 +5,7 @@ import { Bus, LocalObjectStore } from '@reelsmith/kit';
 import { TEST_H264, TEST_NATS_URL, makeTestMedia, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
 import { parseSettings, planBatches, prepare, thumbnailTime } from '@reelsmith/engine';
 import { streams, type JobRequest } from '@reelsmith/proto';
-import { ChunkWork, HeavySlot } from '../../src/repositories/chunks';
+import { ChunkWork, HeavySlot, type CoordinateInput } from '../../src/repositories/chunks';
 import { scratchDirs } from '../../src/repositories/job-files';
 import { RenderChunksConsumer } from '../../src/transport/chunks.consumer';
 
@@ -20,6 +20,34 @@ describe('a long reel in chunks over two workers', () => {
   /** The object storage every worker and coordinator of these tests shares. */
   const objectStore = () =>
     new LocalObjectStore({ root: path.join(work.dir, 'objects'), signingSecret: 'x'.repeat(32), publicUrl: 'http://localhost' });
+  /**
+   * A coordinator's call for one reel, as the engine renderer makes it (engine.renderer.ts), in
+   * its own folder `name`: the reel and its thumbnail are written there.
+   */
+  const coordinateIn = (
+    coordinator: ChunkWork,
+    name: string,
+    job: { id: string; request: JobRequest },
+    prepared: Awaited<ReturnType<typeof prepare>>,
+    more: Pick<CoordinateInput, 'batches' | 'thumbnailAtSec' | 'timeoutMs' | 'onProgress'>,
+  ) => {
+    const dir = path.join(work.dir, name);
+    fs.mkdirSync(dir);
+    const run = coordinator.coordinate({
+      job: { ...job, ownerId: 'u' },
+      attempt: 1,
+      clips: prepared.clips,
+      music: prepared.music,
+      plan: prepared.plan,
+      settings: prepared.settings,
+      dir,
+      output: path.join(dir, 'reel.mp4'),
+      thumbnail: path.join(dir, 'reel.jpg'),
+      signal: new AbortController().signal,
+      ...more,
+    });
+    return { dir, run };
+  };
   const media = path.join(work.dir, 'media');
   const scratchRoot = path.join(work.dir, 'scratch');
   const log = quietLogger();
@@ -68,26 +96,20 @@ describe('a long reel in chunks over two workers', () => {
     });
     const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
     expect(batches.length).toBeGreaterThanOrEqual(4);
-    const dir = path.join(work.dir, 'coord');
-    fs.mkdirSync(dir);
     const progress: number[] = [];
-    // The same call as the engine renderer's (engine.renderer.ts): this test drives it directly.
-    const r = await coordinator.coordinate({
-      job: { id: 'job-1', ownerId: 'u', request: { ...request, ...parseSettings({}) } as JobRequest },
-      attempt: 1,
-      clips: prepared.clips,
-      music: prepared.music,
-      plan: prepared.plan,
-      settings: prepared.settings,
-      batches,
-      thumbnailAtSec: thumbnailTime(prepared.settings, prepared.plan.totalSec),
-      dir,
-      output: path.join(dir, 'reel.mp4'),
-      thumbnail: path.join(dir, 'reel.jpg'),
-      signal: new AbortController().signal,
-      timeoutMs: 300_000,
-      onProgress: (p) => progress.push(p),
-    });
+    const { dir, run } = coordinateIn(
+      coordinator,
+      'coord',
+      { id: 'job-1', request: { ...request, ...parseSettings({}) } as JobRequest },
+      prepared,
+      {
+        batches,
+        thumbnailAtSec: thumbnailTime(prepared.settings, prepared.plan.totalSec),
+        timeoutMs: 300_000,
+        onProgress: (p) => progress.push(p),
+      },
+    );
+    const r = await run;
     expect(r.chunks.map((c) => c.index)).toEqual(batches.map((_, i) => i));
     // Counting frames as the e2e render-scale spec does: each package's tests stay self-contained.
     const frames = Number(
@@ -154,26 +176,15 @@ describe('a long reel in chunks over two workers', () => {
       settings: { enable_intelligence: false, enable_beat_mapping: false },
     });
     const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
-    const dir = path.join(work.dir, 'coord-3');
-    fs.mkdirSync(dir);
     const coordinator = new ChunkWork({ store, bus, log: quietLogger(), heavy: new HeavySlot(), pollMs: 200 });
     const started = Date.now();
-    const r = coordinator.coordinate({
-      job: { id: 'job-3', ownerId: 'u', request: { media_files: ['uploads/u/broken.mp4'], ...parseSettings({}) } as unknown as JobRequest },
-      attempt: 1,
-      clips: prepared.clips,
-      music: prepared.music,
-      plan: prepared.plan,
-      settings: prepared.settings,
-      batches,
-      thumbnailAtSec: 0,
-      dir,
-      output: path.join(dir, 'reel.mp4'),
-      thumbnail: path.join(dir, 'reel.jpg'),
-      signal: new AbortController().signal,
-      timeoutMs: 120_000,
-      onProgress: () => undefined,
-    });
+    const { dir, run: r } = coordinateIn(
+      coordinator,
+      'coord-3',
+      { id: 'job-3', request: { media_files: ['uploads/u/broken.mp4'], ...parseSettings({}) } as unknown as JobRequest },
+      prepared,
+      { batches, thumbnailAtSec: 0, timeoutMs: 120_000, onProgress: () => undefined },
+    );
     // Dead-lettered after its third delivery (1 s, then 2 s of backoff), well before the timeout.
     await expect(r).rejects.toThrow(/^chunk \d+ failed: /);
     expect(Date.now() - started).toBeLessThan(60_000);
