@@ -99,7 +99,8 @@ export function pageRoutes(): Plugin {
       const html: Record<string, string> = {};
       if (index) {
         const source = String(index.source);
-        for (const [name, modules] of pageModules(fs.readFileSync(path.join(root, ROUTER), 'utf8'), path.join(root, ROUTER))) {
+        const router = path.join(root, ROUTER);
+        for (const [name, modules] of pageModules(fs.readFileSync(router, 'utf8'), router)) {
           const fileName = `pages/${name}.html`;
           this.emitFile({ type: 'asset', fileName, source: withPreloads(source, pagePreloads(bundle, modules, root, base)) });
           html[PAGES[name].path] = fileName;

@@ -33,15 +33,9 @@ export function pageFinder(paths: string[]): (pathname: string) => string | unde
     return { page: p, re: new RegExp(`^${source}$`) };
   });
   return (pathname) => {
-    const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-    return patterns.find(({ re }) => re.test(path))?.page;
+    const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    return patterns.find(({ re }) => re.test(trimmed))?.page;
   };
-}
-
-/** Whether a path is one of the app's pages (see pageFinder). */
-export function pageMatcher(paths: string[]): (pathname: string) => boolean {
-  const find = pageFinder(paths);
-  return (pathname) => find(pathname) !== undefined;
 }
 
 export interface PageList {
