@@ -1,4 +1,5 @@
 /** Beat tracking, step 1: the onset envelope and its bands (the design is in beat-tracker.ts). */
+import { harmonicChange } from './beat-harmony.js';
 
 export interface Envelope {
   /** Onset strength per hop. */
@@ -24,6 +25,8 @@ export interface Envelope {
      * end barely does (trimAfterMusic).
      */
     sounding?: Float32Array;
+    /** How much the harmony (chroma) changes at each hop, 0..1 (beat-harmony.ts): chords change on bar lines. */
+    harmony?: Float32Array;
   };
 }
 
@@ -166,6 +169,7 @@ export function onsetEnvelope(samples: Float32Array, sampleRate: number, hop = 1
         8,
       ),
       kickEnergy: Float32Array.from(kickE, (e, i) => Math.max(0, e - (kickE[i - 1] ?? 0))),
+      harmony: harmonicChange(samples, sampleRate, hop / sampleRate, n),
     },
   };
 }

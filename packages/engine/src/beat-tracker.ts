@@ -60,10 +60,10 @@
  *     click): if the points halfway between the beats carry more of it than the beats, and not
  *     because of hi-hat hiss (the air band around 8 kHz rises as much there), the tracker
  *     followed an off-beat bass (dance, house) and the beats move halfway. Beats are then placed
- *     10 ms before their onset peak (the envelope marks a sampled note 6-20 ms late), or earlier
+ *     15 ms before their onset peak (the envelope marks a sampled note 6-20 ms late), or earlier
  *     where the bands show the note beginning up to four hops before that peak (`noteStart`: the
  *     envelope sums 23 ms of energy on a log1p scale, so a note that builds up, a strum or a soft
- *     chord, peaks late in it): at the first hop whose band onset reaches half the strongest.
+ *     chord, peaks late in it): at the first hop whose band onset reaches 30 % of the strongest.
  *  3e. Hi-hats on every quarter of a steady chain's beat (the air band's mean onset at each quarter
  *     at least a quarter of the strongest quarter's: sixteenths of the chain, eighths of twice its
  *     tempo) are as regular at 2T as at T and do not tell the two apart; the snare on every other
@@ -71,6 +71,12 @@
  *     beats are added when 2T is nearer the prior's centre (110 BPM, step 2) in octaves than T,
  *     i.e. below 78 BPM (half-time trap at 70 is named 140; hip-hop at 85-90 with sixteenth hats
  *     stays; rock's and a one-drop's eighth-note hats leave two quarters empty).
+ *  3f. Chord changes (beat-harmony.ts): the harmony's change per hop from a chroma analysis. If
+ *     the bar line's chord change (its strongest phase folded over 3 or 4 beats) lands halfway
+ *     between the beats 1.3 times more than on them, and the kick band rises at least as much
+ *     there, the tracker followed the off-beats (a bossa's bass and guitar) and the beats move
+ *     halfway. (Both thresholds were set on the bench corpus: a dance song's off-beat bass gives
+ *     1.2, the bossa 1.4.)
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -81,7 +87,7 @@
  *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
  * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
- * beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
+ * beat-harmony.ts (3f), beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
  */
 
 import { BAND_SMOOTH_HOPS, onsetEnvelope, type Envelope } from './beat-envelopes.js';
@@ -105,6 +111,7 @@ import {
   type LevelArbiter,
   type LevelHypothesis,
 } from './beat-hypotheses.js';
+import { harmonyPhase } from './beat-harmony.js';
 import { chooseMeter, relativeToMedian, type BeatsPerBar } from './beat-meter.js';
 import { BAND_SEC, normaliseBpm, periodBand, PRIOR_BPM, tempoCurve } from './beat-tempo.js';
 
@@ -112,6 +119,8 @@ export { onsetEnvelope, type Envelope };
 export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
+ * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
+ * build up start at 30 % of their strongest band onset (step 3d).
  * 6: a steady chain with hi-hats on every quarter of its beat is doubled where twice its tempo is
  * nearer the tempo prior (step 3e: half-time trap at 70 is named 140).
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
@@ -121,7 +130,7 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 6;
+export const MUSIC_ANALYSIS_VERSION = 7;
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
 export const LOW_BEAT_CONFIDENCE = 0.5;
@@ -156,9 +165,10 @@ export interface MusicAnalysis {
 /**
  * The onset envelope marks a note a little after it starts (band energy summed over 23 ms, and
  * each hop stamped at its start): measured on the sampled-instrument corpus the tracked beats sat
- * 6-20 ms late, so each is moved this much earlier.
+ * 6-20 ms late (and a plan's cut, rounded to a frame, adds up to 17 ms either way), so each is
+ * moved this much earlier.
  */
-const ONSET_LATENCY_SEC = 0.01;
+const ONSET_LATENCY_SEC = 0.015;
 /** Median change of the tempo over four beats that still counts as steady, and the change above that where confidence reaches 0. */
 const IRREGULAR_OK = 0.012;
 const IRREGULAR_SPAN = 0.02;
@@ -186,7 +196,7 @@ export interface TrackOptions {
 }
 
 /** A note starts in the first hop whose band onset reaches this share of the strongest one near the envelope's peak. */
-export const NOTE_START_SHARE = 0.5;
+export const NOTE_START_SHARE = 0.3;
 
 /**
  * Where the note under an envelope peak begins: the envelope sums band energies over
@@ -222,7 +232,8 @@ export function trimOutsideMusic(
   hopSec: number,
   share = OUTSIDE_MUSIC_SHARE,
 ): void {
-  const hops = beats.map((b) => Math.round(b / hopSec));
+  // A beat sits ONSET_LATENCY_SEC before its onset peak: its onset is looked for there.
+  const hops = beats.map((b) => Math.round((b + ONSET_LATENCY_SEC) / hopSec));
   const local = hops.map((h) => Math.max(peakNear(bands.kick, h), peakNear(bands.mid, h), bands.high ? peakNear(bands.high, h) : 0));
   const raw = bands.sounding ? hops.map((h) => peakNear(bands.sounding!, h)) : local;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -361,6 +372,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   if (env.bands?.presence && env.bands.air) hops = presencePhase(hops, env.bands.presence, env.bands.air);
   // Step 3e: dense hats (sixteenths of a slow chain) say nothing about T against 2T: the tempo prior decides.
   if (env.bands?.air && hopIrregularity(hops) <= WAVERING) hops = denseHatsLevel(hops, env.bands.air, env.hopSec, PRIOR_BPM);
+  // Step 3f: the chords change on the bar line; if that and the kicks land halfway, the beats move there.
+  if (env.bands?.harmony) hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy);
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
   const strength: number[] = [];

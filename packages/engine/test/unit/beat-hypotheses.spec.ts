@@ -161,9 +161,10 @@ describe('where a note begins', () => {
     return b;
   };
 
-  it('moves a beat back to the first hop where a band rises to half its strongest onset', () => {
-    // A strum: the mid band rises over three hops before the envelope peaks at hop 104.
-    expect(noteStart(bands([3, 5, 8, 2, 1]), 104)).toBe(101);
+  it('moves a beat back to the first hop where a band rises to 30 % of its strongest onset', () => {
+    // A strum: the mid band rises over three hops before the envelope peaks at hop 104. Hop 101
+    // (3 of 8) is where it begins; hop 100 (2 of 8) is still before it.
+    expect(noteStart(bands([2, 3, 8, 2, 1]), 104)).toBe(101);
     // A drum: one sharp onset at the peak itself stays there.
     expect(noteStart(bands([0, 0, 0, 0, 9]), 104)).toBe(104);
   });
