@@ -27,6 +27,9 @@ export function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] 
   return hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
 }
 
+/** The quarter points of a doubled stretch carry at least this share of its halfway points' high-band onset (`drummersLevel`). */
+export const SUBDIVIDED_SHARE = 0.2;
+
 /**
  * Step 3b, metrical level (which intervals between tracked beats hold a beat of their own): where the tracked beats carry the kicks and the points halfway between
  * them carry snares (a backbeat: mid-band onsets at least half the beats' (a third let the eighth-note guitar of rock at 82 BPM pass as a backbeat), and body in the
@@ -35,9 +38,18 @@ export function onBeatPhase(hops: number[], kickEnergy: Float32Array): number[] 
  * the drummer's beat is twice as fast: the tracker took every other beat (a fast song, or the
  * faster side of a tempo step). The halfway points are added there, while the tempo stays within
  * the range people tap (MAX_BPM). Judged over eight beats at a time; hi-hats between beats have
- * no body in the kick band and do not count.
+ * no body in the kick band and do not count. With the high band given, a faster beat must also
+ * have subdivisions of its own: the quarter points of the intervals (the eighth notes of the
+ * faster beat: hats, strummed or picked eighths) carry at least SUBDIVIDED_SHARE of the halfway
+ * points' high-band onset. Where they are empty, the halfway points are the music's off-beats and
+ * the tracked beats its fastest beat with a level above it: a reggae skank (chords and bass
+ * notes between the beats, eighth-note hats, nothing on the sixteenths) is not a backbeat.
  */
-export function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: Float32Array }, hopSec: number): boolean[] {
+export function drummersLevel(
+  hops: number[],
+  bands: { kick: Float32Array; mid: Float32Array; high?: Float32Array },
+  hopSec: number,
+): boolean[] {
   const n = hops.length;
   if (n < 9) return [];
   const mids = hops.slice(0, -1).map((h, i) => Math.round((h + hops[i + 1]!) / 2));
@@ -45,6 +57,15 @@ export function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: 
   const mb = hops.map((h) => peakNear(bands.mid, h));
   const km = mids.map((h) => peakNear(bands.kick, h));
   const mm = mids.map((h) => peakNear(bands.mid, h));
+  // High-band onsets halfway and at the quarter points (their mean), per interval.
+  const high = bands.high;
+  const hm = high ? mids.map((h) => peakNear(high, h)) : [];
+  const hq = high
+    ? hops.slice(0, -1).map((h, i) => {
+        const d = hops[i + 1]! - h;
+        return (peakNear(high, Math.round(h + d / 4)) + peakNear(high, Math.round(h + (3 * d) / 4))) / 2;
+      })
+    : [];
   const sum = (xs: number[], a: number, b: number) => xs.slice(a, b).reduce((x, y) => x + y, 0);
   const double = new Array<boolean>(n - 1).fill(false);
   const W = 8;
@@ -60,7 +81,9 @@ export function drummersLevel(hops: number[], bands: { kick: Float32Array; mid: 
       else even += mb[i]!;
     }
     const alternating = Math.max(even, odd) >= 2 * Math.min(even, odd);
+    const subdivided = !high || sum(hq, a, b) >= SUBDIVIDED_SHARE * sum(hm, a, b);
     const backbeat =
+      subdivided &&
       !alternating &&
       2 * bpm <= MAX_BPM &&
       sum(mm, a, b) >= 0.5 * sum(mb, a, b) &&

@@ -23,6 +23,23 @@ const TEMPO_CHANGE_COST = 4;
 export const BAND_SEC = 2;
 
 /**
+ * The salience of a beat period of `lag` (autocorrelation `ac`, valid below `len`): the
+ * autocorrelation there, plus half of it two beats on and a quarter four beats on (a beat repeats
+ * at two beats and at the bar, an eighth note does not carry the bar). Two and four beats on, the
+ * best lag within the rounding of the lag is taken (one lag of 11.6 ms is two and four of them
+ * there): a bar's repetition is sharp, and 4 x a rounded lag can miss it by 13 ms (a funk song at
+ * 98 BPM lost to the 4:5 level that way).
+ */
+export function lagSalience(ac: ArrayLike<number>, lag: number, len: number): number {
+  const near = (c: number, r: number) => {
+    let v = -Infinity;
+    for (let l = c - r; l <= c + r; l++) if (l < len && l < ac.length) v = Math.max(v, ac[l]!);
+    return Number.isFinite(v) ? v : 0;
+  };
+  return Math.max(0, lag < len ? ac[lag]! : 0) + 0.5 * Math.max(0, near(2 * lag, 1)) + 0.25 * Math.max(0, near(4 * lag, 2));
+}
+
+/**
  * Step 2: the local beat period, in hops, for every hop of the envelope. `seedBpm` (aubio's
  * global estimate, 0 if none) gets a small bonus.
  */
@@ -53,7 +70,7 @@ export function tempoCurve(env: Envelope, seedBpm = 0): Float64Array {
     if (seed) w *= 1 + 0.25 * Math.exp(-0.5 * (Math.log2(bpm / seed) / 0.03) ** 2);
     prior[k] = w;
   }
-  const ac = new Float64Array(4 * maxLag + 2);
+  const ac = new Float64Array(4 * maxLag + 3);
   const buf = new Float64Array(win);
   const obs: Float64Array[] = [];
   const sal: Float64Array[] = [];
@@ -64,7 +81,7 @@ export function tempoCurve(env: Envelope, seedBpm = 0): Float64Array {
     for (let i = 0; i < len; i++) mean += d[s + i]!;
     mean /= Math.max(1, len);
     for (let i = 0; i < len; i++) buf[i] = d[s + i]! - mean;
-    for (let lag = minLag; lag <= Math.min(4 * maxLag + 1, len - 1); lag++) {
+    for (let lag = minLag; lag <= Math.min(4 * maxLag + 2, len - 1); lag++) {
       let a = 0;
       for (let i = lag; i < len; i++) a += buf[i]! * buf[i - lag]!;
       ac[lag] = a / (len - lag);
@@ -73,7 +90,7 @@ export function tempoCurve(env: Envelope, seedBpm = 0): Float64Array {
     let max = 1e-12;
     for (let k = 0; k < lags; k++) {
       const lag = minLag + k;
-      const v = (Math.max(0, ac[lag]!) + 0.5 * Math.max(0, ac[2 * lag] ?? 0) + 0.25 * Math.max(0, ac[4 * lag] ?? 0)) * prior[k]!;
+      const v = lagSalience(ac, lag, len) * prior[k]!;
       row[k] = v;
       if (v > max) max = v;
     }

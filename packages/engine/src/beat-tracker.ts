@@ -12,12 +12,13 @@
  *     music; hi-hats play between beats, so the high band counts less. That keeps the tracker
  *     off the off-beat when the hats are loud. Log energy makes a quiet intro or a fade-out give
  *     onsets of similar size to the loud body.
- *  2. Tempo curve (`tempoCurve`): autocorrelation of the (mean-removed) envelope in 6 s windows
- *     every second, for beat periods of 70-180 BPM; each lag's salience adds half of the
- *     autocorrelation at twice the lag (a beat repeats at two beats too, an eighth note does not
- *     carry the bar) and is weighted by a broad prior around 110 BPM (the tempo people tap; half
- *     and double time lose to it when the evidence is equal) with a small bonus at aubio's global
- *     tempo estimate. A Viterbi pass over (window, period) then picks one period per window,
+ *  2. Tempo curve (`tempoCurve`): autocorrelation of the (mean-removed) envelope in 8 s windows
+ *     every second, for beat periods of 70-180 BPM; each lag's salience (`lagSalience`) adds half
+ *     of the autocorrelation at twice the lag and a quarter at four times it (a beat repeats at
+ *     two beats and at the bar, an eighth note does not carry the bar; there the best lag within
+ *     the lag's rounding counts) and is weighted by a broad prior around 110 BPM (the tempo
+ *     people tap; half and double time lose to it when the evidence is equal), with a small
+ *     bonus at a seed tempo when one is given. A Viterbi pass over (window, period) then picks one period per window,
  *     paying for every change in proportion to its log ratio: a ramp's small steps are cheap,
  *     a tempo step is paid once, and a single odd window (a break, a fill) does not flip the
  *     tempo. The period is interpolated between window centres, per hop.
@@ -40,7 +41,9 @@
  *     at least half the beats', with some body in the kick band, which hi-hats lack) were
  *     tracked at every other beat (a fast song at half time, the faster side of a tempo step),
  *     unless the tracked beats alternate kick and snare themselves (then eighth notes of a bass or
- *     guitar are between them): there the halfway beats are added and the period halved before
+ *     guitar are between them) or the quarter points of the intervals are empty in the high band
+ *     (a faster beat has eighth notes of its own; a reggae skank's chords and bass between the
+ *     beats, with nothing on the sixteenths, are the off-beats): there the halfway beats are added and the period halved before
  *     the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
  *     the beats carry next to no kick energy and the points halfway between them eight times as
  *     much, the tracker followed off-beat chords or hats (a reggae one-drop) and the beats move
@@ -75,8 +78,13 @@
  *     the bar line's chord change (its strongest phase folded over 3 or 4 beats) lands halfway
  *     between the beats 1.3 times more than on them, and the kick band rises at least as much
  *     there, the tracker followed the off-beats (a bossa's bass and guitar) and the beats move
- *     halfway. (Both thresholds were set on the bench corpus: a dance song's off-beat bass gives
- *     1.2, the bossa 1.4.)
+ *     halfway, unless the beats carry a backbeat (snares or claps: the presence band 1.3 times
+ *     the halfway points' and the air band nearly as much; funk anticipates its chords). (The
+ *     thresholds were set on the bench corpus: a dance song's off-beat bass gives 1.2, the bossa
+ *     1.4.)
+ *  3g. Beats in a steady stretch move halfway towards the quadratic through their thirteen-beat
+ *     neighbourhood (`smoothSteadyBeats`, beat-dp.ts): one instrument's late note does not drag
+ *     its beat off the pulse the band keeps, while a whole band's push and pull still shows.
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -92,7 +100,7 @@
 
 import { BAND_SMOOTH_HOPS, onsetEnvelope, type Envelope } from './beat-envelopes.js';
 import { bracket, meanPeriod, parabolicPeakOffset } from './numeric.js';
-import { dpBeats, evenOutUnsupported, periodFromBeats } from './beat-dp.js';
+import { dpBeats, evenOutUnsupported, periodFromBeats, smoothSteadyBeats } from './beat-dp.js';
 import {
   chooseLevel,
   drummersLevel,
@@ -120,7 +128,9 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 
 /**
  * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
- * build up start at 30 % of their strongest band onset (step 3d).
+ * build up start at 30 % of their strongest band onset (step 3d); beats halfway to the local pulse
+ * (step 3g); no doubling where the faster beat would have no eighth notes (step 3b); the bar's
+ * repetition found within the lag's rounding (step 2).
  * 6: a steady chain with hi-hats on every quarter of its beat is doubled where twice its tempo is
  * nearer the tempo prior (step 3e: half-time trap at 70 is named 140).
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
@@ -373,7 +383,10 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // Step 3e: dense hats (sixteenths of a slow chain) say nothing about T against 2T: the tempo prior decides.
   if (env.bands?.air && hopIrregularity(hops) <= WAVERING) hops = denseHatsLevel(hops, env.bands.air, env.hopSec, PRIOR_BPM);
   // Step 3f: the chords change on the bar line; if that and the kicks land halfway, the beats move there.
-  if (env.bands?.harmony) hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy);
+  if (env.bands?.harmony) {
+    const { presence, air } = env.bands;
+    hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy, presence && air ? { presence, air } : undefined);
+  }
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
   const strength: number[] = [];
@@ -399,6 +412,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // its kick on 3 only) lower it at most by half.
   const confidence = Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN)) * (0.5 + 0.5 * (onPeak / hops.length));
   evenOutUnsupported(beats, supported);
+  // Halfway towards the local pulse (beat-dp.ts): one instrument's late note does not drag the beat.
+  beats.splice(0, beats.length, ...smoothSteadyBeats(beats));
   // Extend at the local period to both ends (quiet intros, fade-outs).
   // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
   const edge = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

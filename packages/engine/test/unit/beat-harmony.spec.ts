@@ -69,6 +69,29 @@ describe('phase from the chord changes', () => {
     expect(harmonyPhase(hops, harmony, kick)).toBe(hops);
   });
 
+  // Presence (3 kHz) and air (8 kHz) onsets: on the beats at `onP`/`onA`, halfway at 1.
+  const drums = (onP: number, onA: number) => {
+    const presence = new Float32Array(5000);
+    const air = new Float32Array(5000);
+    hops.forEach((h) => {
+      presence[h] = onP;
+      air[h] = onA;
+      presence[h + 50] = 1;
+      air[h + 50] = 1;
+    });
+    return { presence, air };
+  };
+
+  it('keeps the beats when they carry the backbeat, snares that ring and hiss (funk anticipates its chords)', () => {
+    const { harmony, kick } = arrays(true, true);
+    expect(harmonyPhase(hops, harmony, kick, drums(1.6, 1.5))).toBe(hops);
+  });
+
+  it('still moves beats that carry chord stabs, which ring at 3 kHz but barely hiss (a skank tracked as the beat)', () => {
+    const { harmony, kick } = arrays(true, true);
+    expect(harmonyPhase(hops, harmony, kick, drums(1.8, 1.3))).toEqual(hops.slice(0, -1).map((h) => h + 50));
+  });
+
   it('keeps the beats when the kicks are on them, whatever the chords do (an off-beat bass line)', () => {
     const { harmony, kick } = arrays(true, false);
     expect(harmonyPhase(hops, harmony, kick)).toBe(hops);

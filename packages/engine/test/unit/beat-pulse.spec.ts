@@ -1,0 +1,99 @@
+import { smoothSteadyBeats } from '../../src/beat-dp';
+import { drummersLevel } from '../../src/beat-hypotheses';
+import { lagSalience } from '../../src/beat-tempo';
+
+const HOP_SEC = 128 / 22050;
+
+describe('a backbeat between the tracked beats', () => {
+  // Tracked beats every 140 hops (74 BPM): kicks on them, snares (mid band with some kick-band body) halfway.
+  const hops = Array.from({ length: 25 }, (_, i) => 200 + i * 140);
+  const bands = (quarterHats: number) => {
+    const b = { kick: new Float32Array(4000), mid: new Float32Array(4000), high: new Float32Array(4000) };
+    hops.forEach((h) => {
+      b.kick[h] = 10;
+      b.mid[h] = 2;
+      b.high[h] = 6;
+      b.kick[h + 70] = 3;
+      b.mid[h + 70] = 10;
+      b.high[h + 70] = 10;
+      b.high[h + 35] = quarterHats;
+      b.high[h + 105] = quarterHats;
+    });
+    return b;
+  };
+
+  it('doubles the tempo when the faster beat has eighth notes of its own (hats on the quarter points)', () => {
+    const doubled = drummersLevel(hops, bands(5), HOP_SEC);
+    expect(doubled.filter(Boolean).length).toBe(hops.length - 1);
+  });
+
+  it('keeps the tempo when nothing plays between the halfway points and the beats (a reggae skank)', () => {
+    expect(drummersLevel(hops, bands(0), HOP_SEC).some(Boolean)).toBe(false);
+  });
+
+  it('judges by the snares alone when no high band is given', () => {
+    const { kick, mid } = bands(0);
+    expect(drummersLevel(hops, { kick, mid }, HOP_SEC).filter(Boolean).length).toBe(hops.length - 1);
+  });
+});
+
+describe('beats halfway towards the local pulse', () => {
+  const grid = (n: number, at: (i: number) => number) => Array.from({ length: n }, (_, i) => at(i));
+
+  it('moves a late note halfway back to the pulse the neighbours keep', () => {
+    const beats = grid(30, (i) => 1 + i * 0.5);
+    beats[12] = beats[12]! + 0.04;
+    const out = smoothSteadyBeats(beats);
+    // The fit through 13 beats absorbs 1/13-ish of the 40 ms; the beat moves about halfway back.
+    expect(out[12]! - (1 + 12 * 0.5)).toBeGreaterThan(0.015);
+    expect(out[12]! - (1 + 12 * 0.5)).toBeLessThan(0.025);
+    // Its neighbours move by a few ms at most.
+    expect(Math.abs(out[11]! - beats[11]!)).toBeLessThan(0.005);
+  });
+
+  it('leaves a steady grid and a tempo ramp where they are', () => {
+    const steady = grid(30, (i) => 0.3 + i * 0.6);
+    smoothSteadyBeats(steady).forEach((b, i) => expect(Math.abs(b - steady[i]!)).toBeLessThan(1e-9));
+    // A ramp: the period shrinks by 2 ms a beat (90 -> 140 BPM over a minute); a quadratic follows it.
+    const ramp: number[] = [0];
+    for (let i = 1; i < 60; i++) ramp.push(ramp[i - 1]! + 0.667 - 0.002 * i);
+    smoothSteadyBeats(ramp).forEach((b, i) => expect(Math.abs(b - ramp[i]!)).toBeLessThan(1e-6));
+  });
+
+  it('leaves beats alone at a tempo step and in rubato, where no smooth pulse fits', () => {
+    const step = grid(40, (i) => (i < 20 ? i * 0.6 : 12 + (i - 20) * 0.45));
+    const out = smoothSteadyBeats(step);
+    expect(out[19]).toBe(step[19]);
+    expect(out[20]).toBe(step[20]);
+    const rubato = grid(30, (i) => i * 0.7 + 0.08 * Math.sin(i * 1.7));
+    expect(smoothSteadyBeats(rubato)).toEqual(rubato);
+  });
+});
+
+describe('the salience of a beat period', () => {
+  it('adds half the autocorrelation two beats on and a quarter at the bar', () => {
+    const ac = new Float64Array(400);
+    ac[50] = 1;
+    ac[100] = 0.8;
+    ac[200] = 0.6;
+    expect(lagSalience(ac, 50, 400)).toBeCloseTo(1 + 0.4 + 0.15, 9);
+  });
+
+  it('finds the bar a lag or two off four rounded beat lags (a beat of 52.7 lags rounds to 53; its bar is at 211)', () => {
+    const ac = new Float64Array(400);
+    ac[53] = 1;
+    ac[105] = 0.8;
+    ac[211] = 0.6;
+    expect(lagSalience(ac, 53, 400)).toBeCloseTo(1 + 0.4 + 0.15, 9);
+    // Three lags off is another period, not rounding.
+    const far = new Float64Array(400);
+    far[53] = 1;
+    far[209] = 0.6;
+    expect(lagSalience(far, 53, 400)).toBeCloseTo(1, 9);
+  });
+
+  it('ignores lags past the window', () => {
+    const ac = new Float64Array(400).fill(0.5);
+    expect(lagSalience(ac, 50, 120)).toBeCloseTo(0.5 + 0.25, 9);
+  });
+});
