@@ -361,3 +361,33 @@ export function denseHatsLevel(hops: number[], air: Float32Array, hopSec: number
   });
   return out;
 }
+
+/** In a wavering chain, one parity must carry this many times the other's onset to be the pulse (`strongerParity`). */
+export const PARITY_RATIO = 2;
+
+/**
+ * A wavering chain (a solo player's rubato) whose every other beat carries under half the onset
+ * strength (PARITY_RATIO) of the beats between them is following the player's eighth notes (an
+ * arpeggio, a melody note on the "and"): the stronger parity is the pulse, kept while its tempo
+ * stays at or above LEVEL_RANGE_BPM's lower end. Returns the chain itself otherwise.
+ */
+export function strongerParity(hops: number[], o: Float64Array | Float32Array, hopSec: number): number[] {
+  if (hops.length < 9) return hops;
+  const at = (h: number) => {
+    let a = 0;
+    for (let i = Math.max(0, h - 2); i <= Math.min(o.length - 1, h + 2); i++) a = Math.max(a, o[i]!);
+    return a;
+  };
+  const sums = [0, 0];
+  const counts = [0, 0];
+  hops.forEach((h, i) => {
+    sums[i % 2]! += at(h);
+    counts[i % 2]!++;
+  });
+  const mean = sums.map((x, p) => x / Math.max(1, counts[p]!));
+  const strong = mean[0]! >= mean[1]! ? 0 : 1;
+  if (!(mean[strong]! >= PARITY_RATIO * mean[1 - strong]!)) return hops;
+  const halfBpm = (60 * (hops.length - 1)) / ((hops.at(-1)! - hops[0]!) * hopSec) / 2;
+  if (!(halfBpm >= LEVEL_RANGE_BPM[0])) return hops;
+  return hops.filter((_, i) => i % 2 === strong);
+}

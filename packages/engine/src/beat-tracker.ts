@@ -85,6 +85,9 @@
  *  3g. Beats in a steady stretch move halfway towards the quadratic through their thirteen-beat
  *     neighbourhood (`smoothSteadyBeats`, beat-dp.ts): one instrument's late note does not drag
  *     its beat off the pulse the band keeps, while a whole band's push and pull still shows.
+ *  3h. A chain that still wavers (a solo player's rubato) and whose every other beat carries under
+ *     half the onset of the beats between them follows the player's eighth notes (an arpeggio, a
+ *     melody note on the "and"): the stronger parity is the pulse (`strongerParity`).
  *  4. Meter and bars (beat-meter.ts): each beat's accent (loudness just after it plus its
  *     bass-band onset) folded over 3 and 4 beats; 3/4 when its strongest phase stands out
  *     clearly more, and the downbeats are that phase, so bars follow the tracked beats across
@@ -92,7 +95,8 @@
  *  5. Confidence: steadiness (1 while the four-beat tempo changes by at most 1.2 % from one four
  *     beats to the next, 0 at 3.2 %: rubato) times (0.5 + half the share of beats on an onset
  *     peak). Below
- *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid.
+ *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid;
+ *     there they are the strong onsets a tracked beat agrees with (`onsetsOnPulse`), when enough do.
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
  * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
  * beat-harmony.ts (3f), beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
@@ -114,6 +118,7 @@ import {
   scoreLevel,
   lopsided,
   steadyLevelScore,
+  strongerParity,
   LEVEL_SWITCH_MARGIN,
   STEADY_LEVEL_FACTORS,
   type LevelArbiter,
@@ -130,7 +135,8 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
  * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
  * build up start at 30 % of their strongest band onset (step 3d); beats halfway to the local pulse
  * (step 3g); no doubling where the faster beat would have no eighth notes (step 3b); the bar's
- * repetition found within the lag's rounding (step 2).
+ * repetition found within the lag's rounding (step 2); rubato's stronger parity (step 3h) and
+ * low-confidence onsets on the pulse.
  * 6: a steady chain with hi-hats on every quarter of its beat is doubled where twice its tempo is
  * nearer the tempo prior (step 3e: half-time trap at 70 is named 140).
  * 5: a steady but lopsided chain is checked against the 2, 3/2 and 2/3 levels (step 3c); no
@@ -160,7 +166,8 @@ export interface MusicAnalysis {
   beatsPerBar?: BeatsPerBar;
   /**
    * Times (s) of the strongest onsets (the strongest third of the envelope's peaks standing out
-   * within 150 ms). Plans cut on these when `confidence` is below LOW_BEAT_CONFIDENCE.
+   * within 150 ms; when `confidence` is low, those a tracked beat agrees with, `onsetsOnPulse`).
+   * Plans cut on these when `confidence` is below LOW_BEAT_CONFIDENCE.
    */
   onsets?: number[];
   /**
@@ -270,6 +277,25 @@ export function strongOnsets(o: Float64Array, hopSec: number): number[] {
   }
   const cut = peaks.map((i) => o[i]!).sort((a, b) => b - a)[Math.floor(peaks.length / 3)] ?? 0;
   return peaks.filter((i) => o[i]! >= cut).map((i) => Math.round(Math.max(0, i * hopSec - ONSET_LATENCY_SEC) * 1e6) / 1e6);
+}
+
+/** A strong onset within this of a tracked beat is on the pulse (`onsetsOnPulse`). */
+export const ON_PULSE_SEC = 0.03;
+
+/**
+ * The onsets a plan cuts on when the grid is a guess (confidence under LOW_BEAT_CONFIDENCE): the
+ * strong onsets that a tracked beat agrees with (within ON_PULSE_SEC), where there are at least
+ * four of them and a quarter of all the strong onsets; otherwise all of them. Where the grid is
+ * trusted, all of them (the plan does not use them then). A solo player's melody note on the "and"
+ * is as strong as a beat's chord, but the tracked pulse is not there.
+ */
+export function onsetsOnPulse(onsets: number[], beats: number[], confidence: number): number[] {
+  if (confidence >= LOW_BEAT_CONFIDENCE || beats.length === 0) return onsets;
+  const on = onsets.filter((t) => {
+    const [lo, hi] = bracket(beats, t);
+    return Math.min(Math.abs(beats[lo]! - t), Math.abs(beats[hi]! - t)) <= ON_PULSE_SEC;
+  });
+  return on.length >= 4 && on.length * 4 >= onsets.length ? on : onsets;
 }
 
 /** Steps 2-4 over an envelope. */
@@ -387,6 +413,8 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
     const { presence, air } = env.bands;
     hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy, presence && air ? { presence, air } : undefined);
   }
+  // Step 3h: a wavering chain with every other beat weak follows a player's eighth notes.
+  if (hopIrregularity(hops) > WAVERING) hops = strongerParity(hops, o, env.hopSec);
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
   const strength: number[] = [];
@@ -439,7 +467,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
 
   // Strong onsets (peaks of the envelope standing out within 150 ms, the strongest third of them):
   // where the pulse is uncertain the plan cuts on these instead of on the beat grid.
-  const onsets = strongOnsets(o, env.hopSec);
+  const onsets = onsetsOnPulse(strongOnsets(o, env.hopSec), rounded, confidence);
 
   // Mean period by least squares over the beat index, so a steady track's tempo is exact.
   const period = meanPeriod(rounded, NaN);

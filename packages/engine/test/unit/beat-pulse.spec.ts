@@ -1,5 +1,6 @@
 import { smoothSteadyBeats } from '../../src/beat-dp';
-import { drummersLevel } from '../../src/beat-hypotheses';
+import { drummersLevel, strongerParity } from '../../src/beat-hypotheses';
+import { onsetsOnPulse } from '../../src/beat-tracker';
 import { lagSalience } from '../../src/beat-tempo';
 
 const HOP_SEC = 128 / 22050;
@@ -95,5 +96,37 @@ describe('the salience of a beat period', () => {
   it('ignores lags past the window', () => {
     const ac = new Float64Array(400).fill(0.5);
     expect(lagSalience(ac, 50, 120)).toBeCloseTo(0.5 + 0.25, 9);
+  });
+});
+
+describe("rubato: the pulse under a player's eighth notes", () => {
+  // A chain every 60 hops (0.35 s, 172 BPM) over a solo player: beats at even positions carry chords.
+  const hops = Array.from({ length: 30 }, (_, i) => 100 + i * 60);
+  const envelope = (odd: number) => {
+    const o = new Float64Array(2000);
+    hops.forEach((h, i) => (o[h] = i % 2 ? odd : 4));
+    return o;
+  };
+
+  it('keeps the stronger parity when every other beat carries under half the onset', () => {
+    expect(strongerParity(hops, envelope(1.5), HOP_SEC)).toEqual(hops.filter((_, i) => i % 2 === 0));
+  });
+
+  it('keeps the chain when both parities carry onsets, or when half its tempo is too slow to tap', () => {
+    expect(strongerParity(hops, envelope(2.5), HOP_SEC)).toBe(hops);
+    const slow = hops.map((h) => h * 3);
+    const o = new Float64Array(6000);
+    slow.forEach((h, i) => (o[h] = i % 2 ? 1 : 4));
+    // 57 BPM halved is 29: no.
+    expect(strongerParity(slow, o, HOP_SEC)).toBe(slow);
+  });
+
+  it('cuts a doubtful grid on the strong onsets the tracked pulse agrees with', () => {
+    const beats = [1, 2, 3, 4, 5, 6];
+    const onsets = [1.01, 1.5, 2.02, 2.5, 3, 4.02, 4.5, 5.98];
+    expect(onsetsOnPulse(onsets, beats, 0.2)).toEqual([1.01, 2.02, 3, 4.02, 5.98]);
+    // A trusted grid, or too few onsets on the pulse: all of them.
+    expect(onsetsOnPulse(onsets, beats, 0.9)).toBe(onsets);
+    expect(onsetsOnPulse([1.5, 2.5, 3.5, 4.5, 5, 1], beats, 0.2)).toEqual([1.5, 2.5, 3.5, 4.5, 5, 1]);
   });
 });
