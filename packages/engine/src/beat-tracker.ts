@@ -223,9 +223,13 @@ export const NOTE_START_SHARE = 0.3;
  * relative to its local level) is found, and the first hop whose band onset reaches
  * NOTE_START_SHARE of it is where the note begins (a hop is stamped at its start).
  */
-export function noteStart(bands: { kick: Float32Array; mid: Float32Array; high: Float32Array }, peak: number): number {
+export function noteStart(
+  bands: { kick: Float32Array; mid: Float32Array; high: Float32Array },
+  peak: number,
+  back = BAND_SMOOTH_HOPS,
+): number {
   const band = (i: number) => Math.max(bands.kick[i] ?? 0, bands.mid[i] ?? 0, bands.high[i] ?? 0);
-  const from = Math.max(0, peak - BAND_SMOOTH_HOPS);
+  const from = Math.max(0, peak - back);
   let strongest = peak;
   for (let i = from; i <= peak; i++) if (band(i) > band(strongest)) strongest = i;
   for (let i = from; i < strongest; i++) if (band(i) >= NOTE_START_SHARE * band(strongest)) return i;
@@ -277,6 +281,30 @@ export function strongOnsets(o: Float64Array, hopSec: number): number[] {
   }
   const cut = peaks.map((i) => o[i]!).sort((a, b) => b - a)[Math.floor(peaks.length / 3)] ?? 0;
   return peaks.filter((i) => o[i]! >= cut).map((i) => Math.round(Math.max(0, i * hopSec - ONSET_LATENCY_SEC) * 1e6) / 1e6);
+}
+
+/**
+ * How far before its envelope peak a strong onset's note may begin (17 hops, 99 ms): bowed strings,
+ * a horn or a pad swell in over 50-130 ms, and the envelope's peak comes late in that swell.
+ */
+export const SWELL_HOPS = 17;
+
+/**
+ * Strong onsets moved to where their notes begin: `noteStart` looking back SWELL_HOPS hops (the
+ * first hop whose band onset reaches NOTE_START_SHARE of the strongest there). A drum's onset has
+ * nothing before its peak and stays. The beats look back only four hops (`noteStart`'s default): a
+ * hi-hat a sixteenth before a kick must not pull the beat early, but the plan cuts on these onsets
+ * only where the grid is a guess (solo and orchestral rubato), where notes swell rather than strike.
+ */
+export function swellStarts(
+  onsets: number[],
+  bands: { kick: Float32Array; mid: Float32Array; high: Float32Array },
+  hopSec: number,
+): number[] {
+  return onsets.map((t) => {
+    const peak = Math.round((t + ONSET_LATENCY_SEC) / hopSec);
+    return Math.round(Math.max(0, Math.min(t, noteStart(bands, peak, SWELL_HOPS) * hopSec)) * 1e6) / 1e6;
+  });
 }
 
 /** A strong onset within this of a tracked beat is on the pulse (`onsetsOnPulse`). */
@@ -467,7 +495,9 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
 
   // Strong onsets (peaks of the envelope standing out within 150 ms, the strongest third of them):
   // where the pulse is uncertain the plan cuts on these instead of on the beat grid.
-  const onsets = onsetsOnPulse(strongOnsets(o, env.hopSec), rounded, confidence);
+  const pulseOnsets = onsetsOnPulse(strongOnsets(o, env.hopSec), rounded, confidence);
+  const nb = env.bands;
+  const onsets = nb?.high ? swellStarts(pulseOnsets, { kick: nb.kick, mid: nb.mid, high: nb.high }, env.hopSec) : pulseOnsets;
 
   // Mean period by least squares over the beat index, so a steady track's tempo is exact.
   const period = meanPeriod(rounded, NaN);

@@ -1,6 +1,6 @@
 import { smoothSteadyBeats } from '../../src/beat-dp';
 import { drummersLevel, strongerParity } from '../../src/beat-hypotheses';
-import { onsetsOnPulse } from '../../src/beat-tracker';
+import { onsetsOnPulse, swellStarts } from '../../src/beat-tracker';
 import { lagSalience } from '../../src/beat-tempo';
 
 const HOP_SEC = 128 / 22050;
@@ -128,5 +128,25 @@ describe("rubato: the pulse under a player's eighth notes", () => {
     // A trusted grid, or too few onsets on the pulse: all of them.
     expect(onsetsOnPulse(onsets, beats, 0.9)).toBe(onsets);
     expect(onsetsOnPulse([1.5, 2.5, 3.5, 4.5, 5, 1], beats, 0.2)).toEqual([1.5, 2.5, 3.5, 4.5, 5, 1]);
+  });
+});
+
+describe('where a swelling note begins', () => {
+  const bands = (mid: Record<number, number>) => {
+    const b = { kick: new Float32Array(400), mid: new Float32Array(400), high: new Float32Array(400) };
+    for (const [i, v] of Object.entries(mid)) b.mid[Number(i)] = v;
+    return b;
+  };
+  // An onset reported at its envelope peak, hop 200 (t = 200 hops - 15 ms).
+  const t = 200 * HOP_SEC - 0.015;
+
+  it('moves a strong onset back to where a bowed or blown note starts rising, up to 17 hops (99 ms)', () => {
+    const [start] = swellStarts([t], bands({ 186: 1, 188: 3, 195: 5, 200: 8 }), HOP_SEC);
+    expect(start).toBeCloseTo(188 * HOP_SEC, 6);
+  });
+
+  it('keeps a struck note (nothing before its peak) and looks no further back than 17 hops', () => {
+    expect(swellStarts([t], bands({ 200: 8 }), HOP_SEC)[0]).toBeCloseTo(t, 6);
+    expect(swellStarts([t], bands({ 180: 8, 200: 8 }), HOP_SEC)[0]).toBeCloseTo(t, 6);
   });
 });
