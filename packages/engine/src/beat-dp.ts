@@ -146,7 +146,8 @@ export function smoothSteadyBeats(beats: number[]): number[] {
     }
     const rms = Math.sqrt(sq / (hi - lo + 1));
     if (!(rms < SMOOTH_MAX_RMS) || Math.abs(coef[0]!) > SMOOTH_MAX_MOVE) return b;
-    return b + SMOOTH_WEIGHT * coef[0]!;
+    // Never before the track's start (a first beat at 0 stays there).
+    return Math.max(0, b + SMOOTH_WEIGHT * coef[0]!);
   });
 }
 

@@ -18,8 +18,8 @@
  *     two beats and at the bar, an eighth note does not carry the bar; there the best lag within
  *     the lag's rounding counts) and is weighted by a broad prior around 110 BPM (the tempo
  *     people tap; half and double time lose to it when the evidence is equal), with a small
- *     bonus at a seed tempo when one is given. A Viterbi pass over (window, period) then picks one period per window,
- *     paying for every change in proportion to its log ratio: a ramp's small steps are cheap,
+ *     bonus at a seed tempo when one is given. A Viterbi pass over (window, period) then picks
+ *     one period per window, paying for every change in proportion to its log ratio: a ramp's small steps are cheap,
  *     a tempo step is paid once, and a single odd window (a break, a fill) does not flip the
  *     tempo. The period is interpolated between window centres, per hop.
  *  3. Beats (`trackBeats`): dynamic programming over the envelope (Ellis 2007, "Beat tracking by
@@ -43,8 +43,8 @@
  *     unless the tracked beats alternate kick and snare themselves (then eighth notes of a bass or
  *     guitar are between them) or the quarter points of the intervals are empty in the high band
  *     (a faster beat has eighth notes of its own; a reggae skank's chords and bass between the
- *     beats, with nothing on the sixteenths, are the off-beats): there the halfway beats are added and the period halved before
- *     the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
+ *     beats, with nothing on the sixteenths, are the off-beats): there the halfway beats are
+ *     added and the period halved before the second pass, as long as the tempo stays within 70-180 BPM. After the second pass, if
  *     the beats carry next to no kick energy and the points halfway between them eight times as
  *     much, the tracker followed off-beat chords or hats (a reggae one-drop) and the beats move
  *     there. An interval twice as long as those around it gets its missing beat. (Bands divided
@@ -96,7 +96,8 @@
  *     beats to the next, 0 at 3.2 %: rubato) times (0.5 + half the share of beats on an onset
  *     peak). Below
  *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid;
- *     there they are the strong onsets a tracked beat agrees with (`onsetsOnPulse`), when enough do.
+ *     there they are the strong onsets a tracked beat agrees with (`onsetsOnPulse`), when enough
+ *     do, each where its note begins (`swellStarts`: strings and horns swell in).
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
  * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
  * beat-harmony.ts (3f), beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
@@ -253,10 +254,16 @@ export function trimOutsideMusic(
   hopSec: number,
   share = OUTSIDE_MUSIC_SHARE,
 ): void {
-  // A beat sits ONSET_LATENCY_SEC before its onset peak: its onset is looked for there.
-  const hops = beats.map((b) => Math.round((b + ONSET_LATENCY_SEC) / hopSec));
-  const local = hops.map((h) => Math.max(peakNear(bands.kick, h), peakNear(bands.mid, h), bands.high ? peakNear(bands.high, h) : 0));
-  const raw = bands.sounding ? hops.map((h) => peakNear(bands.sounding!, h)) : local;
+  // A beat sits ONSET_LATENCY_SEC before its onset peak (or at 0, for a note at the very start):
+  // its onset is looked for from two hops before the beat to two hops after that peak.
+  const near = (v: Float32Array, b: number) => {
+    let m = 0;
+    const hi = Math.min(v.length - 1, Math.round((b + ONSET_LATENCY_SEC) / hopSec) + 2);
+    for (let i = Math.max(0, Math.round(b / hopSec) - 2); i <= hi; i++) if (v[i]! > m) m = v[i]!;
+    return m;
+  };
+  const local = beats.map((b) => Math.max(near(bands.kick, b), near(bands.mid, b), bands.high ? near(bands.high, b) : 0));
+  const raw = bands.sounding ? beats.map((b) => near(bands.sounding!, b)) : local;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const [ml, mr] = [median(local), median(raw)];
   const silent = (i: number) => local[i]! < share * ml || raw[i]! < share * mr;

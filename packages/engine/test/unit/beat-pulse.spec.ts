@@ -52,6 +52,14 @@ describe('beats halfway towards the local pulse', () => {
     expect(Math.abs(out[11]! - beats[11]!)).toBeLessThan(0.005);
   });
 
+  it('never moves a beat before the start of the track', () => {
+    // A first beat at 0 whose neighbours sit a little early: halfway to the fit is -10 ms.
+    const beats = grid(20, (i) => i * 0.5 - (i ? 0.02 : 0));
+    const out = smoothSteadyBeats(beats);
+    expect(out[0]).toBe(0);
+    expect(out.every((b) => b >= 0)).toBe(true);
+  });
+
   it('leaves a steady grid and a tempo ramp where they are', () => {
     const steady = grid(30, (i) => 0.3 + i * 0.6);
     smoothSteadyBeats(steady).forEach((b, i) => expect(Math.abs(b - steady[i]!)).toBeLessThan(1e-9));
