@@ -146,7 +146,7 @@ export function smoothSteadyBeats(beats: number[]): number[] {
     }
     const rms = Math.sqrt(sq / (hi - lo + 1));
     if (!(rms < SMOOTH_MAX_RMS) || Math.abs(coef[0]!) > SMOOTH_MAX_MOVE) return b;
-    // Never before the track's start (a first beat at 0 stays there).
+    // Never before the track's start (a first beat at 0 is not pulled below it).
     return Math.max(0, b + SMOOTH_WEIGHT * coef[0]!);
   });
 }

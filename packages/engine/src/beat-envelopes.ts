@@ -22,7 +22,7 @@ export interface Envelope {
     /**
      * The onsets of all three bands (kick, mid, high) at their largest, not divided by the local
      * level: a note in a fade-out still rises in log energy, while the noise after the music's
-     * end barely does (trimAfterMusic).
+     * end barely does (trimOutsideMusic, beat-onsets.ts).
      */
     sounding?: Float32Array;
     /** How much the harmony (chroma) changes at each hop, 0..1 (beat-harmony.ts): chords change on bar lines. */

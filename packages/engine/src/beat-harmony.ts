@@ -1,7 +1,7 @@
 /**
  * Beat tracking, step 3f: phase from where the chords change (the design is in beat-tracker.ts).
  *
- * Harmonic change: the signal is low-passed and decimated 4x (to 5.5 kHz at the analysis rate),
+ * Harmonic change: the signal is low-passed at 2 kHz and decimated 4x (to 5.5 kHz at the analysis rate),
  * cut into 186 ms Hann frames every 23 ms, and each frame's spectrum (55 Hz-2 kHz) folded into the
  * twelve pitch classes (a chroma vector). The change at a frame is one minus the cosine
  * similarity of the summed chroma of the four frames before it and the four after it: near 0
@@ -26,8 +26,12 @@ function fft(re: Float64Array, im: Float64Array, cos: Float64Array, sin: Float64
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
     if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
+      const r = re[i]!;
+      re[i] = re[j]!;
+      re[j] = r;
+      const q = im[i]!;
+      im[i] = im[j]!;
+      im[j] = q;
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
@@ -56,16 +60,29 @@ function fft(re: Float64Array, im: Float64Array, cos: Float64Array, sin: Float64
  */
 export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec: number, hops: number): Float32Array {
   const out = new Float32Array(hops);
-  // Low-pass (two one-pole sections at 2.2 kHz) and keep every DECIMATE-th sample.
-  const a = 1 - Math.exp((-2 * Math.PI * 2200) / sampleRate);
+  // Low-pass (4th-order Butterworth at 2 kHz: two biquads, Q 0.541 and 1.307) and keep every
+  // DECIMATE-th sample: hi-hats and cymbals above the new Nyquist (2.76 kHz) must not fold back
+  // into the pitch classes.
   const m = Math.floor(samples.length / DECIMATE);
   const x = new Float32Array(m);
-  let s1 = 0,
-    s2 = 0;
+  const sections = [0.5412, 1.3066].map((q) => {
+    const w = (2 * Math.PI * 2000) / sampleRate;
+    const alpha = Math.sin(w) / (2 * q);
+    const a0 = 1 + alpha;
+    const b1 = (1 - Math.cos(w)) / a0;
+    return { b0: b1 / 2, b1, b2: b1 / 2, a1: (-2 * Math.cos(w)) / a0, a2: (1 - alpha) / a0, x1: 0, x2: 0, y1: 0, y2: 0 };
+  });
   for (let i = 0; i < m * DECIMATE; i++) {
-    s1 += a * (samples[i]! - s1);
-    s2 += a * (s1 - s2);
-    if (i % DECIMATE === DECIMATE - 1) x[(i - DECIMATE + 1) / DECIMATE] = s2;
+    let v = samples[i]!;
+    for (const f of sections) {
+      const y = f.b0 * v + f.b1 * f.x1 + f.b2 * f.x2 - f.a1 * f.y1 - f.a2 * f.y2;
+      f.x2 = f.x1;
+      f.x1 = v;
+      f.y2 = f.y1;
+      f.y1 = y;
+      v = y;
+    }
+    if (i % DECIMATE === DECIMATE - 1) x[(i - DECIMATE + 1) / DECIMATE] = v;
   }
   const rate = sampleRate / DECIMATE;
   const frames = m >= FRAME ? Math.floor((m - FRAME) / HOP) + 1 : 0;
@@ -79,8 +96,9 @@ export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec
     sin[i] = Math.sin((2 * Math.PI * i) / FRAME);
   }
   // Pitch class of each FFT bin between 55 Hz and 2 kHz (-1 outside).
-  const pc = new Int8Array(FRAME / 2).fill(-1);
-  for (let k = 1; k < FRAME / 2; k++) {
+  const top = Math.min(FRAME / 2 - 1, Math.floor((2000 * FRAME) / rate));
+  const pc = new Int8Array(top + 1).fill(-1);
+  for (let k = 1; k <= top; k++) {
     const f = (k * rate) / FRAME;
     if (f >= 55 && f <= 2000) pc[k] = (((Math.round(12 * Math.log2(f / 440)) + 9) % 12) + 12) % 12;
   }
@@ -94,9 +112,9 @@ export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec
       im[i] = 0;
     }
     fft(re, im, cos, sin);
-    for (let k = 1; k < FRAME / 2; k++) if (pc[k]! >= 0) chroma[t * 12 + pc[k]!]! += Math.hypot(re[k]!, im[k]!);
+    for (let k = 1; k <= top; k++) if (pc[k]! >= 0) chroma[t * 12 + pc[k]!]! += Math.sqrt(re[k]! * re[k]! + im[k]! * im[k]!);
   }
-  // Change at each frame boundary, then onto the envelope's hops (a frame's boundary is its centre).
+  // Change at each frame boundary (between frames t - 1 and t), then onto the envelope's hops.
   const change = new Float64Array(frames);
   const before = new Float64Array(12);
   const after = new Float64Array(12);
@@ -121,7 +139,9 @@ export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec
   const frameSec = HOP / rate;
   const centreSec = FRAME / 2 / rate;
   for (let i = 0; i < hops; i++) {
-    const f = (i * hopSec - centreSec) / frameSec;
+    // change[t] compares frames t-4..t-1 with t..t+3: its boundary lies between the centres of
+    // frames t-1 and t, half a frame before frame t's centre.
+    const f = (i * hopSec - centreSec) / frameSec + 0.5;
     const lo = Math.floor(f);
     if (lo < 0 || lo + 1 >= frames) continue;
     out[i] = change[lo]! + (change[lo + 1]! - change[lo]!) * (f - lo);
@@ -129,8 +149,12 @@ export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec
   return out;
 }
 
-/** The halfway points' strongest bar phase of harmonic change must be this many times the beats'. */
-export const HARMONY_PHASE_RATIO = 1.3;
+/**
+ * The halfway points' strongest bar phase of harmonic change must be this many times the beats'.
+ * Set on the bench corpus, between a dance song's off-beat bass (1.15: it changes note between the
+ * beats) and a bossa tracked on its off-beats (1.31).
+ */
+export const HARMONY_PHASE_RATIO = 1.22;
 /** ... and they must carry at least as much kick-band energy rise as the beats. */
 export const HARMONY_KICK_RATIO = 1;
 
@@ -162,8 +186,8 @@ function strongestBarPhase(hops: number[], harmony: Float32Array, beatsPerBar: n
  * music) without the chords changing there, and a one-drop's chords land between kicks. Not where
  * the beats carry the snares or claps (`DRUMS_KEEP_RATIO`, `DRUMS_HISS_SHARE`): a funk band's bass
  * and chords anticipate the bar line, its backbeat does not. (Set on the bench corpus: funk's
- * backbeat 1.54 in the presence band and 1.50 in the air band; a reggae skank tracked as the beat
- * 1.78 and 1.36.)
+ * backbeat 1.57 in the presence band and 1.52 in the air band; a reggae skank tracked as the beat
+ * 1.92 and 1.42.)
  */
 export function harmonyPhase(
   hops: number[],

@@ -105,6 +105,8 @@ export const SWELL_HOPS = 17;
  * nothing before its peak and stays. The beats look back only four hops (`noteStart`'s default): a
  * hi-hat a sixteenth before a kick must not pull the beat early, but the plan cuts on these onsets
  * only where the grid is a guess (solo and orchestral rubato), where notes swell rather than strike.
+ * (SWELL_HOPS, like NOTE_START_SHARE, PARITY_RATIO and ON_PULSE_SEC, was set on one or two songs of
+ * the bench corpus: the piano ballad and the orchestral piece.)
  */
 export function swellStarts(
   onsets: number[],

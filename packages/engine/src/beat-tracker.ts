@@ -76,12 +76,12 @@
  *     stays; rock's and a one-drop's eighth-note hats leave two quarters empty).
  *  3f. Chord changes (beat-harmony.ts): the harmony's change per hop from a chroma analysis. If
  *     the bar line's chord change (its strongest phase folded over 3 or 4 beats) lands halfway
- *     between the beats 1.3 times more than on them, and the kick band rises at least as much
+ *     between the beats 1.22 times more than on them, and the kick band rises at least as much
  *     there, the tracker followed the off-beats (a bossa's bass and guitar) and the beats move
  *     halfway, unless the beats carry a backbeat (snares or claps: the presence band 1.3 times
  *     the halfway points' and the air band nearly as much; funk anticipates its chords). (The
- *     thresholds were set on the bench corpus: a dance song's off-beat bass gives 1.2, the bossa
- *     1.4.)
+ *     thresholds were set on the bench corpus: a dance song's off-beat bass gives 1.15, the bossa
+ *     1.31.) It runs before 3g and 3h, on the chain's hops; step 3d places the beats after it.
  *  3g. Beats in a steady stretch move halfway towards the quadratic through their thirteen-beat
  *     neighbourhood (`smoothSteadyBeats`, beat-dp.ts): one instrument's late note does not drag
  *     its beat off the pulse the band keeps, while a whole band's push and pull still shows.
@@ -99,7 +99,7 @@
  *     there they are the strong onsets a tracked beat agrees with (`onsetsOnPulse`), when enough
  *     do, each where its note begins (`swellStarts`: strings and horns swell in).
  * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
- * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3), beat-hypotheses.ts (3b-3d),
+ * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3, 3g), beat-hypotheses.ts (3b-3e, 3h),
  * beat-harmony.ts (3f), beat-onsets.ts (where notes begin, the onsets of 5), beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
  */
 
@@ -177,8 +177,9 @@ export interface MusicAnalysis {
   beatsPerBar?: BeatsPerBar;
   /**
    * Times (s) of the strongest onsets (the strongest third of the envelope's peaks standing out
-   * within 150 ms; when `confidence` is low, those a tracked beat agrees with, `onsetsOnPulse`).
-   * Plans cut on these when `confidence` is below LOW_BEAT_CONFIDENCE.
+   * within 150 ms; when `confidence` is low, those a tracked beat agrees with, `onsetsOnPulse`),
+   * each where its note begins (`swellStarts`: up to 99 ms before the envelope's peak). Plans cut
+   * on these when `confidence` is below LOW_BEAT_CONFIDENCE; nothing else reads them.
    */
   onsets?: number[];
   /**
@@ -331,7 +332,9 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
     const { presence, air } = env.bands;
     hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy, presence && air ? { presence, air } : undefined);
   }
-  // Step 3h: a wavering chain with every other beat weak follows a player's eighth notes.
+  // Step 3h: a wavering chain with every other beat weak follows a player's eighth notes: its
+  // stronger parity is the pulse, at half the tempo. (Whether that half wavers less is no test: a
+  // player's rubato shows more over four beats of the pulse than over four eighth notes.)
   if (hopIrregularity(hops) > WAVERING) hops = strongerParity(hops, o, env.hopSec);
   // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
   const beats: number[] = [];
@@ -358,8 +361,6 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   // its kick on 3 only) lower it at most by half.
   const confidence = Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN)) * (0.5 + 0.5 * (onPeak / hops.length));
   evenOutUnsupported(beats, supported);
-  // Halfway towards the local pulse (beat-dp.ts): one instrument's late note does not drag the beat.
-  beats.splice(0, beats.length, ...smoothSteadyBeats(beats));
   // Extend at the local period to both ends (quiet intros, fade-outs).
   // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
   const edge = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -374,7 +375,9 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
   while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
   // ... but not outside the music (silence before the first note, a reverb tail or noise after the last).
   if (env.bands) trimOutsideMusic(beats, env.bands, env.hopSec);
-  const rounded = beats.map((b) => Math.round(b * 1e6) / 1e6);
+  // Halfway towards the local pulse (beat-dp.ts): one instrument's late note does not drag the beat.
+  // (After the trim, which looks for each beat's onset where the beat was placed on it.)
+  const rounded = smoothSteadyBeats(beats).map((b) => Math.round(b * 1e6) / 1e6);
 
   // Step 4: meter and downbeats (beat-meter.ts).
   const accentAt = opts.accentAt ?? ((t: number) => o[Math.round(t / env.hopSec)] ?? 0);

@@ -38,9 +38,21 @@ describe('harmonic change (chroma)', () => {
     expect(Math.abs(second * HOP_SEC - 4)).toBeLessThan(0.03);
   });
 
-  it('gives zeros for a signal too short to compare', () => {
-    const hc = harmonicChange(new Float32Array(2000), SR, HOP_SEC, 15);
-    expect(Array.from(hc).every((v) => v === 0)).toBe(true);
+  it('gives zeros, not NaN, for a signal shorter than a frame or than one comparison', () => {
+    // 50 ms (under one 186 ms frame) and two chords in 0.35 s (seven frames, a comparison needs nine).
+    for (const short of [
+      chords([[48, 60, 64, 67]], 0.05),
+      chords(
+        [
+          [48, 60, 64, 67],
+          [43, 59, 62, 67],
+        ],
+        0.175,
+      ),
+    ]) {
+      const hc = harmonicChange(short, SR, HOP_SEC, Math.floor(short.length / 128) + 8);
+      expect(Array.from(hc).every((v) => v === 0)).toBe(true);
+    }
   });
 });
 

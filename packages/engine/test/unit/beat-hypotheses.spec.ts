@@ -152,6 +152,22 @@ describe('the ends of the music', () => {
     trimOutsideMusic(lifted, { kick, mid, sounding }, hopSec);
     expect(lifted.at(-1)).toBeCloseTo(7);
   });
+
+  it("finds a beat's onset at its peak, 15 ms after the beat (beats sit before their onset peaks), at both ends", () => {
+    const hopSec = 128 / 22050;
+    const kick = new Float32Array(2000);
+    const mid = new Float32Array(2000);
+    // Onset peaks at hop 3 and every 100 hops after; the first and last beats are placed 15 ms
+    // (2.6 hops) before their peaks, the others on them. Looked for only
+    // within two hops of the beat, the first and last onsets are missed and those beats go.
+    for (let h = 3; h <= 1503; h += 100) kick[h] = 4;
+    const beats = Array.from({ length: 16 }, (_, i) => (3 + i * 100) * hopSec - (i === 0 || i === 15 ? 0.015 : 0)).map((b) =>
+      Math.max(0, b),
+    );
+    trimOutsideMusic(beats, { kick, mid }, hopSec);
+    expect(beats).toHaveLength(16);
+    expect(beats[0]).toBeCloseTo(3 * hopSec - 0.015, 9);
+  });
 });
 
 describe('where a note begins', () => {
