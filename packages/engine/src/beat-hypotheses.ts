@@ -1,11 +1,16 @@
 /** Beat tracking, step 3b: phase and metrical level from the kick and mid bands (the design is in beat-tracker.ts). */
 import { MAX_BPM } from './beat-tempo.js';
 
-/** The strongest value of `v` within `r` hops of `h`. */
-export function peakNear(v: Float32Array, h: number, r = 2): number {
+/** The strongest value of `v` (0 at least) in hops `from`..`to`, both included, clipped to `v`. */
+export function peakIn(v: ArrayLike<number>, from: number, to: number): number {
   let m = 0;
-  for (let i = Math.max(0, h - r); i <= Math.min(v.length - 1, h + r); i++) if (v[i]! > m) m = v[i]!;
+  for (let i = Math.max(0, from); i <= Math.min(v.length - 1, to); i++) if (v[i]! > m) m = v[i]!;
   return m;
+}
+
+/** The strongest value of `v` (0 at least) within `r` hops of `h`. */
+export function peakNear(v: ArrayLike<number>, h: number, r = 2): number {
+  return peakIn(v, h - r, h + r);
 }
 
 /**
@@ -141,9 +146,7 @@ export function phaseEvidence(
     acc.kick += peakNear(bands.kick, h) / n;
     acc.mid += peakNear(bands.mid, h) / n;
     acc.high += (bands.high ? peakNear(bands.high, h) : 0) / n;
-    let a = 0;
-    for (let i = Math.max(0, h - 2); i <= Math.min(all.length - 1, h + 2); i++) a = Math.max(a, all[i]!);
-    acc.all += a / n;
+    acc.all += peakNear(all, h) / n;
   };
   for (let i = 0; i + 1 < hops.length; i++) {
     add(on, hops[i]!);
@@ -255,11 +258,7 @@ export function weakestPhase(hops: number[], o: Float64Array | Float32Array): nu
 /** The mean onset (strongest within two hops) at each phase of the chain folded over 2 and over 3 (five means; none for fewer than six beats). */
 export function phaseMeans(hops: number[], o: Float64Array | Float32Array): number[] {
   if (hops.length < 6) return [];
-  const at = hops.map((h) => {
-    let a = 0;
-    for (let i = Math.max(0, h - 2); i <= Math.min(o.length - 1, h + 2); i++) a = Math.max(a, o[i]!);
-    return a;
-  });
+  const at = hops.map((h) => peakNear(o, h));
   const means: number[] = [];
   for (const k of [2, 3]) {
     for (let p = 0; p < k; p++) {
@@ -373,15 +372,10 @@ export const PARITY_RATIO = 2;
  */
 export function strongerParity(hops: number[], o: Float64Array | Float32Array, hopSec: number): number[] {
   if (hops.length < 9) return hops;
-  const at = (h: number) => {
-    let a = 0;
-    for (let i = Math.max(0, h - 2); i <= Math.min(o.length - 1, h + 2); i++) a = Math.max(a, o[i]!);
-    return a;
-  };
   const sums = [0, 0];
   const counts = [0, 0];
   hops.forEach((h, i) => {
-    sums[i % 2]! += at(h);
+    sums[i % 2]! += peakNear(o, h);
     counts[i % 2]!++;
   });
   const mean = sums.map((x, p) => x / Math.max(1, counts[p]!));

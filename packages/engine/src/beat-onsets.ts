@@ -3,6 +3,7 @@
  * (the design is in beat-tracker.ts, steps 3, 3d and 5).
  */
 import { BAND_SMOOTH_HOPS } from './beat-envelopes.js';
+import { peakIn } from './beat-hypotheses.js';
 import { bracket } from './numeric.js';
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
@@ -59,12 +60,7 @@ export function trimOutsideMusic(
 ): void {
   // A beat sits ONSET_LATENCY_SEC before its onset peak (or at 0, for a note at the very start):
   // its onset is looked for from two hops before the beat to two hops after that peak.
-  const near = (v: Float32Array, b: number) => {
-    let m = 0;
-    const hi = Math.min(v.length - 1, Math.round((b + ONSET_LATENCY_SEC) / hopSec) + 2);
-    for (let i = Math.max(0, Math.round(b / hopSec) - 2); i <= hi; i++) if (v[i]! > m) m = v[i]!;
-    return m;
-  };
+  const near = (v: Float32Array, b: number) => peakIn(v, Math.round(b / hopSec) - 2, Math.round((b + ONSET_LATENCY_SEC) / hopSec) + 2);
   const local = beats.map((b) => Math.max(near(bands.kick, b), near(bands.mid, b), bands.high ? near(bands.high, b) : 0));
   const raw = bands.sounding ? beats.map((b) => near(bands.sounding!, b)) : local;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
