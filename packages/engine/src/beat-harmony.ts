@@ -10,6 +10,7 @@
  * bass and guitar both between the beats).
  */
 import { peakNear, presenceOnOff } from './beat-hypotheses.js';
+import { cosineSimilarity } from './numeric.js';
 
 /** Decimation factor, frame and hop (samples after decimation) of the chroma analysis. */
 const DECIMATE = 4;
@@ -126,15 +127,8 @@ export function harmonicChange(samples: Float32Array, sampleRate: number, hopSec
         before[p]! += chroma[(t - j) * 12 + p]!;
         after[p]! += chroma[(t + j - 1) * 12 + p]!;
       }
-    let dot = 0,
-      nb = 0,
-      na = 0;
-    for (let p = 0; p < 12; p++) {
-      dot += before[p]! * after[p]!;
-      nb += before[p]! * before[p]!;
-      na += after[p]! * after[p]!;
-    }
-    change[t] = nb > 0 && na > 0 ? 1 - dot / Math.sqrt(nb * na) : 0;
+    // Silence on either side is no change.
+    change[t] = 1 - cosineSimilarity(before, after, 1);
   }
   const frameSec = HOP / rate;
   const centreSec = FRAME / 2 / rate;

@@ -55,3 +55,19 @@ export function bracket(xs: ArrayLike<number>, t: number): [number, number] {
   }
   return [lo, hi];
 }
+
+/**
+ * Cosine similarity of two vectors of the same length (chroma vectors, for instance): 1 for the
+ * same direction, 0 for orthogonal ones; `whenSilent` when either has no length.
+ */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>, whenSilent = 0): number {
+  let d = 0,
+    na = 0,
+    nb = 0;
+  for (let k = 0; k < a.length; k++) {
+    d += a[k]! * b[k]!;
+    na += a[k]! * a[k]!;
+    nb += b[k]! * b[k]!;
+  }
+  return na > 0 && nb > 0 ? d / Math.sqrt(na * nb) : whenSilent;
+}

@@ -29,6 +29,7 @@
  */
 import type { MusicAnalysis } from './beat-tracker.js';
 import { periodAt } from './beat-tracker.js';
+import { cosineSimilarity } from './numeric.js';
 
 export type SectionKind = 'intro' | 'verse' | 'chorus' | 'bridge' | 'outro';
 
@@ -99,18 +100,6 @@ function barFeatures(samples: Float32Array, sampleRate: number, a: number, b: nu
   return { chroma, db };
 }
 
-const cosine = (a: Float64Array, b: Float64Array) => {
-  let d = 0,
-    na = 0,
-    nb = 0;
-  for (let k = 0; k < 12; k++) {
-    d += a[k]! * b[k]!;
-    na += a[k]! * a[k]!;
-    nb += b[k]! * b[k]!;
-  }
-  return na > 0 && nb > 0 ? d / Math.sqrt(na * nb) : 0;
-};
-
 function meanChroma(bars: Array<{ chroma: Float64Array }>): Float64Array {
   const m = new Float64Array(12);
   for (const b of bars) for (let k = 0; k < 12; k++) m[k]! += b.chroma[k]!;
@@ -143,7 +132,7 @@ export function songSections(samples: Float32Array, sampleRate: number, bars: re
   for (let k = 1; k < n; k++) {
     const before = feats.slice(Math.max(0, k - PHRASE), k);
     const after = feats.slice(k, Math.min(n, k + PHRASE));
-    novelty[k] = 1 - cosine(meanChroma(before), meanChroma(after)) + Math.abs(meanDb(before) - meanDb(after)) / 6;
+    novelty[k] = 1 - cosineSimilarity(meanChroma(before), meanChroma(after)) + Math.abs(meanDb(before) - meanDb(after)) / 6;
   }
   // The threshold from the bar lines that may become boundaries (not the song's ragged ends).
   const vals = [...novelty.slice(PHRASE, n - PHRASE + 1)].sort((a, b) => a - b);
@@ -171,7 +160,7 @@ export function songSections(samples: Float32Array, sampleRate: number, bars: re
     const [b0, b1] = spans[y]!;
     const len = Math.min(a1 - a0, b1 - b0);
     let s = 0;
-    for (let i = 0; i < len; i++) s += cosine(feats[a0 + i]!.chroma, feats[b0 + i]!.chroma);
+    for (let i = 0; i < len; i++) s += cosineSimilarity(feats[a0 + i]!.chroma, feats[b0 + i]!.chroma);
     return s / len >= 0.9 && Math.abs(secDb[x]! - secDb[y]!) <= 4;
   };
   const labels: string[] = [];
