@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fitBeats, onsetEnvelope, type MusicAnalysis } from './beat-tracker.js';
+import { onsetEnvelope, trackBeats, type MusicAnalysis } from './beat-tracker.js';
 import { execMedia } from './exec.js';
 import { INPUT_GUARD } from './probe.js';
 import { songSections, type SongSection } from './song-sections.js';
@@ -101,9 +101,9 @@ export async function analyseMusic(
   const raw = opts.aubio ? await aubioBeats(samples, ANALYSIS_SAMPLE_RATE) : { bpm: 0, beats: [] };
   // aubio is for comparison only: its tempo does not seed the tracker, so a bench that asks for it
   // scores the same beats the product computes.
-  const fit = fitBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, 0, [], (t) =>
-    rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
-  );
+  const fit = trackBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, {
+    accentAt: (t) => rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
+  });
   // The song's form on its bar lines (song-sections.ts): the reel's window is chosen from it.
   const sections = songSections(samples, ANALYSIS_SAMPLE_RATE, fit.bars, duration);
   return { ...fit, sections, rawBeats: raw.beats };
