@@ -24,3 +24,5 @@ export * from './edit-plan.js';
 export * from './tempo-correction.js';
 export * from './analysis.js';
 export * from './display-name.js';
+export * as identityApiKeys from './gen/reelsmith/identity/v1/api_keys_pb.js';
+export * from './api-keys.js';

@@ -6,13 +6,15 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ServiceInfo } from "../../common/v1/common_pb.js";
 import { file_reelsmith_common_v1_common } from "../../common/v1/common_pb.js";
+import type { ApiKey, AuthenticateApiKeyRequestSchema, CreateApiKeyRequestSchema, CreateApiKeyResponseSchema, ListApiKeysRequestSchema, ListApiKeysResponseSchema, RevokeApiKeyRequestSchema, RevokeApiKeyResponseSchema } from "./api_keys_pb.js";
+import { file_reelsmith_identity_v1_api_keys } from "./api_keys_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file reelsmith/identity/v1/identity.proto.
  */
 export const file_reelsmith_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKiAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIEhQKDGRpc3BsYXlfbmFtZRgIIAEoCSIYCgpDbGllbnRJbmZvEgoKAmlwGAEgASgJImUKD1JlZ2lzdGVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIhChBSZWdpc3RlclJlc3BvbnNlEg0KBWVtYWlsGAEgASgJImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyJvCg9TZXNzaW9uUmVzcG9uc2USFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIpCgR1c2VyGAIgASgLMhsucmVlbHNtaXRoLmlkZW50aXR5LnYxLlVzZXISGgoSZXhwaXJlc19hdF91bml4X21zGAMgASgDInMKElZlcmlmeUVtYWlsUmVxdWVzdBINCgV0b2tlbhgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRjb2RlGAMgASgJEjEKBmNsaWVudBgEIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIl0KGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSMQoGY2xpZW50GAIgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2UiLAoTQXV0aGVudGljYXRlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJIkEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEikKBHVzZXIYASABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNHZXRHdWVzdFBhc3NSZXF1ZXN0Ij0KCUd1ZXN0UGFzcxIPCgdlbmFibGVkGAEgASgIEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIj0KE1NldEd1ZXN0UGFzc1JlcXVlc3QSDwoHZW5hYmxlZBgBIAEoCBIVCg1hZG1pbl91c2VyX2lkGAIgASgJIj4KD1NldEFkbWluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghpc19hZG1pbhgCIAEoCBIKCgJieRgDIAEoCSIwChBTZXRBZG1pblJlc3BvbnNlEg0KBWZvdW5kGAEgASgIEg0KBWVtYWlsGAIgASgJIj4KFVNldERpc3BsYXlOYW1lUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSIpChVHZXRQdWJsaWNOYW1lc1JlcXVlc3QSEAoIdXNlcl9pZHMYASADKAkiMwoKUHVibGljTmFtZRIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSJKChZHZXRQdWJsaWNOYW1lc1Jlc3BvbnNlEjAKBW5hbWVzGAEgAygLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLlB1YmxpY05hbWUimAEKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDQoFdG9waWMYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbxIQCghob25leXBvdBgGIAEoCSIXChVTdWJtaXRDb250YWN0UmVzcG9uc2UidQoOQ29udGFjdE1lc3NhZ2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgV0b3BpYxgEIAEoCRIPCgdtZXNzYWdlGAUgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyI7ChpMaXN0Q29udGFjdE1lc3NhZ2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiZQobTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlEjcKCG1lc3NhZ2VzGAEgAygLMiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNvbnRhY3RNZXNzYWdlEg0KBXRvdGFsGAIgASgFIlkKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlImoKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiYKFVJlc2V0UGFzc3dvcmRSZXNwb25zZRINCgVlbWFpbBgBIAEoCSKiAQoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCRIUCgxuZXdfcGFzc3dvcmQYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlIigKFUVuZEFsbFNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIicKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDQoFZW5kZWQYASABKAUibAoUQ2hlY2tQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVDaGVja1Bhc3N3b3JkUmVzcG9uc2UibAoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyImChVEZWxldGVBY2NvdW50UmVzcG9uc2USDQoFZW1haWwYASABKAkyjREKD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzEm0KDkZvcmdvdFBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEmoKDVJlc2V0UGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEm0KDkNoYW5nZVBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KDkVuZEFsbFNlc3Npb25zEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEmoKDUNoZWNrUGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlc3BvbnNlEmoKDURlbGV0ZUFjY291bnQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlElsKCFNldEFkbWluEiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEFkbWluUmVxdWVzdBonLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRBZG1pblJlc3BvbnNlEmsKDlNldERpc3BsYXlOYW1lEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldERpc3BsYXlOYW1lUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJtCg5HZXRQdWJsaWNOYW1lcxIsLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRQdWJsaWNOYW1lc1JlcXVlc3QaLS5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0UHVibGljTmFtZXNSZXNwb25zZRJqCg1TdWJtaXRDb250YWN0EisucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXF1ZXN0GiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXNwb25zZRJ8ChNMaXN0Q29udGFjdE1lc3NhZ2VzEjEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXF1ZXN0GjIucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvaWRlbnRpdHkucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyKiAQoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghpc19hZG1pbhgDIAEoCBIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIQCghpc19ndWVzdBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSEQoJdW5saW1pdGVkGAcgASgIEhQKDGRpc3BsYXlfbmFtZRgIIAEoCSIYCgpDbGllbnRJbmZvEgoKAmlwGAEgASgJImUKD1JlZ2lzdGVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIhChBSZWdpc3RlclJlc3BvbnNlEg0KBWVtYWlsGAEgASgJImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyJvCg9TZXNzaW9uUmVzcG9uc2USFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIpCgR1c2VyGAIgASgLMhsucmVlbHNtaXRoLmlkZW50aXR5LnYxLlVzZXISGgoSZXhwaXJlc19hdF91bml4X21zGAMgASgDInMKElZlcmlmeUVtYWlsUmVxdWVzdBINCgV0b2tlbhgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRjb2RlGAMgASgJEjEKBmNsaWVudBgEIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIl0KGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSMQoGY2xpZW50GAIgASgLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNsaWVudEluZm8iHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2UiLAoTQXV0aGVudGljYXRlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJIkEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEikKBHVzZXIYASABKAsyGy5yZWVsc21pdGguaWRlbnRpdHkudjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNHZXRHdWVzdFBhc3NSZXF1ZXN0Ij0KCUd1ZXN0UGFzcxIPCgdlbmFibGVkGAEgASgIEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIj0KE1NldEd1ZXN0UGFzc1JlcXVlc3QSDwoHZW5hYmxlZBgBIAEoCBIVCg1hZG1pbl91c2VyX2lkGAIgASgJIj4KD1NldEFkbWluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghpc19hZG1pbhgCIAEoCBIKCgJieRgDIAEoCSIwChBTZXRBZG1pblJlc3BvbnNlEg0KBWZvdW5kGAEgASgIEg0KBWVtYWlsGAIgASgJIj4KFVNldERpc3BsYXlOYW1lUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSIpChVHZXRQdWJsaWNOYW1lc1JlcXVlc3QSEAoIdXNlcl9pZHMYASADKAkiMwoKUHVibGljTmFtZRIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSJKChZHZXRQdWJsaWNOYW1lc1Jlc3BvbnNlEjAKBW5hbWVzGAEgAygLMiEucmVlbHNtaXRoLmlkZW50aXR5LnYxLlB1YmxpY05hbWUicwoaQXV0aGVudGljYXRlQXBpS2V5UmVzcG9uc2USKQoEdXNlchgBIAEoCzIbLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Vc2VyEioKA2tleRgCIAEoCzIdLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BcGlLZXkimAEKFFN1Ym1pdENvbnRhY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDQoFdG9waWMYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbxIQCghob25leXBvdBgGIAEoCSIXChVTdWJtaXRDb250YWN0UmVzcG9uc2UidQoOQ29udGFjdE1lc3NhZ2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgV0b3BpYxgEIAEoCRIPCgdtZXNzYWdlGAUgASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgGIAEoAyI7ChpMaXN0Q29udGFjdE1lc3NhZ2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiZQobTGlzdENvbnRhY3RNZXNzYWdlc1Jlc3BvbnNlEjcKCG1lc3NhZ2VzGAEgAygLMiUucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNvbnRhY3RNZXNzYWdlEg0KBXRvdGFsGAIgASgFIlkKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIxCgZjbGllbnQYAiABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlImoKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEjEKBmNsaWVudBgDIAEoCzIhLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DbGllbnRJbmZvIiYKFVJlc2V0UGFzc3dvcmRSZXNwb25zZRINCgVlbWFpbBgBIAEoCSKiAQoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCRIUCgxuZXdfcGFzc3dvcmQYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCRIxCgZjbGllbnQYBSABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIYChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlIigKFUVuZEFsbFNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIicKFkVuZEFsbFNlc3Npb25zUmVzcG9uc2USDQoFZW5kZWQYASABKAUibAoUQ2hlY2tQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVDaGVja1Bhc3N3b3JkUmVzcG9uc2UibAoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIxCgZjbGllbnQYAyABKAsyIS5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2xpZW50SW5mbyImChVEZWxldGVBY2NvdW50UmVzcG9uc2USDQoFZW1haWwYASABKAkywBQKD0lkZW50aXR5U2VydmljZRJbCghEZXNjcmliZRImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5EZXNjcmliZVJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVzY3JpYmVSZXNwb25zZRJbCghSZWdpc3RlchImLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaJy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJUCgVMb2dpbhIjLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaJi5yZWVsc21pdGguaWRlbnRpdHkudjEuU2Vzc2lvblJlc3BvbnNlEmAKC1ZlcmlmeUVtYWlsEikucmVlbHNtaXRoLmlkZW50aXR5LnYxLlZlcmlmeUVtYWlsUmVxdWVzdBomLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXNzaW9uUmVzcG9uc2USeQoSUmVzZW5kVmVyaWZpY2F0aW9uEjAucmVlbHNtaXRoLmlkZW50aXR5LnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaMS5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USZwoMQXV0aGVudGljYXRlEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USVQoGTG9nb3V0EiQucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxvZ291dFJlcXVlc3QaJS5yZWVsc21pdGguaWRlbnRpdHkudjEuTG9nb3V0UmVzcG9uc2USXQoHR2V0VXNlchIlLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRVc2VyUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJcCgxHZXRHdWVzdFBhc3MSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0R3Vlc3RQYXNzUmVxdWVzdBogLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HdWVzdFBhc3MSXAoMU2V0R3Vlc3RQYXNzEioucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEd1ZXN0UGFzc1JlcXVlc3QaIC5yZWVsc21pdGguaWRlbnRpdHkudjEuR3Vlc3RQYXNzEm0KDkZvcmdvdFBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEmoKDVJlc2V0UGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEm0KDkNoYW5nZVBhc3N3b3JkEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEm0KDkVuZEFsbFNlc3Npb25zEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLkVuZEFsbFNlc3Npb25zUmVxdWVzdBotLnJlZWxzbWl0aC5pZGVudGl0eS52MS5FbmRBbGxTZXNzaW9uc1Jlc3BvbnNlEmoKDUNoZWNrUGFzc3dvcmQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuQ2hlY2tQYXNzd29yZFJlc3BvbnNlEmoKDURlbGV0ZUFjY291bnQSKy5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlcXVlc3QaLC5yZWVsc21pdGguaWRlbnRpdHkudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlElsKCFNldEFkbWluEiYucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldEFkbWluUmVxdWVzdBonLnJlZWxzbWl0aC5pZGVudGl0eS52MS5TZXRBZG1pblJlc3BvbnNlEmsKDlNldERpc3BsYXlOYW1lEiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlNldERpc3BsYXlOYW1lUmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJtCg5HZXRQdWJsaWNOYW1lcxIsLnJlZWxzbWl0aC5pZGVudGl0eS52MS5HZXRQdWJsaWNOYW1lc1JlcXVlc3QaLS5yZWVsc21pdGguaWRlbnRpdHkudjEuR2V0UHVibGljTmFtZXNSZXNwb25zZRJqCg1TdWJtaXRDb250YWN0EisucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXF1ZXN0GiwucmVlbHNtaXRoLmlkZW50aXR5LnYxLlN1Ym1pdENvbnRhY3RSZXNwb25zZRJ8ChNMaXN0Q29udGFjdE1lc3NhZ2VzEjEucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXF1ZXN0GjIucmVlbHNtaXRoLmlkZW50aXR5LnYxLkxpc3RDb250YWN0TWVzc2FnZXNSZXNwb25zZRJnCgxDcmVhdGVBcGlLZXkSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJkCgtMaXN0QXBpS2V5cxIpLnJlZWxzbWl0aC5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaKi5yZWVsc21pdGguaWRlbnRpdHkudjEuTGlzdEFwaUtleXNSZXNwb25zZRJnCgxSZXZva2VBcGlLZXkSKi5yZWVsc21pdGguaWRlbnRpdHkudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBorLnJlZWxzbWl0aC5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJ5ChJBdXRoZW50aWNhdGVBcGlLZXkSMC5yZWVsc21pdGguaWRlbnRpdHkudjEuQXV0aGVudGljYXRlQXBpS2V5UmVxdWVzdBoxLnJlZWxzbWl0aC5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVBcGlLZXlSZXNwb25zZWIGcHJvdG8z", [file_reelsmith_common_v1_common, file_reelsmith_identity_v1_api_keys]);
 
 /**
  * @generated from message reelsmith.identity.v1.DescribeRequest
@@ -583,6 +585,30 @@ export const GetPublicNamesResponseSchema: GenMessage<GetPublicNamesResponse> = 
   messageDesc(file_reelsmith_identity_v1_identity, 24);
 
 /**
+ * The key's user and the key; UNAUTHENTICATED (invalid_api_key) when unknown or revoked.
+ *
+ * @generated from message reelsmith.identity.v1.AuthenticateApiKeyResponse
+ */
+export type AuthenticateApiKeyResponse = Message<"reelsmith.identity.v1.AuthenticateApiKeyResponse"> & {
+  /**
+   * @generated from field: reelsmith.identity.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * @generated from field: reelsmith.identity.v1.ApiKey key = 2;
+   */
+  key?: ApiKey | undefined;
+};
+
+/**
+ * Describes the message reelsmith.identity.v1.AuthenticateApiKeyResponse.
+ * Use `create(AuthenticateApiKeyResponseSchema)` to create a new message.
+ */
+export const AuthenticateApiKeyResponseSchema: GenMessage<AuthenticateApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_reelsmith_identity_v1_identity, 25);
+
+/**
  * @generated from message reelsmith.identity.v1.SubmitContactRequest
  */
 export type SubmitContactRequest = Message<"reelsmith.identity.v1.SubmitContactRequest"> & {
@@ -624,7 +650,7 @@ export type SubmitContactRequest = Message<"reelsmith.identity.v1.SubmitContactR
  * Use `create(SubmitContactRequestSchema)` to create a new message.
  */
 export const SubmitContactRequestSchema: GenMessage<SubmitContactRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 25);
+  messageDesc(file_reelsmith_identity_v1_identity, 26);
 
 /**
  * @generated from message reelsmith.identity.v1.SubmitContactResponse
@@ -637,7 +663,7 @@ export type SubmitContactResponse = Message<"reelsmith.identity.v1.SubmitContact
  * Use `create(SubmitContactResponseSchema)` to create a new message.
  */
 export const SubmitContactResponseSchema: GenMessage<SubmitContactResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 26);
+  messageDesc(file_reelsmith_identity_v1_identity, 27);
 
 /**
  * @generated from message reelsmith.identity.v1.ContactMessage
@@ -679,7 +705,7 @@ export type ContactMessage = Message<"reelsmith.identity.v1.ContactMessage"> & {
  * Use `create(ContactMessageSchema)` to create a new message.
  */
 export const ContactMessageSchema: GenMessage<ContactMessage> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 27);
+  messageDesc(file_reelsmith_identity_v1_identity, 28);
 
 /**
  * @generated from message reelsmith.identity.v1.ListContactMessagesRequest
@@ -701,7 +727,7 @@ export type ListContactMessagesRequest = Message<"reelsmith.identity.v1.ListCont
  * Use `create(ListContactMessagesRequestSchema)` to create a new message.
  */
 export const ListContactMessagesRequestSchema: GenMessage<ListContactMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 28);
+  messageDesc(file_reelsmith_identity_v1_identity, 29);
 
 /**
  * @generated from message reelsmith.identity.v1.ListContactMessagesResponse
@@ -723,7 +749,7 @@ export type ListContactMessagesResponse = Message<"reelsmith.identity.v1.ListCon
  * Use `create(ListContactMessagesResponseSchema)` to create a new message.
  */
 export const ListContactMessagesResponseSchema: GenMessage<ListContactMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 29);
+  messageDesc(file_reelsmith_identity_v1_identity, 30);
 
 /**
  * Users, passwords, sessions, e-mail verification, roles and the guest pass.
@@ -747,7 +773,7 @@ export type ForgotPasswordRequest = Message<"reelsmith.identity.v1.ForgotPasswor
  * Use `create(ForgotPasswordRequestSchema)` to create a new message.
  */
 export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 30);
+  messageDesc(file_reelsmith_identity_v1_identity, 31);
 
 /**
  * @generated from message reelsmith.identity.v1.ForgotPasswordResponse
@@ -760,7 +786,7 @@ export type ForgotPasswordResponse = Message<"reelsmith.identity.v1.ForgotPasswo
  * Use `create(ForgotPasswordResponseSchema)` to create a new message.
  */
 export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 31);
+  messageDesc(file_reelsmith_identity_v1_identity, 32);
 
 /**
  * @generated from message reelsmith.identity.v1.ResetPasswordRequest
@@ -789,7 +815,7 @@ export type ResetPasswordRequest = Message<"reelsmith.identity.v1.ResetPasswordR
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 32);
+  messageDesc(file_reelsmith_identity_v1_identity, 33);
 
 /**
  * @generated from message reelsmith.identity.v1.ResetPasswordResponse
@@ -806,7 +832,7 @@ export type ResetPasswordResponse = Message<"reelsmith.identity.v1.ResetPassword
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 33);
+  messageDesc(file_reelsmith_identity_v1_identity, 34);
 
 /**
  * @generated from message reelsmith.identity.v1.ChangePasswordRequest
@@ -845,7 +871,7 @@ export type ChangePasswordRequest = Message<"reelsmith.identity.v1.ChangePasswor
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 34);
+  messageDesc(file_reelsmith_identity_v1_identity, 35);
 
 /**
  * @generated from message reelsmith.identity.v1.ChangePasswordResponse
@@ -858,7 +884,7 @@ export type ChangePasswordResponse = Message<"reelsmith.identity.v1.ChangePasswo
  * Use `create(ChangePasswordResponseSchema)` to create a new message.
  */
 export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 35);
+  messageDesc(file_reelsmith_identity_v1_identity, 36);
 
 /**
  * @generated from message reelsmith.identity.v1.EndAllSessionsRequest
@@ -875,7 +901,7 @@ export type EndAllSessionsRequest = Message<"reelsmith.identity.v1.EndAllSession
  * Use `create(EndAllSessionsRequestSchema)` to create a new message.
  */
 export const EndAllSessionsRequestSchema: GenMessage<EndAllSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 36);
+  messageDesc(file_reelsmith_identity_v1_identity, 37);
 
 /**
  * @generated from message reelsmith.identity.v1.EndAllSessionsResponse
@@ -892,7 +918,7 @@ export type EndAllSessionsResponse = Message<"reelsmith.identity.v1.EndAllSessio
  * Use `create(EndAllSessionsResponseSchema)` to create a new message.
  */
 export const EndAllSessionsResponseSchema: GenMessage<EndAllSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 37);
+  messageDesc(file_reelsmith_identity_v1_identity, 38);
 
 /**
  * @generated from message reelsmith.identity.v1.CheckPasswordRequest
@@ -919,7 +945,7 @@ export type CheckPasswordRequest = Message<"reelsmith.identity.v1.CheckPasswordR
  * Use `create(CheckPasswordRequestSchema)` to create a new message.
  */
 export const CheckPasswordRequestSchema: GenMessage<CheckPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 38);
+  messageDesc(file_reelsmith_identity_v1_identity, 39);
 
 /**
  * @generated from message reelsmith.identity.v1.CheckPasswordResponse
@@ -932,7 +958,7 @@ export type CheckPasswordResponse = Message<"reelsmith.identity.v1.CheckPassword
  * Use `create(CheckPasswordResponseSchema)` to create a new message.
  */
 export const CheckPasswordResponseSchema: GenMessage<CheckPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 39);
+  messageDesc(file_reelsmith_identity_v1_identity, 40);
 
 /**
  * @generated from message reelsmith.identity.v1.DeleteAccountRequest
@@ -959,7 +985,7 @@ export type DeleteAccountRequest = Message<"reelsmith.identity.v1.DeleteAccountR
  * Use `create(DeleteAccountRequestSchema)` to create a new message.
  */
 export const DeleteAccountRequestSchema: GenMessage<DeleteAccountRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 40);
+  messageDesc(file_reelsmith_identity_v1_identity, 41);
 
 /**
  * @generated from message reelsmith.identity.v1.DeleteAccountResponse
@@ -976,7 +1002,7 @@ export type DeleteAccountResponse = Message<"reelsmith.identity.v1.DeleteAccount
  * Use `create(DeleteAccountResponseSchema)` to create a new message.
  */
 export const DeleteAccountResponseSchema: GenMessage<DeleteAccountResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_identity_v1_identity, 41);
+  messageDesc(file_reelsmith_identity_v1_identity, 42);
 
 /**
  * @generated from service reelsmith.identity.v1.IdentityService
@@ -1171,6 +1197,40 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof ListContactMessagesRequestSchema;
     output: typeof ListContactMessagesResponseSchema;
+  },
+  /**
+   * API keys (api_keys.proto).
+   *
+   * @generated from rpc reelsmith.identity.v1.IdentityService.CreateApiKey
+   */
+  createApiKey: {
+    methodKind: "unary";
+    input: typeof CreateApiKeyRequestSchema;
+    output: typeof CreateApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.ListApiKeys
+   */
+  listApiKeys: {
+    methodKind: "unary";
+    input: typeof ListApiKeysRequestSchema;
+    output: typeof ListApiKeysResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.RevokeApiKey
+   */
+  revokeApiKey: {
+    methodKind: "unary";
+    input: typeof RevokeApiKeyRequestSchema;
+    output: typeof RevokeApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc reelsmith.identity.v1.IdentityService.AuthenticateApiKey
+   */
+  authenticateApiKey: {
+    methodKind: "unary";
+    input: typeof AuthenticateApiKeyRequestSchema;
+    output: typeof AuthenticateApiKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_reelsmith_identity_v1_identity, 0);
