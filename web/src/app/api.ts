@@ -1,5 +1,6 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import type { ApiErrorBody } from '../api/types';
+import { plainWords } from './plain-words';
 import { signedOut } from './session';
 
 const raw = fetchBaseQuery({
@@ -26,10 +27,10 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** The text to show for a failed call: the server's `detail`, else the given fallback. */
+/** The text to show for a failed call: the server's `detail` (in plain words, no API field names), else the given fallback. */
 export function errorDetail(error: unknown, fallback: string): string {
   const data = (error as { data?: Partial<ApiErrorBody> } | undefined)?.data;
-  return typeof data?.detail === 'string' && data.detail ? data.detail : fallback;
+  return typeof data?.detail === 'string' && data.detail ? plainWords(data.detail) : fallback;
 }
 
 export function errorCode(error: unknown): string | undefined {

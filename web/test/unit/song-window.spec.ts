@@ -1,11 +1,13 @@
 import {
   PAGE_BARS,
   barNumber,
+  correctionNote,
   dragStart,
   keyStep,
   minSec,
   nearestStart,
   sectionName,
+  startAfterCorrection,
   usesWindow,
   windowStarts,
   windowText,
@@ -116,5 +118,41 @@ describe('what the slider says', () => {
     expect(usesWindow(null, { ...plan, total_sec: 121 }, 121)).toBe(false);
     expect(usesWindow(undefined, plan, 121)).toBe(false);
     expect(usesWindow(200, { clamped_to_song: true, total_sec: 121 }, 121)).toBe(false);
+  });
+});
+
+describe('after a tempo correction', () => {
+  // Tapped a touch slower: bars every 2.05 s from 0.3 s; the window was at 48.5 s on the old grid.
+  const corrected = Array.from({ length: 58 }, (_, i) => 0.3 + 2.05 * i);
+  it('moves the window to the bar line of the corrected grid nearest where it was', () => {
+    const was = 48.5;
+    expect(corrected.some((b) => Math.abs(b - was) < 0.01)).toBe(false); // the old start is refused by the server
+    const t = startAfterCorrection(corrected, duration, 30, was)!;
+    expect(corrected).toContain(t);
+    expect(t).toBeCloseTo(0.3 + 2.05 * 24, 6); // 49.5, the nearest
+    expect(windowStarts(corrected, duration, 30)).toContain(t);
+  });
+
+  it('keeps the window inside the song: a start near the end goes to the last start that still fits', () => {
+    const halved = Array.from({ length: 30 }, (_, i) => 0.5 + 4 * i); // bars twice as long
+    const t = startAfterCorrection(halved, duration, 30, 90.5)!;
+    expect(t).toBe(windowStarts(halved, duration, 30).at(-1));
+    expect(t + 28).toBeLessThanOrEqual(duration);
+  });
+
+  it('has no start when no window of the target fits', () => {
+    expect(startAfterCorrection([0, 4, 8], 10, 30, 4)).toBeNull();
+  });
+
+  it('says in words when the reel got shorter or the window moved, and nothing when neither did', () => {
+    expect(correctionNote({ total_sec: 30, music_start: 48.5 }, { total_sec: 28, music_start: 8.5 }, 30, true)).toBe(
+      'The reel is now 0:28 long (it was 0:30): the whole bars of the new tempo nearest the 0:30 you chose. ' +
+        'The part of the song on the reel moved from 0:49 to 0:09, the nearest bar line of the new beat.',
+    );
+    expect(correctionNote({ total_sec: 30, music_start: 48.5 }, { total_sec: 30, music_start: 48.6 }, 30, true)).toBe('');
+    expect(correctionNote({ total_sec: 30, music_start: 0 }, { total_sec: 30, music_start: 12 }, 30, false)).toBe('');
+    expect(correctionNote({ total_sec: 12, music_start: 0 }, { total_sec: 14, music_start: 0 }, null, false)).toBe(
+      'The reel is now 0:14 long (it was 0:12).',
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { clampedToSong } from '../../src/features/assembly/ReelLengthPicker';
-import { acceptDropped, overReelCap, reelSeconds, refusedMessage, stepFor } from '../../src/features/assembly/steps';
+import {
+  PROGRESS_STEPS,
+  acceptDropped,
+  overReelCap,
+  reelSeconds,
+  refusedMessage,
+  stepFor,
+  stepsReached,
+} from '../../src/features/assembly/steps';
 
 const f = (name: string, type: string) => ({ name, type });
 
@@ -54,13 +62,28 @@ describe('progress card steps', () => {
   it.each([
     ['queued', 0, 'Queued'],
     ['processing', 5, 'Initializing'],
-    ['processing', 20, 'Initializing'],
-    ['processing', 59, 'Initializing'],
-    ['processing', 60, 'Processing'],
-    ['processing', 85, 'Finalizing'],
+    ['processing', 10, 'Processing'],
+    ['processing', 55, 'Processing'],
+    ['processing', 94, 'Processing'],
+    ['processing', 96, 'Finalizing'],
     ['completed', 100, 'Complete'],
-  ])('%s at %i%% reads %s', (status, progress, label) => {
+  ])('%s at %i%% reads %s (no stage named)', (status, progress, label) => {
     expect(stepFor(progress, status)).toBe(label);
+  });
+
+  it('reads the stage the server reports with the percentage, so the words and the bar agree', () => {
+    // The render reports 'Processing' from 10 % on: 55 % is never 'Initializing'.
+    expect(stepFor(55, 'processing', 'Processing')).toBe('Processing');
+    expect(stepFor(3, 'processing', 'Initializing')).toBe('Initializing');
+    expect(stepFor(96, 'processing', 'Finalizing')).toBe('Finalizing');
+    expect(stepFor(40, 'processing', 'something else')).toBe('Processing');
+    expect(stepFor(100, 'completed', 'Complete')).toBe('Complete');
+  });
+
+  it('marks the steps up to the current one as reached', () => {
+    expect(PROGRESS_STEPS.slice(0, stepsReached('Processing') + 1).map((s) => s.label)).toEqual(['Queued', 'Initializing', 'Processing']);
+    expect(stepsReached('Queued')).toBe(0);
+    expect(stepsReached('Complete')).toBe(PROGRESS_STEPS.length - 1);
   });
 });
 

@@ -3,7 +3,7 @@ import { Link } from '../../components/navigation';
 import { errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { isFinal, useCancelJobMutation, useJobStatusQuery } from './assembly.api';
-import { PROGRESS_STEPS, stepFor } from './steps';
+import { PROGRESS_STEPS, stepFor, stepsReached } from './steps';
 
 const FAILED_CARD = 'Something went wrong. Please try again or contact support.';
 const COUNTER_KEY = 'reelsmith.stats.totalreels';
@@ -62,10 +62,13 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
       </div>
     );
   const progress = data?.progress ?? 0;
+  // The words, the bar and the list of steps all follow the same report.
+  const step = stepFor(progress, status, data?.message);
+  const reached = stepsReached(step);
   return (
     <div className="card job-card" aria-live="polite" data-testid="job-card">
       <div className="job-head">
-        <strong>{status === 'failed' ? 'Failed' : stepFor(progress, status)}</strong>
+        <strong data-testid="job-step">{status === 'failed' ? 'Failed' : step}</strong>
         <span className="muted">{status === 'failed' ? '' : `${progress}%`}</span>
       </div>
       {status !== 'failed' && (
@@ -74,8 +77,12 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
         </div>
       )}
       <ol className="job-steps">
-        {PROGRESS_STEPS.map((st) => (
-          <li key={st.label} className={progress >= st.at && status !== 'failed' ? 'reached' : ''}>
+        {PROGRESS_STEPS.map((st, i) => (
+          <li
+            key={st.label}
+            className={i <= reached && status !== 'failed' ? 'reached' : ''}
+            aria-current={st.label === step ? 'step' : undefined}
+          >
             {st.label}
           </li>
         ))}

@@ -1,19 +1,32 @@
-/** The job progress card's steps (spec section 4): a label for the real percentage. */
+/**
+ * The job progress card's steps (spec section 4). `at` is where a step begins in the real
+ * percentage as the render worker reports it: preparing and analysing below 10 %, rendering from
+ * 10 %, finalizing from 95 % (packages/engine/src/render.ts).
+ */
 export const PROGRESS_STEPS = [
   { label: 'Queued', at: 0 },
-  { label: 'Initializing', at: 20 },
-  { label: 'Processing', at: 60 },
-  { label: 'Finalizing', at: 85 },
+  { label: 'Initializing', at: 0 },
+  { label: 'Processing', at: 10 },
+  { label: 'Finalizing', at: 95 },
   { label: 'Complete', at: 100 },
 ] as const;
+export type StepLabel = (typeof PROGRESS_STEPS)[number]['label'];
 
-export function stepFor(progress: number, status: string): string {
+/**
+ * The card's step: the stage the server names in the job's message (so the words and the bar come
+ * from the same report), else the one the percentage falls in.
+ */
+export function stepFor(progress: number, status: string, message?: string): StepLabel {
   if (status === 'queued') return 'Queued';
   if (status === 'completed') return 'Complete';
-  let label: string = PROGRESS_STEPS[0].label;
-  for (const s of PROGRESS_STEPS) if (progress >= s.at) label = s.label;
-  return status === 'processing' && label === 'Queued' ? 'Initializing' : label;
+  if (message === 'Initializing' || message === 'Processing' || message === 'Finalizing') return message;
+  let label: StepLabel = 'Initializing';
+  for (const s of PROGRESS_STEPS) if (s.label !== 'Queued' && s.label !== 'Complete' && progress >= s.at) label = s.label;
+  return label;
 }
+
+/** The steps reached by the card's current step (those before it, and it). */
+export const stepsReached = (label: StepLabel) => PROGRESS_STEPS.findIndex((s) => s.label === label);
 
 /** The spec's supported formats, by extension: for files the browser gives no type. */
 const VIDEO_EXT = /\.(mp4|mov|avi|mkv)$/i;

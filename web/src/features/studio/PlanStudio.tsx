@@ -10,7 +10,7 @@ import { SongWindow } from './SongWindow';
 import { usePlanMutation } from './studio.api';
 import { TempoPanel } from './TempoPanel';
 import { moveCut, musicOnReel, stepCut, widths } from './timeline';
-import { usesWindow } from './song-window';
+import { correctionNote, startAfterCorrection, usesWindow } from './song-window';
 import './studio.css';
 
 /**
@@ -43,6 +43,8 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   const [music, setMusic] = useState<PlanMusic | null>(null);
   const [credits, setCredits] = useState<number | undefined>();
   const [problem, setProblem] = useState('');
+  /** What the last tempo correction did to the reel's length and window, in words. */
+  const [note, setNote] = useState('');
   const [pending, setPending] = useState(false);
   const [selected, setSelected] = useState(0);
   const [locked, setLocked] = useState<Set<number>>(new Set());
@@ -75,15 +77,16 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
   const [windowPick, setWindowPick] = useState<number | null>(null);
 
   const ask = useCallback(
-    async (extra: { plan?: EditPlan; reroll?: number[]; locked?: number[]; seed?: number } = {}) => {
-      if (!request) return;
+    async (extra: { plan?: EditPlan; reroll?: number[]; locked?: number[]; seed?: number } = {}): Promise<EditPlan | null> => {
+      if (!request) return null;
       setProblem('');
+      setNote('');
       clearTimeout(retry.current);
       const n = ++asked.current;
       const start = musicStart.current !== null ? { music_start_sec: musicStart.current } : {};
       try {
         const r = await fetchPlan({ reroll: [], locked: [], seed: 0, ...request, ...start, ...extra }).unwrap();
-        if (n !== asked.current) return;
+        if (n !== asked.current) return null;
         planFor.current = requestKey;
         busyTries.current = 0;
         setWindowPick(null);
@@ -91,20 +94,22 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         setMusic(r.music);
         setCredits(r.estimate.credits);
         onPlanChange(r.plan);
+        return r.plan;
       } catch (e) {
-        if (n !== asked.current) return;
+        if (n !== asked.current) return null;
         const status = (e as { status?: number }).status;
         // Analysis of an upload still running (409), or a busy server (503, a few times): wait and ask again.
         if (status === 409 || (status === 503 && busyTries.current < RETRY_BUSY)) {
           if (status === 503) busyTries.current++;
           setPending(true);
           retry.current = setTimeout(() => void ask(extra), RETRY_PENDING_MS);
-          return;
+          return null;
         }
         setPending(false);
         busyTries.current = 0;
         setWindowPick(null);
         setProblem(errorDetail(e, 'Could not make the preview'));
+        return null;
       }
     },
     [request, requestKey, fetchPlan, onPlanChange],
@@ -130,14 +135,28 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       if (!n.delete(i)) n.add(i);
       return n;
     });
-  /** A tempo correction of the music, kept for next time; the plan is made again on the corrected beats. */
+  /**
+   * A tempo correction of the music, kept for next time; the plan is made again on the corrected
+   * beats. The bar lines move with the beats: a window the reel plays stays where it was, on the
+   * nearest bar line of the corrected grid, and what changed (the reel's length, the window) is
+   * said in words.
+   */
   const correct = async (action: TempoCorrectionKind | 'reset', taps?: number[]) => {
     if (!request?.music_file) return;
     setProblem('');
+    setNote('');
+    const before = plan;
+    const target = request.target_duration_sec;
+    const windowShown = Boolean(before && music && usesWindow(target, before, music.duration_sec));
     try {
-      await correctTempo({ key: request.music_file, action, ...(taps ? { taps } : {}) }).unwrap();
+      const info = await correctTempo({ key: request.music_file, action, ...(taps ? { taps } : {}) }).unwrap();
+      if (before && windowShown && target && info.music) {
+        const was = musicStart.current ?? before.music_start;
+        musicStart.current = startAfterCorrection(info.music.downbeats, info.duration_sec || music!.duration_sec, target, was);
+      } else musicStart.current = null;
       setLocked(new Set());
-      await ask();
+      const after = await ask();
+      if (before && after) setNote(correctionNote(before, after, target, windowShown));
     } catch (e) {
       setProblem(errorDetail(e, 'Could not correct the tempo'));
     }
@@ -213,6 +232,11 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
           now={() => now.current}
           startPlaying={() => setPlaySignal((n) => n + 1)}
         />
+      )}
+      {note && (
+        <p className="notice" role="status" data-testid="correction-note">
+          {note}
+        </p>
       )}
       {music && usesWindow(request.target_duration_sec, plan, music.duration_sec) && (
         <SongWindow

@@ -99,3 +99,38 @@ export const sectionName = (s: { label: string; kind: string | null }) =>
 /** Whether the reel plays a window of the song (a target length shorter than the song), so the window is shown. */
 export const usesWindow = (targetSec: number | null | undefined, plan: { clamped_to_song: boolean; total_sec: number }, songSec: number) =>
   targetSec !== null && targetSec !== undefined && !plan.clamped_to_song && plan.total_sec < songSec - 0.05;
+
+/**
+ * After a tempo correction the bar lines move, so the window's old start is no longer one of them
+ * (the server refuses it): the start of the corrected grid nearest to where the window was, or
+ * null when no window of the target fits (the engine then chooses).
+ */
+export function startAfterCorrection(bars: readonly number[], durationSec: number, targetSec: number, was: number): number | null {
+  const starts = windowStarts(bars, durationSec, targetSec);
+  const i = nearestStart(starts, was);
+  return i < 0 ? null : starts[i]!;
+}
+
+/** The part of a plan a correction may change: the reel's length and where it starts in the song. */
+export interface PlanSpan {
+  total_sec: number;
+  music_start: number;
+}
+
+/**
+ * What a tempo correction did to the reel, in words: its new length (the whole number of bars of
+ * the new tempo nearest the length chosen) and where the song window moved; '' when neither changed.
+ */
+export function correctionNote(before: PlanSpan, after: PlanSpan, targetSec: number | null | undefined, windowShown: boolean): string {
+  const parts: string[] = [];
+  if (Math.abs(after.total_sec - before.total_sec) >= 0.5)
+    parts.push(
+      `The reel is now ${minSec(after.total_sec)} long (it was ${minSec(before.total_sec)})` +
+        (targetSec ? `: the whole bars of the new tempo nearest the ${minSec(targetSec)} you chose.` : '.'),
+    );
+  if (windowShown && minSec(after.music_start) !== minSec(before.music_start))
+    parts.push(
+      `The part of the song on the reel moved from ${minSec(before.music_start)} to ${minSec(after.music_start)}, the nearest bar line of the new beat.`,
+    );
+  return parts.join(' ');
+}
