@@ -5,7 +5,10 @@ import { argon2Hasher, secrets } from './repositories/crypto.js';
 import { DrizzleIdentityRepository } from './repositories/identity.repository.js';
 import { createMailer } from './repositories/mailer.js';
 import { DbRateLimiter } from './repositories/rate-limiter.js';
-import { grpcBinding } from './transport/grpc.js';
+import { grpcBinding, user } from './transport/grpc.js';
+import { ApiKeysService } from './domain/api-keys.service.js';
+import { DrizzleApiKeyRepository } from './repositories/api-keys.repository.js';
+import { apiKeyHandlers } from './transport/api-keys.grpc.js';
 import { ContactService } from './domain/contact.service.js';
 import { DrizzleContactRepository, contactMailer } from './repositories/contact.repository.js';
 import { contactHandlers } from './transport/contact.grpc.js';
@@ -16,7 +19,8 @@ export function wire(p: Platform<Config>): App {
   const relay = new OutboxRelay(p.db.orm, p.bus, p.log);
   const mail = mailTransportFor(config, p.log);
   const repo = new DrizzleIdentityRepository(p.db.orm, () => void relay.flush());
-  const service = new IdentityService(repo, argon2Hasher, secrets(config.TOKEN_SECRET), createMailer(mail), new DbRateLimiter(p.db.orm), {
+  const keyed = secrets(config.TOKEN_SECRET);
+  const service = new IdentityService(repo, argon2Hasher, keyed, createMailer(mail), new DbRateLimiter(p.db.orm), {
     privilegedEmails: config.PRIVILEGED_EMAILS,
     publicUrl: config.PUBLIC_URL,
     guestEmail: config.GUEST_EMAIL,
@@ -28,6 +32,14 @@ export function wire(p: Platform<Config>): App {
         sessionsRemain: r.sessionsRemain ?? false,
         atUnixMs: BigInt(Date.now()),
       }),
+  });
+  const apiKeys = new ApiKeysService({
+    repo: new DrizzleApiKeyRepository(p.db.orm),
+    users: service,
+    hash: keyed.hash,
+    // A revoked key is dropped from every gateway's cache at once, like an ended session.
+    onRevoked: (tokenHashes) =>
+      p.bus.publishCore('sessionsRevoked', { tokenHashes, userId: '', sessionsRemain: false, atUnixMs: BigInt(Date.now()) }),
   });
   return {
     grpc: [
@@ -41,6 +53,7 @@ export function wire(p: Platform<Config>): App {
             p.log,
           ),
         ),
+        apiKeyHandlers(apiKeys, user),
       ),
     ],
     start: async () => {

@@ -50,3 +50,4 @@ export const guestPass = pgTable('guest_pass', {
 });
 
 export * from './contact.schema.js';
+export * from './api-keys.schema.js';

@@ -1,9 +1,10 @@
 import { bind, describeHandler } from '@reelsmith/kit';
 import { identity } from '@reelsmith/proto';
 import type { IdentityService, Session, UserView } from '../domain/identity.service.js';
+import type { ApiKeyHandlers } from './api-keys.grpc.js';
 import type { ContactHandlers } from './contact.grpc.js';
 
-const user = (u: UserView) => ({
+export const user = (u: UserView) => ({
   id: u.id,
   email: u.email,
   isAdmin: u.isAdmin,
@@ -17,9 +18,10 @@ const session = (s: Session) => ({ sessionToken: s.token, user: user(s.user), ex
 const ip = (c?: { ip: string }) => c?.ip || 'unknown';
 
 /** gRPC handlers of identity: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: IdentityService, contact: ContactHandlers) =>
+export const grpcBinding = (svc: IdentityService, contact: ContactHandlers, apiKeys: ApiKeyHandlers) =>
   bind(identity.IdentityService, {
     ...contact,
+    ...apiKeys,
     describe: describeHandler('identity'),
     register: async (req) => svc.register(req.email, req.password, ip(req.client)),
     login: async (req) => session(await svc.login(req.email, req.password, ip(req.client))),
