@@ -5,7 +5,7 @@ import { argon2Hasher, secrets } from './repositories/crypto.js';
 import { DrizzleIdentityRepository } from './repositories/identity.repository.js';
 import { createMailer } from './repositories/mailer.js';
 import { DbRateLimiter } from './repositories/rate-limiter.js';
-import { grpcBinding, user } from './transport/grpc.js';
+import { grpcBinding } from './transport/grpc.js';
 import { ApiKeysService } from './domain/api-keys.service.js';
 import { DrizzleApiKeyRepository } from './repositories/api-keys.repository.js';
 import { apiKeyHandlers } from './transport/api-keys.grpc.js';
@@ -53,7 +53,7 @@ export function wire(p: Platform<Config>): App {
             p.log,
           ),
         ),
-        apiKeyHandlers(apiKeys, user),
+        apiKeyHandlers(apiKeys),
       ),
     ],
     start: async () => {

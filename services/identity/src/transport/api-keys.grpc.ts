@@ -1,7 +1,7 @@
 import type { ServiceImpl } from '@reelsmith/kit';
 import type { identity } from '@reelsmith/proto';
 import type { ApiKeyRecord, ApiKeysService } from '../domain/api-keys.service.js';
-import type { UserView } from '../domain/identity.service.js';
+import { user } from './grpc.js';
 
 export type ApiKeyHandlers = Pick<
   ServiceImpl<typeof identity.IdentityService>,
@@ -17,11 +17,8 @@ const key = (k: ApiKeyRecord) => ({
   lastUsedAtUnixMs: k.lastUsedAt ? BigInt(k.lastUsedAt.getTime()) : 0n,
 });
 
-/** API keys' gRPC handlers (spread into identity's binding); `user` maps a user like the others. */
-export const apiKeyHandlers = (
-  svc: ApiKeysService,
-  user: (u: UserView) => NonNullable<identity.AuthenticateResponse['user']>,
-): ApiKeyHandlers => ({
+/** API keys' gRPC handlers (spread into identity's binding). */
+export const apiKeyHandlers = (svc: ApiKeysService): ApiKeyHandlers => ({
   createApiKey: async (req) => {
     const r = await svc.create(req.userId, req.name, req.scopes);
     return { key: key(r.key), secret: r.secret };
