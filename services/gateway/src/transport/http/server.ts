@@ -32,6 +32,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
+import { apiKeysRoutes } from './api-keys.routes.js';
 import { assemblyRoutes } from './assembly.routes.js';
 import { authPlugin } from './auth.js';
 import { authRoutes } from './auth.routes.js';
@@ -307,6 +308,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(billingRoutes, { peers: deps.peers });
         await api.register(paymentsRoutes, { peers: deps.peers, checkout });
         await api.register(adminRoutes, { peers: deps.peers });
+        await api.register(apiKeysRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
