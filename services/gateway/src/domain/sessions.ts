@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { OVERLOADED_DETAIL } from './admission.js';
+import type { ApiKeyGrant } from './api-access.js';
 
 /** The caller as the gateway knows it after checking the bearer token. */
 export interface Caller {
@@ -12,6 +13,8 @@ export interface Caller {
   unlimited: boolean;
   /** The public name for the Hall of Fame; empty or absent: none. */
   displayName?: string;
+  /** Set when the bearer is an API key rather than a session (see domain/api-access.ts). */
+  apiKey?: ApiKeyGrant;
 }
 
 export interface SessionCacheLimits {

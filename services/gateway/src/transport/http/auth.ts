@@ -1,7 +1,10 @@
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { isApiKeySecret } from '@reelsmith/proto';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { checkApiKeyAccess, KeyRateLimiter } from '../../domain/api-access.js';
 import type { Caller, SessionVerifier } from '../../domain/sessions.js';
+import { rateLimitedError } from './security.js';
 
 export type { Caller } from '../../domain/sessions.js';
 
@@ -40,7 +43,21 @@ const unauthenticated = () => new DomainError(ErrorCode.UNAUTHENTICATED, 'Please
  * is anonymous. 401 only ever means identity said the token is invalid: when identity is slow,
  * overloaded or unreachable, a route that needs the caller answers 503 with Retry-After.
  */
-export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyInstance, { sessions }) => {
+export const authPlugin = fp<{ sessions: SessionVerifier; keyLimiter?: KeyRateLimiter }>(async (app: FastifyInstance, opts) => {
+  const { sessions } = opts;
+  const keyLimiter = opts.keyLimiter ?? new KeyRateLimiter();
+  const prefix = '/api/v1';
+  /** An API key's caller: the route must take its scope, and the key is under its rate limit. */
+  const admitKey = (req: FastifyRequest, reply: FastifyReply, access: Access) => {
+    const grant = req.caller!.apiKey!;
+    const url = req.routeOptions.url ?? '';
+    checkApiKeyAccess(grant, req.method, url.startsWith(prefix) ? url.slice(prefix.length) : url, access);
+    const wait = keyLimiter.hit(grant.id);
+    if (wait) {
+      void reply.header('retry-after', String(wait));
+      throw rateLimitedError(wait);
+    }
+  };
   app.decorateRequest('caller', null);
   app.decorate('adminRoutes', []);
   app.addHook('onRoute', (route) => {
@@ -48,7 +65,8 @@ export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyI
       for (const m of [route.method].flat()) if (m !== 'HEAD') app.adminRoutes.push({ method: m, url: route.url });
   });
   /** Checks the route's access once the caller is known; binds the user to the request's logs. */
-  const admit = (req: FastifyRequest, access: Access) => {
+  const admit = (req: FastifyRequest, reply: FastifyReply, access: Access) => {
+    if (req.caller?.apiKey) admitKey(req, reply, access);
     if (req.caller) {
       // The request's own logger gains the field. A child of it would make every request's logger
       // the prototype of another object, which V8 makes costly (a tenth of a request's CPU time).
@@ -63,14 +81,14 @@ export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyI
   };
   // onRequest: the caller is checked before the body is even parsed or validated. A session in
   // the gateway's cache is answered at once (no promise); any other goes to identity.
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const access = req.routeOptions.config.access ?? 'public';
     const token = bearer(req);
     const cached = token ? sessions.cached(token) : undefined;
     if (!token || cached) {
       req.caller = cached ?? null;
       try {
-        admit(req, access);
+        admit(req, reply, access);
       } catch (e) {
         return done(e as Error);
       }
@@ -80,9 +98,13 @@ export const authPlugin = fp<{ sessions: SessionVerifier }>(async (app: FastifyI
       (caller) => {
         req.caller = caller;
         if (!caller && access !== 'public')
-          return done(new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired'));
+          return done(
+            isApiKeySecret(token)
+              ? new DomainError(ErrorCode.UNAUTHENTICATED, 'This API key is not valid or was revoked.', 'invalid_api_key')
+              : new DomainError(ErrorCode.UNAUTHENTICATED, 'Your session has expired. Please sign in again.', 'session_expired'),
+          );
         try {
-          admit(req, access);
+          admit(req, reply, access);
         } catch (e) {
           return done(e as Error);
         }
