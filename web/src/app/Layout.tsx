@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from '../components/navigation';
 import { authOpened } from './session';
 import { useAppDispatch } from './store';
 import { useCurrentUser } from '../features/auth';
-import { CartDrawer } from '../features/payments';
+import { CartDrawer, PaymentNotice } from '../features/payments';
 
 /** Only signed-in people have the account menu (and its settings dialogs): it loads then. */
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
@@ -39,7 +39,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const dispatch = useAppDispatch();
   const { user, loading } = useCurrentUser();
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  // A new page, or signing in or out (from the phone menu's button), closes the phone menu.
+  useEffect(() => setMenuOpen(false), [location.pathname, user?.id]);
   const toggle = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!menuOpen) return;
@@ -93,6 +94,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main className="content">{children}</main>
+      <PaymentNotice />
       <footer className="footer">
         <nav aria-label="Footer">
           {footerLinks.map((l) => (

@@ -1,13 +1,17 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 const FIELD = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
+/** The field a dialog asks to start on (`data-autofocus`), else its first field. */
+const firstField = (dialog: HTMLElement) =>
+  dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FIELD);
 
 /**
  * A dialog over the page, on the platform's `<dialog>` opened with `showModal()`: the browser keeps
- * focus inside and makes the page behind inert. Focus starts on the first field (the close button
- * when there is none) and is never moved again while the dialog is open, so typing stays where it
- * is. Escape, the close button and a click on the backdrop call `onClose`; the caller unmounts the
- * dialog and focus goes back to the element that opened it.
+ * focus inside and makes the page behind inert. Focus starts on the field marked `data-autofocus`,
+ * else the first field (the close button when there is none), and the dialog never moves it again
+ * while it is open, so typing stays where it is. Escape, the close button and a click on the
+ * backdrop call `onClose`; the caller unmounts the dialog and focus goes back to the element that
+ * opened it.
  */
 export function Modal({
   title,
@@ -36,7 +40,7 @@ export function Modal({
     const dialog = ref.current!;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
-    (dialog.querySelector<HTMLElement>(FIELD) ?? closeRef.current)?.focus();
+    (firstField(dialog) ?? closeRef.current)?.focus();
     return () => {
       mounted.current = false;
       if (dialog.open) dialog.close();
@@ -48,7 +52,7 @@ export function Modal({
   // focused button), focus would fall to the page's body: put it on the new step's first field.
   useEffect(() => {
     const dialog = ref.current!;
-    if (!dialog.contains(document.activeElement)) (dialog.querySelector<HTMLElement>(FIELD) ?? closeRef.current)?.focus();
+    if (!dialog.contains(document.activeElement)) (firstField(dialog) ?? closeRef.current)?.focus();
   }, [title]);
 
   return (

@@ -8,6 +8,7 @@ import {
   sourceTime,
   stepCut,
   tapBpm,
+  timelineMinWidth,
   widths,
 } from '../../src/features/studio/timeline';
 import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
@@ -143,5 +144,15 @@ describe('the music on the reel clock', () => {
     expect(w.peaks).toHaveLength(30);
     expect(w.peaks[0]).toBeCloseTo(0.48, 6);
     expect(musicOnReel(music, { music_start: 0, total_sec: 100 }).peaks).toHaveLength(100);
+  });
+});
+
+describe('timelineMinWidth', () => {
+  it('keeps the shortest segment at least 44 px wide, however many segments (a phone scrolls the timeline)', () => {
+    // 15 segments, the shortest 2 % of the reel: 44 / 0.02 = 2200 px.
+    expect(timelineMinWidth([2, ...Array<number>(14).fill(98 / 14)])).toBe('max(100%, 2200px)');
+    // Two halves: the box's own width is enough anywhere wider than 88 px.
+    expect(timelineMinWidth([50, 50])).toBe('max(100%, 88px)');
+    expect(timelineMinWidth([])).toBe('100%');
   });
 });

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { User } from '../../api/types';
 import type { JobForm } from './useJobForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { estimateInMoney, useCatalogueQuery } from '../payments';
 
 /** The job's card loads once there is a job. */
 const JobCard = lazy(() => import('./JobCard').then((m) => ({ default: m.JobCard })));
@@ -13,6 +14,8 @@ const PayToContinue = lazy(() => import('../payments/PayToContinue').then((m) =>
 export function GenerateStep({ form, user }: { form: JobForm; user: User | null }) {
   const { credits, phase, error, shortOfCredits } = form;
   const ent = user?.entitlements;
+  const catalogue = useCatalogueQuery();
+  const inMoney = credits !== undefined ? estimateInMoney(credits, catalogue.data?.packs ?? []) : '';
   // Known before any upload starts: the reel costs more than this user can pay.
   const cannotPay = Boolean(
     user && ent && !ent.unlimited && credits !== undefined && user.credits < credits && (ent.subscribed || user.daily_free_used),
@@ -24,6 +27,7 @@ export function GenerateStep({ form, user }: { form: JobForm; user: User | null 
       </h2>
       <p data-testid="estimate">
         {credits === undefined ? 'Estimating cost…' : `Estimated cost: ${credits} credits`}
+        {inMoney && ` (worth ${inMoney})`}
         {user &&
           ent &&
           !ent.subscribed &&

@@ -37,7 +37,10 @@ export function UploadStep({ form, user }: { form: JobForm; user: User | null })
         onDrop={onDrop}
         data-testid="dropzone"
       >
-        <p>Drag and drop video clips and one music track here, or</p>
+        <p>
+          <span className="keys-hint">Drag and drop video clips and one music track here, or</span>
+          <span className="touch-hint">Add video clips and one music track:</span>
+        </p>
         <button className="btn" onClick={() => picker.current?.click()} disabled={busy}>
           Choose Files
         </button>

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EditPlan, User } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { authOpened } from '../../app/session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import type { ChosenMusic, ChosenVideo } from '../library';
 import { useCreateJobMutation } from './assembly.api';
+import { accountLeft } from './settingsMemory';
 import { overReelCap } from './steps';
 import { usable } from './tray';
 import { useJobPhase } from './useJobPhase';
@@ -34,6 +35,16 @@ export function useJobForm(user: User | null) {
   const [createJob] = useCreateJobMutation();
   const { clips, uploading } = tray;
   const { request, problems, totalBytes, outputSeconds, credits } = job;
+  // The last account's preview and messages go with it (the tray and settings do the same).
+  const shownFor = useRef<string | null>(null);
+  const owner = user?.id ?? null;
+  useEffect(() => {
+    const before = shownFor.current;
+    shownFor.current = owner;
+    if (!accountLeft(before, owner)) return;
+    setPlan(null);
+    setError('');
+  }, [owner]);
 
   const generate = async () => {
     setError('');

@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } from '../../api/types';
 import { loadDefaults } from '../settings';
 import { useEstimateQuery } from './assembly.api';
+import { recallSettings, rememberSettings } from './settingsMemory';
 import { reelSeconds } from './steps';
 import { usable } from './tray';
 import type { MediaTrayState } from './useMediaTray';
@@ -33,6 +34,31 @@ export function useJobRequest(user: User | null, tray: MediaTrayState, edited: (
   const [settings, setSettings] = useState<JobSettings>(initialSettings);
   const [settingsProblems, setSettingsProblems] = useState<Record<string, string>>({});
 
+  // The settings are remembered for the account in this browser, as the tray is: on sign-in they
+  // come back (unless the visitor already changed some), on sign-out Home goes back to the defaults.
+  const owner = user?.id ?? null;
+  const recalledFor = useRef<string | null>(null);
+  const touched = useRef(false);
+  useEffect(() => {
+    if (!owner) {
+      if (recalledFor.current !== null) {
+        recalledFor.current = null;
+        touched.current = false;
+        setSettings(initialSettings());
+        setSettingsProblems({});
+      }
+      return;
+    }
+    if (recalledFor.current === owner) return;
+    recalledFor.current = owner;
+    if (touched.current) return;
+    const saved = recallSettings(localStorage, owner, initialSettings(), ['target_duration_sec']);
+    if (saved) setSettings(saved);
+  }, [owner]);
+  useEffect(() => {
+    if (owner && recalledFor.current === owner) rememberSettings(localStorage, owner, settings);
+  }, [owner, settings]);
+
   const totalBytes = useMemo(() => [...clips, ...(music ? [music] : [])].reduce((n, f) => n + f.size, 0), [clips, music]);
   const liveClips = clips.filter((c) => c.state !== 'refused');
   const outputSeconds = reelSeconds(
@@ -57,10 +83,12 @@ export function useJobRequest(user: User | null, tray: MediaTrayState, edited: (
 
   // Any change to what would be rendered makes a previewed plan stale.
   const update = (p: Partial<JobSettings>) => {
+    touched.current = true;
     setSettings((s) => ({ ...s, ...p }));
     edited();
   };
   const updateTitle = (p: Partial<JobSettings['title_config']>) => {
+    touched.current = true;
     setSettings((s) => ({ ...s, title_config: { ...s.title_config, ...p } }));
     edited();
   };

@@ -7,6 +7,7 @@ import { fetchUploadInfo, uploadFile } from './assembly.api';
 import { acceptDropped, readDuration, refusedMessage } from './steps';
 import { allSettled, moveItem, nextToUpload, type TrayItem } from './tray';
 import { recallTray, rememberTray, restoredItem } from './trayMemory';
+import { accountLeft } from './settingsMemory';
 
 let nextId = 0;
 const newId = () => `t${++nextId}`;
@@ -142,6 +143,20 @@ export function useMediaTray(user: User | null, token: string | null | undefined
     if (user && trayRestored) rememberTray(localStorage, user.id, uploads, musicUpload);
   }, [user, trayRestored, uploads, musicUpload]);
 
+  // Signing out (or in as someone else) takes the last account's clips and song off Home at once
+  // (a shared computer); they stay remembered for that account's next sign-in.
+  const shownFor = useRef<string | null>(null);
+  const owner = user?.id ?? null;
+  useEffect(() => {
+    const before = shownFor.current;
+    shownFor.current = owner;
+    if (!accountLeft(before, owner)) return;
+    clearRef.current();
+    setRefusedNote('');
+    restoredFor.current = null;
+    setTrayRestored(false);
+  }, [owner]);
+
   /** Forgets an uploaded item (stopping its upload). */
   const drop = (item: TrayItem) => {
     aborts.current.get(item.id)?.abort();
@@ -222,6 +237,8 @@ export function useMediaTray(user: User | null, token: string | null | undefined
     setLibraryVideos([]);
     setLibraryMusic(undefined);
   };
+  const clearRef = useRef(clear);
+  clearRef.current = clear;
 
   return {
     clips,

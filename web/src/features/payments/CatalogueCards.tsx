@@ -4,6 +4,7 @@ import type { User } from '../../api/types';
 import { formatPlural } from '../../app/format';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
+import { perCreditLine } from './credit-price';
 import { isCurrentPlan } from './current';
 import { money, packItem, planItem, useCatalogueQuery, type PaymentItem } from './payments.api';
 
@@ -57,6 +58,7 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
               <li>
                 {formatPlural(cycle === 'yearly' ? p.yearly_credits : p.monthly_credits, 'credit')}/{cycle === 'yearly' ? 'year' : 'month'}
               </li>
+              <li data-testid="credit-price">{perCreditLine(price, cycle === 'yearly' ? p.yearly_credits : p.monthly_credits)}</li>
               <li>Storage: {cycle === 'yearly' ? p.storage.yearly : p.storage.monthly}</li>
               <li>Export: {p.export_quality}</li>
               <li>Video: {cycle === 'yearly' ? p.approx_video.yearly : p.approx_video.monthly}</li>
@@ -86,6 +88,9 @@ export function PackCards({ onChoose, withCart = true }: { onChoose: (item: Paym
           {p.best_value && <span className="badge">Best Value</span>}
           <h3>{formatPlural(p.credits, 'credit')}</h3>
           <p className="price">{money(p.price)}</p>
+          <p className="small" data-testid="credit-price">
+            {perCreditLine(p.price, p.credits)}
+          </p>
           <p className="muted small">Never expire</p>
           <button className="btn primary wide" onClick={() => onChoose(packItem(p))}>
             Buy Now

@@ -4,6 +4,7 @@ import { errorCode, errorDetail } from '../../app/api';
 import { Modal } from '../../components/Modal';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
+import { announcePayment } from './PaymentNotice';
 import {
   intentFor,
   money,
@@ -64,13 +65,20 @@ export function PaymentDialog({
   useEffect(() => () => clearTimeout(closing.current), []);
   const busy = phase.kind === 'processing';
   const close = () => !busy && onClose();
+  // The card number takes the focus when the card form first shows (not again after a method switch).
+  const cardFocused = useRef(false);
+  const takeFocus = () => {
+    if (cardFocused.current) return false;
+    cardFocused.current = true;
+    return true;
+  };
 
   const succeed = () => {
-    setPhase({
-      kind: 'success',
-      line: `Payment successful! ${formatPlural(credits, 'credit')} ${credits === 1 ? 'has' : 'have'} been added to your account.`,
-    });
+    const line = `Payment successful! ${formatPlural(credits, 'credit')} ${credits === 1 ? 'has' : 'have'} been added to your account.`;
+    setPhase({ kind: 'success', line });
     closing.current = setTimeout(() => {
+      // The confirmation stays in view on the page once the dialog has gone.
+      announcePayment(line);
       onClose();
       onSuccess?.();
     }, CLOSE_DELAY_MS);
@@ -202,8 +210,9 @@ export function PaymentDialog({
               <span className="spinner" aria-hidden="true" /> {phase.line}
             </p>
           )}
-          {method === 'card' && config.data.card_provider === 'sandbox' && phase.kind === 'form' && (
-            <SandboxCardForm total={total} onPay={paySandboxCard} />
+          {/* Kept while the payment runs, so a declined card is tried again without typing it all again. */}
+          {method === 'card' && config.data.card_provider === 'sandbox' && (phase.kind === 'form' || busy) && (
+            <SandboxCardForm total={total} busy={busy} onAttempt={() => setError('')} onPay={paySandboxCard} takeFocus={takeFocus} />
           )}
           {method === 'card' && config.data.card_provider === 'stripe' && phase.kind !== 'paypal' && (
             <Suspense fallback={loadingCardForm}>
@@ -275,13 +284,34 @@ const formatExpiry = (s: string) => {
 
 /** The sandbox's card form: the published test cards, any future expiry and any CVC. */
 // Its three fields are written out alike on purpose: each has its own label, format and placeholder.
-function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number: string; expiry: string; cvc: string }) => void }) {
+function SandboxCardForm({
+  total,
+  busy,
+  onAttempt,
+  onPay,
+  takeFocus,
+}: {
+  total: number;
+  busy: boolean;
+  /** A new attempt starts: the last attempt's message goes. */
+  onAttempt: () => void;
+  onPay: (c: { number: string; expiry: string; cvc: string }) => void;
+  /** Whether the card number should take the focus now (the dialog's first card form). */
+  takeFocus: () => boolean;
+}) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
   const [cvc, setCvc] = useState('');
   const [problem, setProblem] = useState('');
+  const numberField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // Once, when the form first shows (it may show after the dialog opened, once the options load).
+    if (takeFocus()) numberField.current?.focus();
+  }, []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
+    onAttempt();
     if (digits(number).length < 12) return setProblem('Enter a card number.');
     if (!/^\d{2}\/\d{2}$/.test(expiry)) return setProblem('Enter the expiry as MM/YY.');
     if (!/^\d{3,4}$/.test(cvc)) return setProblem('Enter the 3 or 4 digit CVC.');
@@ -293,9 +323,11 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
       <label>
         Card number
         <input
+          ref={numberField}
+          data-autofocus
           inputMode="numeric"
           autoComplete="off"
-          placeholder="4242 4242 4242 4242"
+          placeholder="16 digits"
           value={number}
           onChange={(e) => setNumber(groupCard(e.target.value))}
         />
@@ -307,7 +339,7 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
           <input
             inputMode="numeric"
             autoComplete="off"
-            placeholder="12/34"
+            placeholder="MM/YY"
             value={expiry}
             onChange={(e) => setExpiry(formatExpiry(e.target.value))}
           />
@@ -317,7 +349,7 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
           <input
             inputMode="numeric"
             autoComplete="off"
-            placeholder="123"
+            placeholder="3 or 4 digits"
             value={cvc}
             onChange={(e) => setCvc(digits(e.target.value).slice(0, 4))}
           />
@@ -328,7 +360,7 @@ function SandboxCardForm({ total, onPay }: { total: number; onPay: (c: { number:
         date, any CVC.
       </p>
       {problem && <ErrorAlert>{problem}</ErrorAlert>}
-      <button className="btn primary wide" type="submit">
+      <button className="btn primary wide" type="submit" disabled={busy}>
         Pay {money(total)}
       </button>
     </form>

@@ -3,6 +3,8 @@ export { CartDrawer } from './CartDrawer';
 export { cart } from './cart';
 export { CycleToggle, PackCards, PlanCards, type Cycle } from './CatalogueCards';
 export { LazyPaymentDialog } from './LazyPaymentDialog';
+export { PaymentNotice, announcePayment } from './PaymentNotice';
+export { creditPriceRange, estimateInMoney, perCreditLine } from './credit-price';
 export {
   money,
   packItem,

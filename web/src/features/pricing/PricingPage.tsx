@@ -6,6 +6,7 @@ import type { User } from '../../api/types';
 import { useCurrentUser } from '../auth';
 import {
   CycleToggle,
+  creditPriceRange,
   LazyPaymentDialog,
   money,
   PackCards,
@@ -98,15 +99,15 @@ function BillingSection({ user }: { user: User }) {
             <tbody>
               {history.data.map((p) => (
                 <tr key={p.id}>
-                  <td>{formatDate(p.date)}</td>
-                  <td>
+                  <td data-label="Date">{formatDate(p.date)}</td>
+                  <td data-label="Item">
                     {p.item}
                     {p.type === 'renewal' ? ' (renewal)' : ''}
                   </td>
-                  <td>{money(p.amount)}</td>
-                  <td>{formatCount(p.credits)}</td>
-                  <td>{p.provider === 'sandbox' ? 'Test mode' : p.provider === 'stripe' ? 'Card' : 'PayPal'}</td>
-                  <td title={p.failure_message || undefined}>
+                  <td data-label="Amount">{money(p.amount)}</td>
+                  <td data-label="Credits">{formatCount(p.credits)}</td>
+                  <td data-label="Provider">{p.provider === 'sandbox' ? 'Test mode' : p.provider === 'stripe' ? 'Card' : 'PayPal'}</td>
+                  <td data-label="Status" title={p.failure_message || undefined}>
                     {p.status}
                     {p.failure_message ? `: ${p.failure_message}` : ''}
                     {p.refunded_credits > 0 ? ` (${p.refunded_credits} credits taken back)` : ''}
@@ -139,10 +140,15 @@ export function PricingPage() {
   const [settled, setSettled] = useState(false);
   if (!settled && (catalogue.isSuccess || catalogue.isError)) setSettled(true);
   const loading = !settled;
+  const range = catalogue.data ? creditPriceRange(catalogue.data.packs, catalogue.data.plans) : '';
   return (
     <div className="pricing">
       <h1>Pricing</h1>
-      <p className="lead">Pay per video with credits, or subscribe for a monthly or yearly allowance. 100 credits equal one dollar.</p>
+      <p className="lead" data-testid="pricing-lead">
+        Pay per video with credits, or subscribe for a monthly or yearly allowance.
+        {range && ` A credit costs ${range}, depending on the pack or plan: each card shows its price per credit.`} Home shows what the reel
+        you are making costs, in credits and in money.
+      </p>
       <CycleToggle name="cycle" cycle={cycle} onChange={setCycle} />
       <h2>Plans</h2>
       <PlanCards cycle={cycle} user={user} onChoose={choose} />

@@ -9,7 +9,7 @@ import { InstantPreview } from './InstantPreview';
 import { SongWindow } from './SongWindow';
 import { usePlanMutation } from './studio.api';
 import { TempoPanel } from './TempoPanel';
-import { moveCut, musicOnReel, stepCut, widths } from './timeline';
+import { moveCut, musicOnReel, stepCut, timelineMinWidth, widths } from './timeline';
 import { correctionNote, startAfterCorrection, usesWindow } from './song-window';
 import './studio.css';
 
@@ -249,7 +249,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
         />
       )}
       <div className="timeline-scroll">
-        <div className="timeline" style={{ minWidth: `${Math.max(100, plan.segments.length * 9)}%` }}>
+        <div className="timeline" style={{ minWidth: timelineMinWidth(w) }}>
           <div className="segments" role="listbox" aria-label="Segments of the edit" aria-orientation="horizontal">
             {plan.segments.map((s, i) => (
               <button
@@ -325,7 +325,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
             Start this preview over
           </button>
         </div>
-        <p className="muted small">
+        <p className="muted small keys-hint">
           Keys on a segment: ←/→ select, L lock, R re-roll, [ and ] move its end cut by a beat; drag a cut to snap it to a beat.
         </p>
       </div>

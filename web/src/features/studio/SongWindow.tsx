@@ -136,7 +136,9 @@ export function SongWindow({
         />
       </div>
       <p className="muted small">
-        Drag the window, or focus it and use ←/→ (a bar), PageUp/PageDown ({PAGE_BARS} bars), Home/End. It starts and ends on bar lines.
+        Drag the window
+        <span className="keys-hint">, or focus it and use ←/→ (a bar), PageUp/PageDown ({PAGE_BARS} bars), Home/End</span>. It starts and
+        ends on bar lines.
       </p>
     </div>
   );

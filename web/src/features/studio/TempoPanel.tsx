@@ -117,7 +117,7 @@ export function TempoPanel({
               tap();
             }}
           >
-            Tap here (T or Space) with the beat
+            Tap here<span className="keys-hint"> (T or Space)</span> with the beat
           </div>
           {/* The pad's name is its visible text (axe: label-content-name-mismatch); the keys are its description. */}
           <span id="tap-pad-keys" className="sr-only">

@@ -16,6 +16,22 @@ const clean = (t: number) => Math.round(t * 1e6) / 1e6;
 /** Each segment's share of the reel, in percent (they add up to 100). */
 export const widths = (plan: EditPlan) => plan.segments.map((s) => ((s.end - s.start) / plan.total_sec) * 100);
 
+/** The narrowest a segment's thumbnail may be, in CSS pixels (a phone's finger, a recognisable frame). */
+export const MIN_SEGMENT_PX = 44;
+/** The widest the timeline grows to keep that (it scrolls sideways past the screen). */
+const MAX_TIMELINE_PX = 20_000;
+
+/**
+ * The timeline's least width (a CSS length) for segments of `w` percent each: the whole width of
+ * its box, or wider, so the shortest segment is still MIN_SEGMENT_PX wide (it then scrolls).
+ */
+export function timelineMinWidth(w: readonly number[]): string {
+  const narrowest = Math.min(...w.filter((x) => x > 0));
+  if (!Number.isFinite(narrowest)) return '100%';
+  const px = Math.min(MAX_TIMELINE_PX, Math.ceil((MIN_SEGMENT_PX * 100) / narrowest));
+  return `max(100%, ${px}px)`;
+}
+
 /** The index of the segment playing at `t` seconds (the last one at or after the end). */
 export function segmentAt(plan: EditPlan, t: number): number {
   const i = plan.segments.findIndex((s) => t >= s.start - EPS && t < s.end - EPS);
