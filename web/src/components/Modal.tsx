@@ -70,6 +70,13 @@ export function Modal({
         // kept the dialog (a payment in progress) gets it back.
         if (mounted.current && !ref.current!.open) ref.current!.showModal();
       }}
+      onKeyDown={(e) => {
+        // Escape closes the dialog at once, even from a search box (whose own Escape would only
+        // clear its text first); a part of the dialog that uses Escape itself prevents the default.
+        if (e.key !== 'Escape' || e.defaultPrevented || e.nativeEvent.isComposing) return;
+        e.preventDefault();
+        onCloseRef.current();
+      }}
       onMouseDown={(e) => {
         // The backdrop belongs to the <dialog> element itself; its content is wrapped below.
         if (e.target !== e.currentTarget) return;

@@ -35,7 +35,9 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
   const [q, setQ] = useState('');
   const [category, setCategory] = useState('');
   const list = useMusicLibraryQuery({ q: q.trim(), category, limit: 200 });
-  const [selected, setSelected] = useState<MusicLibraryFile | null>(null);
+  const [picked, setPicked] = useState<MusicLibraryFile | null>(null);
+  // A track picked and then searched away is not the one 'Use this track' would use: only a listed one is.
+  const selected = picked && list.data?.files.some((f) => f.key === picked.key) ? picked : null;
   const analysis = useMusicAnalysisQuery(selected?.key ?? '', { skip: !selected });
   const [preview, setPreview] = useState<Preview>(null);
   const [error, setError] = useState('');
@@ -128,7 +130,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
                   </button>
                   <button
                     className="link track-name"
-                    onClick={() => setSelected(f)}
+                    onClick={() => setPicked(f)}
                     aria-pressed={selected?.key === f.key}
                     title={f.filename}
                   >

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useCurrentUser } from '../auth';
 import { useSendContactMutation, type ContactRequest } from './public.api';
 import { usePageMeta } from './usePageMeta';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -10,6 +11,12 @@ export function ContactPage() {
   usePageMeta('Contact', 'Questions, support, billing or partnerships: send the Reelsmith team a message and get a reply by e-mail.');
   const [form, setForm] = useState({ name: '', email: '', topic: TOPICS[0]!, message: '', website: '' });
   const [send, { isLoading, error, data, reset }] = useSendContactMutation();
+  // A signed-in user's e-mail (and name) are filled in, unless something was typed there already.
+  const { user } = useCurrentUser();
+  useEffect(() => {
+    if (!user) return;
+    setForm((f) => ({ ...f, email: f.email || user.email, name: f.name || (user.display_name ?? '') }));
+  }, [user]);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
 
   const submit = async (e: FormEvent) => {

@@ -3,6 +3,7 @@ import { Link } from '../../components/navigation';
 import type { Pacing } from '../../api/types';
 import { PlayerModal } from './PlayerModal';
 import { useCostEstimateQuery, useDemosQuery, type DemoVideo } from './public.api';
+import { GUIDE_STEPS as steps } from './guide-steps';
 import { usePageMeta } from './usePageMeta';
 import { formatDuration } from './VideoCard';
 
@@ -14,25 +15,6 @@ const PACINGS: Array<{ id: Pacing; label: string }> = [
 const MB = 1024 * 1024;
 /** A typical small upload, under any free size allowance, for the price table. */
 const SMALL = 50 * MB;
-
-const steps = [
-  {
-    title: 'Getting Started',
-    text: 'Open Create. You can try everything without an account; signing in is needed only to generate a reel.',
-  },
-  {
-    title: 'Upload Your Media',
-    text: 'Drop your video clips (MP4, MOV, AVI, MKV) and, if you like, one music track (MP3, WAV, AAC, M4A), or pick clips from the stock library.',
-  },
-  {
-    title: 'Configure Settings',
-    text: 'Choose a pacing, beat mapping and Intelligence, a title with its font, size and position, fades, letterbox and the output name.',
-  },
-  {
-    title: 'Export and Share',
-    text: 'Generate and follow the progress live. The finished reel lands in My Reels, ready to download, and you can share it to the showcase.',
-  },
-];
 
 const tips = [
   'Beat mapping cuts on the music: pick a track with a clear beat for the tightest edit.',
