@@ -74,6 +74,14 @@ export interface Candidate {
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/**
+ * What a fresh clean window loses in rank for each window-length of clean material it leaves
+ * unusable beside it (see forEachWindow): the best moment moves a little to sit flush against its
+ * neighbour rather than leave a sliver no later segment can show, so the clip's clean material
+ * lasts for as many segments as it can hold before anything is shown again.
+ */
+const SLIVER_COST = 0.5;
+
 /** What a window's choice is worked out from. */
 interface WindowStats {
   lo: number;
@@ -211,6 +219,15 @@ export function forEachWindow(
   };
   const firstFrom = (t: number) => lowerBound(a.times, t - EPS);
   const previous = used.length ? used.reduce((p, u) => (u.reelEnd > p.reelEnd ? u : p)) : undefined;
+  // Clean material a fresh clean window would leave beside it too short for a window of its own:
+  // the stretch it sits in runs from the nearest edge before it to the nearest edge after it.
+  const sliverSec = (start: number, end: number) => {
+    const i = lowerBound(sortedEdges, start + EPS);
+    const before = i > 0 ? start - sortedEdges[i - 1]! : 0;
+    const j = lowerBound(sortedEdges, end - EPS);
+    const after = j < sortedEdges.length ? sortedEdges[j]! - end : 0;
+    return [before, after].reduce((t, x) => t + (x > EPS && x < len - EPS ? x : 0), 0);
+  };
   for (const start of starts) {
     const end = start + len;
     let lo = firstAfter(start);
@@ -240,7 +257,11 @@ export function forEachWindow(
     // material not yet shown, then quality. Not needed when only the tier is asked.
     let rank = NaN;
     if (!tierOnly) {
-      if (fresh) rank = quality + (flush(start) || flush(end) ? 0.01 : 0);
+      if (fresh)
+        rank =
+          quality +
+          (flush(start) || flush(end) ? 0.01 : 0) -
+          (crosses || black + frozen + blurred > 0 ? 0 : (SLIVER_COST * sliverSec(start, end)) / len);
       else {
         const lastEnd = Math.max(...overlaps.map((o) => o.reelEnd));
         const latest = overlaps.filter((u) => u.reelEnd >= lastEnd - EPS);

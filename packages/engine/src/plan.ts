@@ -21,13 +21,16 @@
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
  *    the reel has at least as many segments as there are clips. With Intelligence the clips share
- *    the reel by their usable material: a segment goes to the clip whose best window for it is of
- *    the best kind (rule 4: fresh clean material first), then to a clip other than the one just
+ *    the reel by their usable material: a segment goes to the clip whose best window for it (as
+ *    long as the segment would be with that clip, cut on its beat) is of the best kind (rule 4:
+ *    fresh clean material first), then to a clip other than the one just
  *    before, then round robin. So a clip whose clean material is all on the reel gives its turn to
  *    one that still has some, and nothing is shown again while fresh clean material remains.
  * 4. Moments. With Intelligence, each segment shows a window of its clip chosen in this order
  *    (CHOICE_REASONS): fresh clean material (no black, frozen or blurred sample, no shot
- *    boundary inside, nothing of it on the reel yet), best quality first; then clean material
+ *    boundary inside, nothing of it on the reel yet), best quality first, less what it would leave
+ *    beside it as a sliver of clean material too short for a segment (so the clean material holds
+ *    as many segments as it can before anything is shown again); then clean material
  *    shown again, the one whose last showing is longest ago on the reel (and among equals the one
  *    that repeats least of that latest showing); only then blurred, then
  *    black or frozen material; never the moment the segment just before showed while anything
@@ -133,8 +136,16 @@ function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnaly
   return { ...a, beats: shift(a.beats), bars: shift(a.bars), ...(a.onsets ? { onsets: shift(a.onsets) } : {}) };
 }
 
+/**
+ * Where piece `k` (starting at `cur`) ends, given how many seconds of material its clip has:
+ * called by `pick`, which chooses the clip knowing each clip's end (so a clip is judged by the
+ * length it would really show) and answers the end of the chosen one.
+ */
+type EndFor = (avail: number) => number;
+type Pick = (k: number, cur: number, endFor: EndFor) => number;
+
 /** Where the cuts go on the timeline: [0, c1, c2, ..., total]. */
-function cutPoints(input: PlanInput, total: number, clipOf: (k: number, cur: number, len: number) => PlanClip): number[] {
+function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
   const beats = input.music?.analysis?.beats ?? [];
   const beatAligned = input.beatMapping && Boolean(input.music) && beats.length >= 4;
   const cuts = [0];
@@ -142,9 +153,10 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number, cur: num
     const len = SECONDS_PER_SEGMENT[input.pacing];
     let cur = 0;
     for (let k = 0; cur < total - EPS; k++) {
-      const avail = clipOf(k, cur, len).durationSec;
-      let next = Math.min(total, cur + Math.min(len, Math.max(avail, 0.5)));
-      if (total - next < len / 2) next = total;
+      const next = pick(k, cur, (avail) => {
+        const end = Math.min(total, cur + Math.min(len, Math.max(avail, 0.5)));
+        return total - end < len / 2 ? total : end;
+      });
       cuts.push(next);
       cur = next;
     }
@@ -160,22 +172,22 @@ function cutPoints(input: PlanInput, total: number, clipOf: (k: number, cur: num
     // The local beat period: the music's tempo may change, so segment lengths follow it.
     const period = periodAt(analysis, cur + EPS);
     const target = BEATS_PER_SEGMENT[input.pacing] * period;
-    const avail = clipOf(k, cur, target).durationSec;
     const desired = cur + target;
     const after = inRange.filter((b) => b > cur + period * 0.5 - EPS);
-    if (after.length === 0 || total - cur < target * 1.5) {
-      cuts.push(total);
-      break;
-    }
-    // Never ask the clip for more than it has (unless it is shorter than one beat: held then).
-    const fits = after.filter((b) => b - cur <= avail + EPS);
-    const pool = fits.length ? fits : [after[0]!];
-    const barCandidates = pool.filter((b) => bars.has(round6(b)) && Math.abs(b - desired) <= target / 4 + EPS);
-    const choose = (list: number[]) => list.reduce((best, b) => (Math.abs(b - desired) < Math.abs(best - desired) - EPS ? b : best));
-    let next = barCandidates.length ? choose(barCandidates) : choose(pool);
-    if (total - next < target / 2) next = total;
+    const last = after.length === 0 || total - cur < target * 1.5;
+    const next = pick(k, cur, (avail) => {
+      if (last) return total;
+      // Never ask the clip for more than it has (unless it is shorter than one beat: held then).
+      const fits = after.filter((b) => b - cur <= avail + EPS);
+      const pool = fits.length ? fits : [after[0]!];
+      const barCandidates = pool.filter((b) => bars.has(round6(b)) && Math.abs(b - desired) <= target / 4 + EPS);
+      const choose = (list: number[]) => list.reduce((best, b) => (Math.abs(b - desired) < Math.abs(best - desired) - EPS ? b : best));
+      const end = barCandidates.length ? choose(barCandidates) : choose(pool);
+      return total - end < target / 2 ? total : end;
+    });
     cuts.push(next);
     cur = next;
+    if (last) break;
   }
   return cuts;
 }
@@ -190,11 +202,14 @@ const lexLess = (a: number[], b: number[]) => {
 };
 
 /**
- * Rule 3 with Intelligence: which clip piece `k` (starting at `cur`, about `len` long) takes.
- * Called in order of k; the piece before k is known by then, so its window is chosen exactly as
- * planEdit will choose it (same inputs, same order: deterministic) and counted as used.
+ * Rule 3 with Intelligence: which clip piece `k` (starting at `cur`) takes. Each clip is judged by
+ * the best window it has for the length the piece would have with it (`endFor`: a short clip moves
+ * the cut earlier, and the cut goes to a beat, not to the pacing's exact length), so a clip whose
+ * unused clean material holds that piece is never passed over for one that would show something
+ * again. Called in order of k; the piece before k is known by then, so its window is chosen
+ * exactly as planEdit will choose it (same inputs, same order: deterministic) and counted as used.
  */
-function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
+function shareByMaterial(input: PlanInput, frame: (t: number) => number, total: number) {
   const n = input.clips.length;
   const used = input.clips.map((): Used[] => []);
   const usedSec = input.clips.map(() => 0);
@@ -202,7 +217,7 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
   // there are enough segments): a clip with no clean material still appears, just not again.
   const shown = input.clips.map(() => 0);
   let prev: { clip: number; start: number } | undefined;
-  return (k: number, cur: number, len: number): number => {
+  return (k: number, cur: number, endFor: EndFor): number => {
     // The piece before is now complete (it is not the last: another follows).
     if (prev) {
       const start = frame(prev.start);
@@ -220,7 +235,9 @@ function shareByMaterial(input: PlanInput, frame: (t: number) => number) {
     const reelStart = frame(cur);
     const tierOf = (c: number) => {
       const clip = input.clips[c]!;
-      const l = Math.min(len, clip.durationSec);
+      // The piece's length with this clip, as planEdit will cut it (frame-aligned; the last piece ends at the total).
+      const e = endFor(clip.durationSec);
+      const l = Math.min(Math.max(EPS, (e >= total - EPS ? round6(total) : frame(e)) - reelStart), clip.durationSec);
       if (clip.analysis && clip.analysis.times.length > 0) return bestTier(clip.analysis, clip.durationSec, l, used[c]!, reelStart);
       return usedSec[c]! + l <= clip.durationSec + EPS ? 0 : 1;
     };
@@ -255,12 +272,12 @@ export function planEdit(input: PlanInput): EditPlan {
   const fps = input.fps;
   const frame = (t: number) => Math.round(t * fps) / fps;
   const order: number[] = [];
-  const sharer = input.intelligence ? shareByMaterial(input, frame) : undefined;
-  const clipOf = (k: number, cur: number, len: number) => {
-    order[k] = sharer ? sharer(k, cur, len) : k % input.clips.length;
-    return input.clips[order[k]!]!;
+  const sharer = input.intelligence ? shareByMaterial(input, frame, total) : undefined;
+  const pick: Pick = (k, cur, endFor) => {
+    order[k] = sharer ? sharer(k, cur, endFor) : k % input.clips.length;
+    return endFor(input.clips[order[k]!]!.durationSec);
   };
-  const cuts = cutPoints(input, total, clipOf);
+  const cuts = cutPoints(input, total, pick);
   const beats = input.music?.analysis?.beats ?? [];
   const beatAligned = input.beatMapping && Boolean(input.music) && beats.length >= 4;
 
