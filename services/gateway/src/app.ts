@@ -20,6 +20,8 @@ import { RequestCountsPublisher } from './repositories/request-counts.publisher.
 import { probeServices, probeStorage, renderQueue, supervisorRestarts, systemResources } from './repositories/system.repository.js';
 import type { UserBody } from './transport/http/schemas.js';
 import { buildHttpApp } from './transport/http/server.js';
+import { Idempotency } from './domain/idempotency.js';
+import { DbIdempotencyStore } from './repositories/idempotency.repository.js';
 import { demosService } from './repositories/demos.wiring.js';
 import { mountSocket, revokeSessionSockets } from './transport/socket.js';
 
@@ -90,6 +92,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
     rateLimitRedis: redis,
     accounts,
     files: store instanceof LocalObjectStore ? { store, signingSecret: config.SIGNING_SECRET! } : undefined,
+    idempotency: new Idempotency(new DbIdempotencyStore(p.db)),
   });
   const io = mountSocket(http.server, {
     log,

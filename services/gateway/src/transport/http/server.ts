@@ -33,6 +33,8 @@ import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
+import { idempotencyPlugin } from './idempotency.js';
+import type { Idempotency } from '../../domain/idempotency.js';
 import { assemblyRoutes } from './assembly.routes.js';
 import { authPlugin } from './auth.js';
 import { authRoutes } from './auth.routes.js';
@@ -121,6 +123,8 @@ export interface HttpDeps {
   requestCounts?: { count(method: string, route: string, statusCode: number, elapsedMs: number): void };
   /** GET /auth/me's answers, briefly, per user; none cached when absent. */
   accounts?: ShortCache<UserBody>;
+  /** Idempotency-Key's store (the gateway's database); keys are ignored when absent. */
+  idempotency?: Idempotency;
 }
 
 declare module 'fastify' {
@@ -297,6 +301,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorate('accountChanged', (userId: string) => accounts.invalidate(userId));
   const sessions = deps.sessions ?? (deps.peers ? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS) : undefined);
   if (sessions) await app.register(authPlugin, { sessions });
+  await app.register(idempotencyPlugin, { idempotency: deps.idempotency });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, deps.health);
