@@ -111,6 +111,11 @@ export const jobRequestSchema = z
       .describe("Where the reel's music starts in the song, seconds: a bar line of the analysed song; null: the best part"),
     /** An edit plan from POST /jobs/plan (possibly edited): the render follows it exactly. */
     plan: editPlanSchema.optional(),
+    callback_url: z
+      .url({ protocol: /^https?$/, error: 'The callback URL must be an http or https URL' })
+      .max(2000, 'The callback URL must be at most 2000 characters')
+      .nullish()
+      .describe("An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints)"),
   })
   .meta({ id: 'JobRequest' });
 
@@ -150,6 +155,7 @@ export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobR
     planJson: r.plan ? planJson(r.plan) : '',
     targetDurationSec: r.target_duration_sec ?? undefined,
     musicStartSec: r.music_start_sec ?? undefined,
+    callbackUrl: r.callback_url ?? '',
   };
 }
 
@@ -183,5 +189,6 @@ export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
     plan: planOf(m),
     target_duration_sec: m.targetDurationSec ?? null,
     music_start_sec: m.musicStartSec ?? null,
+    callback_url: m.callbackUrl || null,
   } as JobRequestInput;
 }
