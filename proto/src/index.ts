@@ -8,6 +8,7 @@ export * as billingEvents from './gen/reelsmith/billing/v1/events_pb.js';
 export * as media from './gen/reelsmith/media/v1/media_pb.js';
 export * as assembly from './gen/reelsmith/assembly/v1/assembly_pb.js';
 export * as assemblyEvents from './gen/reelsmith/assembly/v1/events_pb.js';
+export * as webhooks from './gen/reelsmith/assembly/v1/webhooks_pb.js';
 export * as render from './gen/reelsmith/render/v1/render_pb.js';
 export * as marketplace from './gen/reelsmith/marketplace/v1/marketplace_pb.js';
 export * as marketplaceEvents from './gen/reelsmith/marketplace/v1/events_pb.js';

@@ -37,6 +37,7 @@ import {
   OfferAnsweredSchema,
   OfferMadeSchema,
 } from './gen/reelsmith/marketplace/v1/events_pb.js';
+import { WebhookDeliverySchema } from './gen/reelsmith/assembly/v1/webhooks_pb.js';
 
 /** Durable facts on the EVENTS stream (`events.<domain>.<fact>`) and work on the RENDER stream. */
 export const subjects = {
@@ -64,6 +65,8 @@ export const subjects = {
   'events.marketplace.clip_purchased': ClipPurchasedSchema,
   'render.jobs': RenderJobSchema,
   'render.chunks': RenderChunkSchema,
+  // One webhook delivery to send (the orchestrator's WEBHOOKS work queue).
+  'webhooks.deliveries': WebhookDeliverySchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type Subject = keyof typeof subjects;
@@ -110,5 +113,13 @@ export const streams = {
     retention: 'workqueue',
     duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 24 * 3600_000,
+  },
+  /** Webhook deliveries, retried with back-off for more than 24 hours (kept 3 days). */
+  WEBHOOKS: {
+    name: 'WEBHOOKS',
+    subjects: ['webhooks.deliveries'],
+    retention: 'workqueue',
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 3 * 24 * 3600_000,
   },
 } as const satisfies Record<string, StreamSpec>;
