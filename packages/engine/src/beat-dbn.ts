@@ -1,0 +1,217 @@
+/**
+ * Decoding the beat model's activations into beats, downbeats and the meter: a bar-pointer hidden
+ * Markov model (the approach of madmom's DBNDownBeatTrackingProcessor; Krebs, Boeck and Widmer
+ * 2015), decoded with Viterbi.
+ *
+ * A state is a beat period tau (in frames of 50 per second: 14-64 frames, 47-214 BPM) and a
+ * position within the bar, 0 .. M * tau - 1, for a meter of M beats. The position moves one frame
+ * per frame. At each beat boundary the period may change, with a probability falling as
+ * exp(-TEMPO_CHANGE * |tau' / tau - 1|), so tempo changes, ramps and rubato are followed while a
+ * steady song keeps its period. The first frames of each beat (the beat region) are where the
+ * observation is the activation of a beat (of a downbeat at the bar's first beat); elsewhere the
+ * frame should have no beat. M = 3 and M = 4 are decoded separately and the likelier path wins,
+ * which gives the meter.
+ *
+ * Only the predecessors chosen at the beat boundaries are stored (one byte per period, beat
+ * and frame); inside a beat the predecessor is the frame before, so memory stays at a few
+ * megabytes for a 10-minute song. The beats are then placed at the 100 fps beat activation's
+ * peak within 30 ms of the decoded frame (sub-frame, by a parabola).
+ */
+import { parabolicPeakOffset } from './numeric.js';
+
+/** Frames per second of the decoding (the model's 100 fps, pooled in pairs). */
+const DBN_FPS = 50;
+const MIN_TAU = 14;
+const MAX_TAU = 64;
+/** madmom's transition lambda. */
+const TEMPO_CHANGE = 100;
+/** The beat region is the first tau / OBS_LAMBDA frames of a beat (at least one). */
+const OBS_LAMBDA = 16;
+const FLOOR = 1e-4;
+
+export interface DecodedBeats {
+  /** Beat times (s). */
+  beats: number[];
+  /** Index in `beats` of each beat's position in its bar (0 = downbeat). */
+  positions: number[];
+  beatsPerBar: 3 | 4;
+  /** The activation at each beat (0..1), for the confidence. */
+  strength: number[];
+}
+
+interface Path {
+  logp: number;
+  /** Per frame of 50 fps: the state's beat index (-1 inside a beat) at each beat start. */
+  beatFrames: number[];
+  beatPos: number[];
+}
+
+function decodeMeter(beat: Float32Array, down: Float32Array, m: number): Path {
+  const n = beat.length;
+  const taus: number[] = [];
+  for (let t = MIN_TAU; t <= MAX_TAU; t++) taus.push(t);
+  const nt = taus.length;
+  const offset: number[] = [];
+  let total = 0;
+  for (const tau of taus) {
+    offset.push(total);
+    total += m * tau;
+  }
+  // Tempo transition log probabilities, normalised per source period.
+  const trans: Float64Array[] = taus.map((from) => {
+    const row = new Float64Array(nt).fill(-Infinity);
+    let sum = 0;
+    taus.forEach((to, j) => {
+      const r = Math.abs(to / from - 1);
+      if (r < 0.25) {
+        row[j] = -TEMPO_CHANGE * r;
+        sum += Math.exp(row[j]!);
+      }
+    });
+    for (let j = 0; j < nt; j++) row[j] = row[j]! - Math.log(sum);
+    return row;
+  });
+  const region = taus.map((tau) => Math.max(1, Math.round(tau / OBS_LAMBDA)));
+  // The source periods that can reach each period (the others have probability 0).
+  const from = taus.map((_, j) => {
+    const ok = taus.map((_, i) => i).filter((i) => trans[i]![j]! > -Infinity);
+    return [ok[0]!, ok.at(-1)!] as const;
+  });
+  let prev = new Float64Array(total).fill(-Math.log(total));
+  let cur = new Float64Array(total);
+  const back = new Uint8Array(n * m * nt);
+  const lN = new Float64Array(n);
+  const lB = new Float64Array(n);
+  const lD = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    const b = Math.min(1 - FLOOR, Math.max(FLOOR, beat[t]!));
+    const d = Math.max(FLOOR, Math.min(b, down[t]!));
+    lD[t] = Math.log(d);
+    lB[t] = Math.log(Math.max(FLOOR, b - d));
+    lN[t] = Math.log((1 - b) / (OBS_LAMBDA - 1));
+  }
+  // The first frame: observations only.
+  for (let i = 0; i < nt; i++) {
+    const tau = taus[i]!;
+    for (let p = 0; p < m * tau; p++) {
+      const ph = p % tau;
+      const at = offset[i]! + p;
+      prev[at] = prev[at]! + (ph < region[i]! ? (p < tau ? lD[0]! : lB[0]!) : lN[0]!);
+    }
+  }
+  const endScore = new Float64Array(nt);
+  for (let t = 1; t < n; t++) {
+    const on = lN[t]!;
+    // Scores of the last frame of each beat k of each period, for the boundaries.
+    for (let k = 0; k < m; k++) {
+      const kPrev = (k + m - 1) % m;
+      for (let i = 0; i < nt; i++) endScore[i] = prev[offset[i]! + (kPrev + 1) * taus[i]! - 1]!;
+      const ob = k === 0 ? lD[t]! : lB[t]!;
+      for (let j = 0; j < nt; j++) {
+        let best = -Infinity;
+        let arg = 0;
+        const [iLo, iHi] = from[j]!;
+        for (let i = iLo; i <= iHi; i++) {
+          const s = endScore[i]! + trans[i]![j]!;
+          if (s > best) {
+            best = s;
+            arg = i;
+          }
+        }
+        cur[offset[j]! + k * taus[j]!] = best + ob;
+        back[(t * m + k) * nt + j] = arg;
+      }
+    }
+    for (let i = 0; i < nt; i++) {
+      const tau = taus[i]!;
+      const o = offset[i]!;
+      const reg = region[i]!;
+      for (let k = 0; k < m; k++) {
+        const ob = k === 0 ? lD[t]! : lB[t]!;
+        const base = o + k * tau;
+        for (let ph = 1; ph < tau; ph++) cur[base + ph] = prev[base + ph - 1]! + (ph < reg ? ob : on);
+      }
+    }
+    const tmp = prev;
+    prev = cur;
+    cur = tmp;
+  }
+  // Best final state, then back along the path.
+  let best = -Infinity;
+  let state = 0;
+  for (let s = 0; s < total; s++) {
+    if (prev[s]! > best) {
+      best = prev[s]!;
+      state = s;
+    }
+  }
+  let ti = 0;
+  while (ti + 1 < nt && offset[ti + 1]! <= state) ti++;
+  let p = state - offset[ti]!;
+  const beatFrames: number[] = [];
+  const beatPos: number[] = [];
+  for (let t = n - 1; t >= 0; t--) {
+    const tau = taus[ti]!;
+    const ph = p % tau;
+    if (ph === 0) {
+      const k = p / tau;
+      beatFrames.push(t);
+      beatPos.push(k);
+      if (t > 0) {
+        ti = back[(t * m + k) * nt + ti]!;
+        p = (((k + m - 1) % m) + 1) * taus[ti]! - 1;
+      }
+    } else {
+      p -= 1;
+    }
+  }
+  return { logp: best, beatFrames: beatFrames.reverse(), beatPos: beatPos.reverse() };
+}
+
+/** The 100 fps activation's peak within `half` frames of frame c (sub-frame), and its height. */
+function refine(act: Float32Array, c: number, half: number): { frame: number; height: number } {
+  let bi = Math.max(0, Math.min(act.length - 1, c));
+  for (let i = Math.max(0, c - half); i <= Math.min(act.length - 1, c + half); i++) if (act[i]! > act[bi]!) bi = i;
+  const off = bi > 0 && bi < act.length - 1 ? parabolicPeakOffset(act[bi - 1]!, act[bi]!, act[bi + 1]!) : 0;
+  return { frame: bi + off, height: act[bi]! };
+}
+
+/**
+ * Beats, downbeats and meter from the model's activations at `fps` (100) frames per second.
+ * Leading and trailing beats whose activation stays under `edge` are dropped (silence before or
+ * after the music).
+ */
+export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number, edge = 0.1): DecodedBeats {
+  const ratio = Math.round(fps / DBN_FPS);
+  const n = Math.ceil(beat.length / ratio);
+  const b50 = new Float32Array(n);
+  const d50 = new Float32Array(n);
+  for (let i = 0; i < beat.length; i++) {
+    const j = Math.floor(i / ratio);
+    b50[j] = Math.max(b50[j]!, beat[i]!);
+    d50[j] = Math.max(d50[j]!, down[i]!);
+  }
+  if (n < 2 * MAX_TAU) {
+    return { beats: [], positions: [], beatsPerBar: 4, strength: [] };
+  }
+  const three = decodeMeter(b50, d50, 3);
+  const four = decodeMeter(b50, d50, 4);
+  const best = three.logp > four.logp ? three : four;
+  const half = Math.round(0.03 * fps);
+  const placed = best.beatFrames.map((f) => refine(beat, f * ratio + Math.floor(ratio / 2), half));
+  let lo = 0;
+  let hi = placed.length;
+  while (lo < hi && placed[lo]!.height < edge) lo++;
+  while (hi > lo && placed[hi - 1]!.height < edge) hi--;
+  const beats: number[] = [];
+  const positions: number[] = [];
+  const strength: number[] = [];
+  for (let i = lo; i < hi; i++) {
+    const t = Math.round((placed[i]!.frame / fps) * 1e6) / 1e6;
+    if (beats.length && t <= beats.at(-1)! + 0.05) continue;
+    beats.push(t);
+    positions.push(best.beatPos[i]!);
+    strength.push(placed[i]!.height);
+  }
+  return { beats, positions, beatsPerBar: best === three ? 3 : 4, strength };
+}

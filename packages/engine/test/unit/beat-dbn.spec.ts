@@ -1,0 +1,95 @@
+import { decodeBeats } from '../../src/beat-dbn';
+import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
+import { beatFMeasure } from '../../src/beat-measures';
+import { beatConfidence } from '../../src/beat-learned';
+
+/** Activations at 100 fps with a peak at each beat (downbeat activation on every `meter`-th). */
+function activations(beats: number[], meter: number, seconds: number, noise = 0) {
+  const n = Math.ceil(seconds * FEATURE_FPS) + 1;
+  const beat = new Float32Array(n);
+  const down = new Float32Array(n);
+  let s = 7;
+  const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < n; i++) beat[i] = noise * rnd();
+  beats.forEach((b, k) => {
+    const i = Math.round(b * FEATURE_FPS);
+    for (const [d, v] of [
+      [-1, 0.4],
+      [0, 0.9],
+      [1, 0.4],
+    ] as const) {
+      if (i + d < 0 || i + d >= n) continue;
+      beat[i + d] = Math.max(beat[i + d]!, v);
+      if (k % meter === 0) down[i + d] = Math.max(down[i + d]!, v * 0.9);
+    }
+  });
+  return { beat, down, n };
+}
+
+describe('beat decoding (bar-pointer model over the activations)', () => {
+  it('finds the beats, the downbeats and a 3/4 meter', () => {
+    const beats = Array.from({ length: 60 }, (_, i) => 0.5 + i * (60 / 150));
+    const { beat, down } = activations(beats, 3, 26);
+    const d = decodeBeats(beat, down, FEATURE_FPS);
+    expect(d.beatsPerBar).toBe(3);
+    expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.98);
+    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    expect(
+      beatFMeasure(
+        bars,
+        beats.filter((_, i) => i % 3 === 0),
+      ),
+    ).toBeGreaterThan(0.95);
+  });
+
+  it('follows a tempo step (100 -> 130 BPM) in 4/4, through noise', () => {
+    const beats: number[] = [];
+    for (let t = 0.3, i = 0; t < 40; i++) {
+      beats.push(t);
+      t += 60 / (i < 40 ? 100 : 130);
+    }
+    const { beat, down } = activations(beats, 4, 41, 0.15);
+    const d = decodeBeats(beat, down, FEATURE_FPS);
+    expect(d.beatsPerBar).toBe(4);
+    expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.97);
+    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    expect(
+      beatFMeasure(
+        bars,
+        beats.filter((_, i) => i % 4 === 0),
+      ),
+    ).toBeGreaterThan(0.9);
+  });
+
+  it('gives no beats in silence and a confidence that follows the activations', () => {
+    const n = 2000;
+    const d = decodeBeats(new Float32Array(n), new Float32Array(n), FEATURE_FPS);
+    expect(d.beats).toEqual([]);
+    expect(beatConfidence(Array(20).fill(0.9))).toBe(1);
+    expect(beatConfidence(Array(20).fill(0.1))).toBe(0);
+  });
+});
+
+describe('beat features', () => {
+  it('are channel-major: the bands, then their rises, at 100 frames per second', () => {
+    const sr = 22050;
+    const x = new Float32Array(sr * 2);
+    // A click every half second.
+    for (let k = 0; k < 4; k++) for (let i = 0; i < 200; i++) x[k * (sr / 2) + 1000 + i] = Math.sin(i) * 0.8;
+    const f = beatFeatures(x);
+    expect(f.bands).toBe(featureBands());
+    expect(f.frames).toBe(201);
+    expect(f.data.length).toBe(2 * f.bands * f.frames);
+    // The rise channels peak at the clicks (sample 1000 + k * 11025: frames ~4.5 + 50k).
+    const rise = (t: number) => {
+      let s = 0;
+      for (let b = 0; b < f.bands; b++) s += f.data[(f.bands + b) * f.frames + t]!;
+      return s;
+    };
+    for (let k = 0; k < 4; k++) {
+      const around = [0, 1, 2, 3, 4, 5, 6, 7].map((d) => rise(50 * k + d));
+      expect(Math.max(...around)).toBeGreaterThan(5 * Math.max(rise(50 * k + 25), 1e-3));
+    }
+    expect(f.data.every((v) => Number.isFinite(v) && v >= 0)).toBe(true);
+  });
+});

@@ -1,0 +1,14 @@
+#!/usr/bin/python3
+"""Exports a checkpoint train.py saved (<out>.pt) to ONNX: /usr/bin/python3 tools/beat-model/export.py <ckpt.pt> <out.onnx>"""
+import sys
+
+import torch
+
+from train import BeatTCN, export
+
+state = torch.load(sys.argv[1])
+cin = state['mean'].shape[1]
+model = BeatTCN(cin, state['mean'].flatten().tolist(), state['std'].flatten().tolist())
+model.load_state_dict(state)
+model.eval()
+export(model, cin, sys.argv[2])

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Trains the beat and downbeat model on the data make-data.mjs wrote, and exports it to ONNX.
+
+    /usr/bin/python3 tools/beat-model/train.py <data dir> <out.onnx> [--minutes M] [--seed S]
+
+Songs with seed < 500000 train; 500000-999999 validate (the best validation loss is kept); test
+seeds (1000000+) and the held-out sound font never come here. One thread (torch.set_num_threads(1)).
+
+The model: a temporal convolutional network (after Boeck and Davies 2020). The input (2 x 41
+channels at 100 frames/s, beat-features.ts) is normalised per channel (means and deviations
+from the training songs, stored in the model), a convolution over 3 frames to 40 channels, then 11
+residual blocks of a dilated convolution (kernel 5, dilations 1, 2, 4, ..., 1024; ELU; dropout)
+and a 1x1 convolution; a 1x1 convolution gives two activations per frame (beat, downbeat), through
+a sigmoid in the exported model. Targets are 1 on the annotated frame and 0.5 on its neighbours.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.set_num_threads(1)
+
+FPS = 100
+CH = 32
+KERNEL = 5
+DILATIONS = [2**i for i in range(10)]
+CROP = 1600  # frames (16 s)
+BATCH = 8
+
+
+class Block(nn.Module):
+    def __init__(self, ch, dil, drop):
+        super().__init__()
+        self.conv = nn.Conv1d(ch, ch, KERNEL, dilation=dil, padding=dil * (KERNEL - 1) // 2)
+        self.out = nn.Conv1d(ch, ch, 1)
+        self.drop = nn.Dropout(drop)
+
+    def forward(self, x):
+        return x + self.out(self.drop(F.elu(self.conv(x))))
+
+
+class BeatTCN(nn.Module):
+    def __init__(self, cin, mean, std, drop=0.1):
+        super().__init__()
+        self.register_buffer('mean', torch.tensor(mean, dtype=torch.float32).view(1, -1, 1))
+        self.register_buffer('std', torch.tensor(std, dtype=torch.float32).view(1, -1, 1))
+        self.front = nn.Conv1d(cin, CH, 4, stride=2)
+        self.blocks = nn.Sequential(*[Block(CH, d, drop) for d in DILATIONS])
+        self.head = nn.Conv1d(CH, 4, 1)
+
+    def forward(self, x):
+        t = x.shape[2]
+        x = F.pad((x - self.mean) / self.std, (1, 2))
+        # The network runs at 50 frames/s (a strided first convolution); the head gives each
+        # output the activations of its two 100 fps frames, interleaved back to 100 fps.
+        h = self.head(F.elu(self.blocks(F.elu(self.front(x)))))
+        b, _, n = h.shape
+        h = h.view(b, 2, 2, n).permute(0, 1, 3, 2).reshape(b, 2, 2 * n)
+        return h[:, :, :t]
+
+
+class Exported(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, spec):
+        return torch.sigmoid(self.m(spec))
+
+
+def load(data_dir, lo, hi):
+    songs = []
+    for j in sorted(glob.glob(os.path.join(data_dir, '*.json'))):
+        d = json.load(open(j))
+        if not (lo <= d['seed'] < hi):
+            continue
+        x = np.fromfile(j[:-5] + '.f32', dtype=np.float32).reshape(2 * d['bands'], d['frames'])
+        y = np.zeros((2, d['frames']), dtype=np.float32)
+        for row, times in ((0, d['beats']), (1, d['downbeats'])):
+            for t in times:
+                i = int(round(t * FPS))
+                for k, w in ((-1, 0.5), (1, 0.5), (0, 1.0)):
+                    if 0 <= i + k < d['frames']:
+                        y[row, i + k] = max(y[row, i + k], w)
+        songs.append((x.astype(np.float16), y, d))
+    return songs
+
+
+def targets(d, s0, a, n):
+    """Targets of a crop: output frame j is source frame s0 + j * a (a: the time stretch)."""
+    y = np.zeros((2, n), dtype=np.float32)
+    for row, times in ((0, d['beats']), (1, d['downbeats'])):
+        for t in times:
+            j = int(round((t * FPS - s0) / a))
+            for k, w in ((-1, 0.5), (1, 0.5), (0, 1.0)):
+                if 0 <= j + k < n:
+                    y[row, j + k] = max(y[row, j + k], w)
+    return y
+
+
+def batch(songs, rng, stretch=True):
+    """Random crops of CROP frames; half of them time-stretched by 0.8-1.25 (tempo augmentation)."""
+    xs, ys = [], []
+    for _ in range(BATCH):
+        x, _, d = songs[rng.randrange(len(songs))]
+        n = x.shape[1]
+        a = math.exp(rng.uniform(math.log(0.8), math.log(1.25))) if stretch and rng.random() < 0.5 else 1.0
+        span = CROP * a
+        s0 = rng.uniform(0, n - span) if n > span else 0.0
+        src = s0 + np.arange(CROP) * a
+        valid = src <= n - 1
+        i0 = np.clip(np.floor(src).astype(int), 0, n - 1)
+        i1 = np.clip(i0 + 1, 0, n - 1)
+        fr = (src - np.floor(src)).astype(np.float32)
+        xf = x.astype(np.float32)
+        out = xf[:, i0] * (1 - fr) + xf[:, i1] * fr
+        out[:, ~valid] = 0
+        xs.append(out)
+        ys.append(targets(d, s0, a, CROP))
+    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+
+
+def loss_of(model, x, y):
+    out = model(x)
+    return F.binary_cross_entropy_with_logits(out, y)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('data')
+    ap.add_argument('out')
+    ap.add_argument('--minutes', type=float, default=45)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--steps-per-epoch', type=int, default=150)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    t0 = time.time()
+    val = load(args.data, 500000, 1000000)
+    train = load(args.data, 0, 500000)
+    print(f'{len(train)} training songs, {len(val)} validation songs', flush=True)
+    allx = np.concatenate([s[0][:, ::7].astype(np.float32) for s in train[:300]], axis=1)
+    mean, std = allx.mean(axis=1), allx.std(axis=1) + 1e-3
+    cin = allx.shape[0]
+    model = BeatTCN(cin, mean, std)
+    print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    opt = torch.optim.Adam(model.parameters(), lr=2e-3)
+    best = math.inf
+    epoch = 0
+    budget = args.minutes * 60
+    vrng = random.Random(7)
+    vbatches = [batch(val, vrng, stretch=False) for _ in range(12)] if val else []
+    while time.time() - t0 < budget:
+        epoch += 1
+        if epoch > 1 and epoch % 3 == 0:
+            seen = {s[2]['seed'] for s in train}
+            more = [s for s in load(args.data, 0, 500000) if s[2]['seed'] not in seen]
+            train += more
+        frac = min(1.0, (time.time() - t0) / budget)
+        for g in opt.param_groups:
+            g['lr'] = 2e-3 * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
+        model.train()
+        tl = 0.0
+        for _ in range(args.steps_per_epoch):
+            x, y = batch(train, rng)
+            opt.zero_grad()
+            loss = loss_of(model, x, y)
+            loss.backward()
+            opt.step()
+            tl += loss.item()
+        model.eval()
+        with torch.no_grad():
+            vl = sum(loss_of(model, x, y).item() for x, y in vbatches) / max(1, len(vbatches))
+        mark = ''
+        if vl < best:
+            best = vl
+            torch.save(model.state_dict(), args.out + '.pt')
+            mark = ' *'
+        print(
+            f'epoch {epoch} songs {len(train)} train {tl / args.steps_per_epoch:.4f} val {vl:.4f}{mark} '
+            f'lr {opt.param_groups[0]["lr"]:.5f} {time.time() - t0:.0f} s',
+            flush=True,
+        )
+    model.load_state_dict(torch.load(args.out + '.pt'))
+    model.eval()
+    export(model, cin, args.out)
+
+
+def export(model, cin, out):
+    dummy = torch.zeros(1, cin, 500)
+    torch.onnx.export(
+        Exported(model),
+        dummy,
+        out,
+        opset_version=13,
+        input_names=['spec'],
+        output_names=['act'],
+        dynamic_axes={'spec': {2: 't'}, 'act': {2: 't'}},
+    )
+    print(f'exported {out} ({os.path.getsize(out)} bytes)', flush=True)
+
+
+if __name__ == '__main__':
+    main()
