@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rebuilds media/starter, the stock content a fresh Reelsmith imports at first start.
 # Videos: short cuts of openly licensed footage (SRC, default /work/shared/media), re-encoded small
-# (H.264 640 px wide, CRF 30, AAC when the source has sound). Music: synthesised here with ffmpeg's
-# aevalsrc (a kick on every beat, a hi-hat between beats and a three-note pad), released as CC0.
+# (H.264 640 px wide, CRF 30, AAC when the source has sound). Music: scripts/make-starter-music.js
+# (songs written here as scores and played by FluidSynth, released as CC0).
 set -eu
 SRC=${1:-/work/shared/media}
 OUT=$(cd "$(dirname "$0")/.." && pwd)/media/starter
@@ -32,17 +32,6 @@ clip people signing-again again.mkv 0 2.6 "$INTEL"
 clip animation bunny-meadow-1 big_buck_bunny_0_30.webm 0 8 "$BBB"
 clip animation bunny-meadow-2 big_buck_bunny_0_30.webm 18 8 "$BBB"
 
-track() { # category name bpm seconds root-Hz
-  mkdir -p "$OUT/$1"
-  b=$(echo "60/$3" | bc -l)
-  expr="0.7*sin(2*PI*(45+90*exp(-25*mod(t,$b)))*mod(t,$b))*exp(-9*mod(t,$b))"
-  expr="$expr+0.12*(random(0)*2-1)*exp(-60*mod(t+$b/2,$b))"
-  expr="$expr+0.07*(sin(2*PI*$5*t)+sin(2*PI*$5*1.26*t)+sin(2*PI*$5*1.5*t))*(0.6+0.4*sin(2*PI*t/($b*8)))"
-  ffmpeg -nostdin -v error -y -f lavfi -i "aevalsrc='$expr|$expr':s=44100:d=$4" -af "alimiter=limit=0.9" -c:a libmp3lame -b:a 96k "$OUT/$1/$2.mp3"
-  printf 'Source: synthesised by the Reelsmith authors with ffmpeg aevalsrc (scripts/make-starter-library.sh): a kick on every beat at %s BPM, a hi-hat between beats and a pad on %s Hz.\nLicence: CC0 1.0 Universal (public domain dedication), https://creativecommons.org/publicdomain/zero/1.0/\n' "$3" "$5" > "$OUT/$1/$2.mp3.LICENSE.txt"
-}
-track chill slow-pad-90bpm 90 30 220
-track chill laid-back-105bpm 105 30 196
-track upbeat drive-128bpm 128 30 246.94
-track upbeat sprint-150bpm 150 30 261.63
+# Music: six songs of 2-3 minutes, composed as scores and played by FluidSynth (CC0).
+node "$(dirname "$0")/make-starter-music.js" "$OUT"
 du -sh "$OUT"

@@ -9,7 +9,7 @@ import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/sys
 
 /**
  * The stock libraries and My Reels in Chromium, on a fresh `npm start` whose only content is the
- * starter set it imports at first start (10 clips in 4 categories, 4 tracks).
+ * starter set it imports at first start (10 clips in 4 categories, 6 tracks of 2-3 minutes).
  */
 describe('libraries and My Reels in Chromium', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-libraries-'));
@@ -28,7 +28,7 @@ describe('libraries and My Reels in Chromium', () => {
     for (;;) {
       const v = await api.call<{ total: number }>('GET', '/video-library-detailed?limit=1');
       const m = await api.call<{ total: number }>('GET', '/music-library-detailed?limit=1');
-      if (v.body.total === 10 && m.body.total === 4) break;
+      if (v.body.total === 10 && m.body.total === 6) break;
       if (Date.now() > deadline) throw new Error(`starter content not imported: ${v.body.total} clips, ${m.body.total} tracks`);
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -107,46 +107,46 @@ describe('libraries and My Reels in Chromium', () => {
     await page.keyboard.press('Enter');
     const music = page.getByRole('dialog', { name: 'Music Library' });
     await music.getByTestId('track').first().waitFor();
-    expect(await music.getByTestId('track').count()).toBe(4);
+    expect(await music.getByTestId('track').count()).toBe(6);
     // The search has the focus; typing (a space included) keeps it there and the dialog open.
     expect(await focusIn(page)).toEqual({ inDialog: 'Music Library', label: 'Search music' });
-    await page.keyboard.type('sprint ');
+    await page.keyboard.type('neon ');
     await page.waitForFunction(() => document.querySelectorAll('dialog [data-testid=track]').length === 1);
-    expect(await music.getByLabel('Search music').inputValue()).toBe('sprint ');
+    expect(await music.getByLabel('Search music').inputValue()).toBe('neon ');
     expect(await focusIn(page)).toEqual({ inDialog: 'Music Library', label: 'Search music' });
     expect(await axeViolations(page)).toEqual([]);
-    for (let i = 0; i < 'sprint '.length; i++) await page.keyboard.press('Backspace');
-    await page.waitForFunction(() => document.querySelectorAll('dialog [data-testid=track]').length === 4);
+    for (let i = 0; i < 'neon '.length; i++) await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => document.querySelectorAll('dialog [data-testid=track]').length === 6);
     // Escape closes it and the focus is back on its button; Enter opens it again.
     await page.keyboard.press('Escape');
     await music.waitFor({ state: 'detached' });
     expect(await browseMusic.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await music.getByTestId('track').first().waitFor();
-    const slow = music.getByTestId('track').filter({ hasText: 'slow-pad-90bpm.mp3' });
-    expect(await slow.textContent()).toContain('90 BPM');
-    await slow.getByRole('button', { name: 'Play slow-pad-90bpm.mp3' }).click();
-    await slow.getByRole('button', { name: 'Stop slow-pad-90bpm.mp3' }).waitFor();
+    const slow = music.getByTestId('track').filter({ hasText: 'Paper Lanterns.mp3' });
+    expect(await slow.textContent()).toContain('86 BPM');
+    await slow.getByRole('button', { name: 'Play Paper Lanterns.mp3' }).click();
+    await slow.getByRole('button', { name: 'Stop Paper Lanterns.mp3' }).waitFor();
     // Only one at a time: playing another stops the first.
-    const fast = music.getByTestId('track').filter({ hasText: 'sprint-150bpm.mp3' });
-    await fast.getByRole('button', { name: 'Play sprint-150bpm.mp3' }).click();
-    await fast.getByRole('button', { name: 'Stop sprint-150bpm.mp3' }).waitFor();
-    await slow.getByRole('button', { name: 'Play slow-pad-90bpm.mp3' }).waitFor();
-    await fast.getByRole('button', { name: 'Stop sprint-150bpm.mp3' }).click();
-    await fast.getByRole('button', { name: 'Play sprint-150bpm.mp3' }).waitFor();
+    const fast = music.getByTestId('track').filter({ hasText: 'Neon Tide.mp3' });
+    await fast.getByRole('button', { name: 'Play Neon Tide.mp3' }).click();
+    await fast.getByRole('button', { name: 'Stop Neon Tide.mp3' }).waitFor();
+    await slow.getByRole('button', { name: 'Play Paper Lanterns.mp3' }).waitFor();
+    await fast.getByRole('button', { name: 'Stop Neon Tide.mp3' }).click();
+    await fast.getByRole('button', { name: 'Play Neon Tide.mp3' }).waitFor();
 
-    await slow.getByRole('button', { name: 'slow-pad-90bpm.mp3', exact: true }).click();
+    await slow.getByRole('button', { name: 'Paper Lanterns.mp3', exact: true }).click();
     await music.getByRole('img', { name: /Waveform with \d+ beat markers/ }).waitFor();
-    // 30 s at 90 BPM: about 45 beats.
+    // 2:40 at 86 BPM: about 228 beats.
     const markers = await music.getByTestId('beat-marker').count();
-    expect(markers).toBeGreaterThan(40);
-    expect(markers).toBeLessThan(50);
+    expect(markers).toBeGreaterThan(210);
+    expect(markers).toBeLessThan(245);
     await page.screenshot({ path: shot('libraries-1-music'), fullPage: true });
     await music.getByRole('button', { name: 'Use this track' }).click();
     const tray = page.getByRole('region', { name: 'Media tray' });
-    await tray.getByTestId('tray-music').getByText('slow-pad-90bpm.mp3').waitFor();
+    await tray.getByTestId('tray-music').getByText('Paper Lanterns.mp3').waitFor();
     // The library knows its tempo and the tray draws its waveform once its analysis is read.
-    await tray.getByTestId('music-facts').getByText('0:30 · 90 BPM').waitFor();
+    await tray.getByTestId('music-facts').getByText('2:40 · 86 BPM').waitFor();
     await tray
       .getByTestId('tray-music')
       .getByRole('img', { name: /Waveform with \d+ beat markers/ })

@@ -5,9 +5,14 @@ import type { LibraryFile } from '../domain/library.service.js';
 /** Licence and source notes, dot files and the like are not media; everything else is tried. */
 const NOT_MEDIA = /(^\.|\.(txt|md|json|nfo|license|licence|jpg|jpeg|png)$)|^(LICENSE|LICENCE|README)/i;
 
+/** Video files; they are imported before the rest. */
+const VIDEO = /\.(mp4|mov|avi|mkv|webm)$/i;
+
 /**
  * Every file under `dir` (sorted, so imports are repeatable), with its category: the name of its
- * first subfolder, or 'general' for files at the top.
+ * first subfolder, or 'general' for files at the top. Videos come first: a clip imports in
+ * seconds, a song of a few minutes takes longer to analyse, and the first-start demo reels wait
+ * for the clips.
  */
 export function listLibraryFiles(dir: string): LibraryFile[] {
   const root = path.resolve(dir);
@@ -24,5 +29,5 @@ export function listLibraryFiles(dir: string): LibraryFile[] {
     }
   };
   walk(root);
-  return out;
+  return [...out.filter((f) => VIDEO.test(f.filename)), ...out.filter((f) => !VIDEO.test(f.filename))];
 }

@@ -25,7 +25,7 @@ describe('library import rules', () => {
     expect(normaliseCategory('***')).toBe('general');
   });
 
-  it('finds media under a folder with the first subfolder as category, skipping licence notes', () => {
+  it('finds media under a folder with the first subfolder as category, skipping licence notes, videos first', () => {
     const d = tempDir('libfiles');
     try {
       for (const f of ['a.mp4', 'a.mp4.LICENSE.txt', 'Nature/deep/b.mov', 'music/c.mp3', 'README.md', '.hidden.mp4']) {
@@ -34,8 +34,8 @@ describe('library import rules', () => {
       }
       expect(listLibraryFiles(d.dir).map((f) => [f.relative, f.category])).toEqual([
         ['a.mp4', 'general'],
-        [path.join('music', 'c.mp3'), 'music'],
         [path.join('Nature', 'deep', 'b.mov'), 'Nature'],
+        [path.join('music', 'c.mp3'), 'music'],
       ]);
     } finally {
       d.remove();
