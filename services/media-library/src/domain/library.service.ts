@@ -250,7 +250,7 @@ export class LibraryService {
       let peaks: number[] = [];
       if (probed.kind === 'video') {
         thumbnailKey = `library/thumbs/${key}.jpg`;
-        await this.objects.put(thumbnailKey, await this.tools.frameAt(file, Math.min(1, probed.durationSec / 2)), {
+        await this.objects.put(thumbnailKey, await this.tools.thumbnail(file, probed.durationSec), {
           contentType: 'image/jpeg',
         });
         stored.push(thumbnailKey);

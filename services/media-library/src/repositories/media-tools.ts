@@ -19,6 +19,7 @@ import {
 import type { ObjectStore } from '@reelsmith/kit';
 import type { LibraryObjects, LibraryTools } from '../domain/library.service.js';
 import type { MediaTools } from '../domain/media.service.js';
+import { LUMA_SAMPLES_PER_SEC, LUMA_WINDOW_SEC, thumbnailMoment } from '../domain/thumbnail-moment.js';
 
 /** Width of the edit plan's timeline frames (JPEG, height to match). */
 const SMALL_FRAME = 240;
@@ -36,6 +37,33 @@ async function frameAt(file: string, at: number, width?: number): Promise<Buffer
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Mean luma (0-255) of the first LUMA_WINDOW_SEC of a video, LUMA_SAMPLES_PER_SEC frames a second (32x18 grey). */
+async function lumas(file: string, durationSec: number): Promise<number[]> {
+  const size = 32 * 18;
+  const chunks: Buffer[] = [];
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-t', String(Math.min(durationSec, LUMA_WINDOW_SEC)), '-i', `file:${file}`];
+  args.push('-an', '-vf', `fps=${LUMA_SAMPLES_PER_SEC},scale=32:18,format=gray`, '-f', 'rawvideo', 'pipe:1');
+  await execMedia('ffmpeg', args, { timeoutMs: 30_000, onStdout: (c) => void chunks.push(c) });
+  const all = Buffer.concat(chunks);
+  const out: number[] = [];
+  for (let o = 0; o + size <= all.length; o += size) {
+    let sum = 0;
+    for (let i = o; i < o + size; i++) sum += all[i]!;
+    out.push(sum / size);
+  }
+  return out;
+}
+
+/** A video's thumbnail: a second in, or the first frame after a fade from black (thumbnailMoment). */
+async function thumbnail(file: string, durationSec: number): Promise<Buffer> {
+  const preferred = Math.min(1, durationSec / 2);
+  const at = await lumas(file, durationSec).then(
+    (ys) => thumbnailMoment(ys, preferred),
+    () => preferred, // a file ffmpeg cannot sample this way still gets its usual frame
+  );
+  return frameAt(file, at);
 }
 
 /** Small JPEGs of one video at `ats` (seconds), made by one ffmpeg process. */
@@ -87,7 +115,7 @@ export const engineTools: MediaTools = {
       throw e;
     }
   },
-  thumbnail: (file, durationSec) => frameAt(file, Math.min(1, durationSec / 2)),
+  thumbnail,
   frame: (file, atSec) => frameAt(file, atSec, SMALL_FRAME),
   framesOf: (file, atSecs) => framesAt(file, atSecs, SMALL_FRAME),
   analysisVersions: { video: CLIP_ANALYSIS_VERSION, audio: MUSIC_ANALYSIS_VERSION },
