@@ -9,6 +9,12 @@ import { grpcBinding } from './transport/grpc.js';
 import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import { DemoReels } from './domain/demo-reels.js';
 import { demoReelPorts } from './repositories/demo-reels.adapters.js';
+import { WebhooksService } from './domain/webhooks/webhooks.service.js';
+import { DbWebhookRepository } from './repositories/webhooks.repository.js';
+import { httpWebhookSender } from './repositories/webhook-sender.js';
+import { busDeliveryQueue, startWebhookConsumers } from './transport/webhook-events.js';
+import { webhooksBinding } from './transport/webhooks.grpc.js';
+import type { RunningConsumer } from '@reelsmith/kit';
 
 /** Wires repositories and services together; no logic lives here. */
 export function wire(p: Platform<Config>): App {
@@ -42,13 +48,24 @@ export function wire(p: Platform<Config>): App {
     p.log,
   );
   const sweeps = new Interval(() => sweeper.sweep(), p.config.SWEEP_INTERVAL_MS, p.log);
+  const webhooks = new WebhooksService(
+    new DbWebhookRepository(p.db),
+    httpWebhookSender({ allowPrivate: p.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: p.config.WEBHOOK_TIMEOUT_MS }),
+    busDeliveryQueue(p.bus),
+    { allowPrivate: p.config.WEBHOOK_ALLOW_PRIVATE, publicUrl: p.config.PUBLIC_URL },
+  );
+  let consumers: RunningConsumer[] = [];
   return {
-    grpc: [grpcBinding(service)],
+    grpc: [grpcBinding(service, webhooks), webhooksBinding(webhooks)],
     start: async () => {
       relay.start();
       sweeps.start();
+      consumers = await startWebhookConsumers(p.bus, webhooks, p.log);
       // In the background, low priority: one demo job at a time, never blocking start-up.
       if (p.config.DEMO_REELS) void demoReels.run().catch((e: unknown) => p.log.warn({ err: e }, 'demo reels stopped'));
+    },
+    drain: async () => {
+      await Promise.all(consumers.map((c) => c.stop()));
     },
     close: async () => {
       demoReels.stop();

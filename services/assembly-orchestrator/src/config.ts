@@ -8,6 +8,12 @@ export const configSchema = baseSchema.extend({
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(10_000),
   /** First start with an empty showcase: render and feature demo reels from the starter library. */
   DEMO_REELS: env.bool.default(true),
+  /** The product's public address: the download links in job.completed webhooks. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** Webhooks may go to loopback and private addresses (local receivers in development and tests); off in production. */
+  WEBHOOK_ALLOW_PRIVATE: env.bool.default(false),
+  /** A webhook receiver must answer within this long, or the try counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
 import { assembly, fromJobRequestMessage, planJson, toJobRequestMessage } from '@reelsmith/proto';
 import { publicStatus, type Stage } from '../domain/job-states.js';
 import type { JobRecord, JobsService, WorkerReport } from '../domain/jobs.service.js';
+import type { WebhooksService } from '../domain/webhooks/webhooks.service.js';
 
 const job = (j: JobRecord) => ({
   id: j.id,
@@ -50,13 +51,19 @@ function workerReport(e: assembly.JobReport['event']): WorkerReport {
   }
 }
 
-/** gRPC handlers of the orchestrator: thin, one call into the domain per handler. */
-export const grpcBinding = (svc: JobsService) =>
+/**
+ * gRPC handlers of the orchestrator: thin, one call into the domain per handler. A job's
+ * callback_url passes the webhooks' SSRF guard first.
+ */
+export const grpcBinding = (svc: JobsService, webhooks?: Pick<WebhooksService, 'checkUrl'>) =>
   bind(assembly.AssemblyOrchestratorService, {
     describe: describeHandler('assembly-orchestrator'),
-    createJob: async (req) => ({
-      jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
-    }),
+    createJob: async (req) => {
+      if (req.request?.callbackUrl) webhooks?.checkUrl(req.request.callbackUrl);
+      return {
+        jobId: await svc.create(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, req.idempotencyKey),
+      };
+    },
     getJob: async (req) => job(await svc.get(req.jobId, req.ownerId || undefined)),
     planJob: async (req) => {
       const r = await svc.plan(req.ownerId, req.unlimited, req.request ? fromJobRequestMessage(req.request) : {}, {

@@ -35,7 +35,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiKeyScope | 'any'>> = {
 };
 
 /** Account, key and payment routes: a key never reaches them, whatever its scopes. */
-const ACCOUNT_ONLY = /^\/(auth\/|api-keys|payments\/|billing\/subscription|webhook-endpoints)/;
+const ACCOUNT_ONLY = /^\/(auth\/|api-keys|payments\/|billing\/subscription|webhook-endpoints|webhook-deliveries)/;
 
 export const ACCOUNT_ONLY_DETAIL =
   'An API key cannot change the password or e-mail, delete the account, manage API keys or webhooks, or pay. Sign in to Reelsmith to do that.';

@@ -1,5 +1,5 @@
 import { dial, type Client, type Metrics } from '@reelsmith/kit';
-import { assembly, billing, identity, marketplace, media, telemetry } from '@reelsmith/proto';
+import { assembly, billing, identity, marketplace, media, telemetry, webhooks } from '@reelsmith/proto';
 import { Admission, type AdmissionLimits, type AdmissionObserver } from '../domain/admission.js';
 
 /** Typed gRPC clients of the services the gateway calls; one channel each, every call with a deadline. */
@@ -8,6 +8,8 @@ export interface Peers {
   identity: Client<typeof identity.IdentityService>;
   media: Client<typeof media.MediaLibraryService>;
   jobs: Client<typeof assembly.AssemblyOrchestratorService>;
+  /** The orchestrator's webhooks (same address as `jobs`). */
+  webhooks: Client<typeof webhooks.WebhookService>;
   telemetry: Client<typeof telemetry.TelemetryService>;
   marketplace: Client<typeof marketplace.MarketplaceService>;
   close(): void;
@@ -23,6 +25,7 @@ export function dialPeers(addresses: Record<string, string>, deadlineMs: number,
       deadlineMs: Math.max(deadlineMs, 15_000),
       metrics,
     }),
+    webhooks: dial(webhooks.WebhookService, addresses['assembly-orchestrator']!, { deadlineMs, metrics }),
     // Channels connect lazily: a test that never asks telemetry needs no address for it.
     telemetry: dial(telemetry.TelemetryService, addresses['telemetry'] ?? '127.0.0.1:1', { deadlineMs, metrics }),
     // Configuration requires every address; tests that never call the marketplace may leave it out
@@ -67,6 +70,7 @@ export function admitted(peers: Peers, limits: AdmissionConfig, observer?: Admis
     billing: gated(peers.billing, gates.billing),
     media: gated(peers.media, gates.media),
     jobs: gated(peers.jobs, gates.jobs),
+    webhooks: gated(peers.webhooks, gates.jobs),
     telemetry: gated(peers.telemetry, gates.telemetry),
     marketplace: gated(peers.marketplace, gates.marketplace),
     close: () => peers.close(),
