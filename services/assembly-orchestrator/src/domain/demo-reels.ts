@@ -23,6 +23,9 @@ export const DEMO_PLANS: readonly DemoPlan[] = [
   { key: 'vertical', title: 'Vertical story', category: 'Social', pacing: 'standard', aspect: '9:16' },
 ];
 
+/** Polls without a new starter clip after which the clips there are taken as all there is. */
+const SETTLE_POLLS = 3;
+
 export interface StarterClip {
   objectKey: string;
   durationSec: number;
@@ -79,13 +82,20 @@ export class DemoReels {
       this.log.info('showcase not empty; no demo reels needed');
       return [];
     }
-    const clips = await this.waitForClips();
+    const per = this.opts.clipsPerReel ?? 4;
+    let clips = await this.waitForClips(per);
     if (!clips.length) return [];
     const featured: string[] = [];
     for (const [i, plan] of DEMO_PLANS.entries()) {
       if (this.stopped) break;
+      // The starter import may still be adding clips: each reel takes its window of the latest
+      // list, so the reels (and their thumbnails on the Hall of Fame) show different clips.
+      if (i > 0) {
+        const now = await this.starterClips();
+        if (now.length > clips.length) clips = now;
+      }
       const request: JobRequestInput = {
-        media_files: DemoReels.clipsFor(clips, i, this.opts.clipsPerReel ?? 4),
+        media_files: DemoReels.clipsFor(clips, i, per),
         pacing_preset: plan.pacing,
         aspect: plan.aspect,
         enable_beat_mapping: true,
@@ -132,14 +142,27 @@ export class DemoReels {
     return null;
   }
 
-  private async waitForClips(): Promise<StarterClip[]> {
+  private async starterClips(): Promise<StarterClip[]> {
+    return (await this.ports.starterClips().catch(() => [])).filter((c) => c.durationSec > 0);
+  }
+
+  /**
+   * The starter clips once there are enough for one reel (`per`), or once they stop coming (no new
+   * clip for SETTLE_POLLS polls: a small library), or whatever is there when the wait is over.
+   * Returning at the first clip made the first reels of one clip each, all alike.
+   */
+  private async waitForClips(per: number): Promise<StarterClip[]> {
     const until = Date.now() + this.opts.clipWaitMs;
+    let clips: StarterClip[] = [];
+    let unchanged = 0;
     while (!this.stopped) {
-      const clips = (await this.ports.starterClips().catch(() => [])).filter((c) => c.durationSec > 0);
-      if (clips.length) return clips;
+      const now = await this.starterClips();
+      unchanged = now.length === clips.length ? unchanged + 1 : 0;
+      clips = now;
+      if (clips.length >= per || (clips.length && unchanged >= SETTLE_POLLS)) return clips;
       if (Date.now() >= until) {
-        this.log.warn('no starter clips appeared; demo reels skipped');
-        return [];
+        if (!clips.length) this.log.warn('no starter clips appeared; demo reels skipped');
+        return clips;
       }
       await this.ports.sleep(this.opts.pollMs);
     }

@@ -5,7 +5,7 @@ import { DEMO_PLANS, DemoReels, type DemoReelPorts, type StarterClip } from '../
 const OWNER = '00000000-0000-4000-8000-00000000de30';
 
 /** A fake job path: jobs finish after two polls; one plan can be made to fail. */
-function fakes(opts: { showcase?: number; clipsAfterPolls?: number; failPlan?: string; unreachableFor?: number } = {}) {
+function fakes(opts: { showcase?: number; clipsAfterPolls?: number; failPlan?: string; unreachableFor?: number; growing?: boolean } = {}) {
   let sizeCalls = 0;
   const clips: StarterClip[] = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ objectKey: `library/${k}.mp4`, durationSec: 10 }));
   let clipPolls = 0;
@@ -17,7 +17,8 @@ function fakes(opts: { showcase?: number; clipsAfterPolls?: number; failPlan?: s
       if (++sizeCalls <= (opts.unreachableFor ?? 0)) throw new Error('14 UNAVAILABLE: connect ECONNREFUSED');
       return opts.showcase ?? 0;
     },
-    starterClips: async () => (++clipPolls > (opts.clipsAfterPolls ?? 0) ? clips : []),
+    // growing: the import adds one clip per poll, as the first start's starter import does.
+    starterClips: async () => (++clipPolls > (opts.clipsAfterPolls ?? 0) ? (opts.growing ? clips.slice(0, clipPolls) : clips) : []),
     createJob: async (owner, request, key) => {
       const id = `job-${key}`;
       if (!jobs.has(id)) jobs.set(id, { key, request, polls: 0 });
@@ -45,7 +46,8 @@ describe('first-start demo reels', () => {
   it('waits for the starter library, then renders four reels one at a time as the system account and features each in its category', async () => {
     const f = fakes({ clipsAfterPolls: 3 });
     const featured = await task(f.ports).run();
-    expect(f.clipPolls()).toBe(4);
+    // Four polls until the clips are there, then one before each later reel.
+    expect(f.clipPolls()).toBe(7);
     expect(featured).toHaveLength(4);
     expect(f.log).toEqual(DEMO_PLANS.map((p) => `create ${OWNER} first-start-demo-${p.key}`));
     const categories = f.featured.map(([, , c]) => c);
@@ -59,6 +61,30 @@ describe('first-start demo reels', () => {
       ['library/b.mp4', 'library/c.mp4', 'library/d.mp4'],
       ['library/e.mp4', 'library/a.mp4', 'library/b.mp4'],
     ]);
+  });
+
+  it('does not start on the first clip of a starter import still running: each reel gets its own clips', async () => {
+    const f = fakes({ growing: true });
+    await task(f.ports).run();
+    const files = [...f.jobs.values()].map((j) => j.request.media_files);
+    // Three clips (a reel's worth) before the first reel, not the first clip alone.
+    expect(files[0]).toEqual(['library/a.mp4', 'library/b.mp4', 'library/c.mp4']);
+    // The later reels take their windows of the grown list: no two reels alike.
+    expect(new Set(files.map((m) => m.join())).size).toBe(4);
+    // The second reel asked again: four clips by then, its window starts at the fourth.
+    expect(files[1]).toEqual(['library/d.mp4', 'library/a.mp4', 'library/b.mp4']);
+  });
+
+  it('takes a small library as it is once no new clip comes', async () => {
+    const f = fakes();
+    const two = {
+      ...f.ports,
+      starterClips: async () => [
+        { objectKey: 'library/a.mp4', durationSec: 10 },
+        { objectKey: 'library/b.mp4', durationSec: 10 },
+      ],
+    };
+    expect(await task(two).run()).toHaveLength(4);
   });
 
   it('keeps asking while media-library is not serving yet (first start), then makes the reels', async () => {
