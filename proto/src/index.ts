@@ -6,6 +6,7 @@ export * as identityEvents from './gen/reelsmith/identity/v1/events_pb.js';
 export * as billing from './gen/reelsmith/billing/v1/billing_pb.js';
 export * as billingEvents from './gen/reelsmith/billing/v1/events_pb.js';
 export * as media from './gen/reelsmith/media/v1/media_pb.js';
+export * as mediaEvents from './gen/reelsmith/media/v1/events_pb.js';
 export * as assembly from './gen/reelsmith/assembly/v1/assembly_pb.js';
 export * as assemblyEvents from './gen/reelsmith/assembly/v1/events_pb.js';
 export * as webhooks from './gen/reelsmith/assembly/v1/webhooks_pb.js';

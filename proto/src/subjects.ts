@@ -38,6 +38,7 @@ import {
   OfferMadeSchema,
 } from './gen/reelsmith/marketplace/v1/events_pb.js';
 import { WebhookDeliverySchema } from './gen/reelsmith/assembly/v1/webhooks_pb.js';
+import { ReelDeletedSchema, UserDataDeletedSchema } from './gen/reelsmith/media/v1/events_pb.js';
 
 /** Durable facts on the EVENTS stream (`events.<domain>.<fact>`) and work on the RENDER stream. */
 export const subjects = {
@@ -63,6 +64,9 @@ export const subjects = {
   'events.gateway.request_counts': RequestCountsSchema,
   'events.marketplace.opted_in': FootageOptedInSchema,
   'events.marketplace.clip_purchased': ClipPurchasedSchema,
+  // Each gateway replica drops the cached status of a job whose reel is gone.
+  'events.media.reel_deleted': ReelDeletedSchema,
+  'events.media.user_data_deleted': UserDataDeletedSchema,
   'render.jobs': RenderJobSchema,
   'render.chunks': RenderChunkSchema,
   // One webhook delivery to send (the orchestrator's WEBHOOKS work queue).

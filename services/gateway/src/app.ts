@@ -6,6 +6,7 @@ import { rollUp } from './domain/health.js';
 import { RequestCounter } from './domain/request-counter.js';
 import { jobStatusViews } from './domain/job-status.js';
 import { LiveJobs } from './domain/live-jobs.js';
+import { FinishedJobs, finishedJobsLimits } from './domain/finished-jobs.js';
 import { SessionVerifier } from './domain/sessions.js';
 import { ShortCache } from './domain/short-cache.js';
 import { installationId } from './repositories/installation.repository.js';
@@ -13,6 +14,7 @@ import { followBillingFacts } from './repositories/billing-facts.js';
 import { admitted, dialPeers } from './repositories/clients.js';
 import { gatewayMetrics } from './repositories/gateway-metrics.js';
 import { jobStatusFacts } from './repositories/jobs.js';
+import { followMediaFacts } from './repositories/media-facts.js';
 import { MiniRedis } from './repositories/redis.js';
 import { followRevocations, verifyWithIdentity } from './repositories/sessions.js';
 import { peerAddresses, peerStatuses } from './repositories/peers.repository.js';
@@ -51,6 +53,8 @@ export async function wire(p: Platform<Config>): Promise<App> {
     observers,
   );
   const live = new LiveJobs();
+  const finished = new FinishedJobs(finishedJobsLimits(config.JOB_STATUS_CACHE_MAX));
+  const mediaFacts = followMediaFacts(p.bus, finished);
   const accounts = new ShortCache<UserBody>(config.ACCOUNT_CACHE_TTL_MS);
   const billingFacts = followBillingFacts(p.bus, (userId) => (userId ? accounts.invalidate(userId) : accounts.clear()));
   const redis = config.RATE_LIMIT_REDIS_URL ? new MiniRedis(config.RATE_LIMIT_REDIS_URL) : undefined;
@@ -85,6 +89,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
     trustProxy: config.TRUST_PROXY,
     sessions,
     live,
+    finished,
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,
     publicUrl: config.PUBLIC_URL,
     contentOrigins: config.STORAGE_DRIVER === 's3' && config.S3_ENDPOINT ? [new URL(config.S3_ENDPOINT).origin] : [],
@@ -118,6 +123,7 @@ export async function wire(p: Platform<Config>): Promise<App> {
     drain: async () => {
       revocations.unsubscribe();
       billingFacts.unsubscribe();
+      mediaFacts.unsubscribe();
       liveFeed.unsubscribe();
       await io.close();
       await http.close();

@@ -27,6 +27,8 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
   /** Session cache: sessions kept (LRU) and how long a verification is trusted (revocation ends it sooner). */
   SESSION_CACHE_MAX: z.coerce.number().int().positive().default(10_000),
   SESSION_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(30_000),
+  /** Finished jobs whose status (and signed link) is kept in memory (LRU); a reel's deletion drops its own. */
+  JOB_STATUS_CACHE_MAX: z.coerce.number().int().positive().default(20_000),
   /** Admission control: identity calls in flight and queued behind them; beyond, shed with 503 + Retry-After. */
   IDENTITY_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(16),
   IDENTITY_MAX_QUEUE: z.coerce.number().int().nonnegative().default(200),

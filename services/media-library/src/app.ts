@@ -8,6 +8,7 @@ import { ReelsService } from './domain/reels.service.js';
 import { DrizzleLibraryRepository } from './repositories/library.repository.js';
 import { listLibraryFiles } from './repositories/library-files.js';
 import { DrizzleMediaRepository } from './repositories/media.repository.js';
+import { deletionFacts } from './repositories/deletion-facts.js';
 import { engineTools, libraryObjects, libraryTools } from './repositories/media-tools.js';
 import { startConsumers } from './transport/events.js';
 import { grpcBinding } from './transport/grpc.js';
@@ -23,11 +24,13 @@ export function wire(p: Platform<Config>): App {
   const store = createObjectStore(p.config);
   const replicaId = `${os.hostname()}/${process.pid}`;
   const mediaRepo = new DrizzleMediaRepository(p.db.orm);
+  const facts = deletionFacts(p.bus);
   const service = new MediaService(mediaRepo, store, engineTools, p.log, {
     concurrency: p.config.ANALYSIS_CONCURRENCY,
     replicaId,
+    facts,
   });
-  const reels = new ReelsService(mediaRepo, store, p.log);
+  const reels = new ReelsService(mediaRepo, store, p.log, facts);
   const library = new LibraryService(new DrizzleLibraryRepository(p.db.orm), libraryObjects(store), libraryTools, p.log, { replicaId });
   const expiry = new Interval(() => service.expireUnused(new Date()), p.config.UPLOAD_SWEEP_INTERVAL_MS, p.log);
   const reelExpiry = new Interval(() => reels.expireReels(new Date()), p.config.REEL_SWEEP_INTERVAL_MS, p.log);

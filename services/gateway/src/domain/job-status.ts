@@ -1,3 +1,6 @@
+import { FINISHED, type CachedStatus, type FinishedJobs } from './finished-jobs.js';
+import type { LiveJobs } from './live-jobs.js';
+
 /**
  * The one view of a job's status, served by GET /jobs/{id}/status and pushed to the job's sockets
  * from the orchestrator's status messages, so the two always say the same.
@@ -37,7 +40,8 @@ const STATUSES = new Set(['queued', 'processing', 'completed', 'failed', 'cancel
 
 export function jobStatusViews(signer: LinkSigner) {
   return {
-    async view(f: JobStatusFacts): Promise<JobStatusView> {
+    /** `reelGone`: the reel is known to be deleted (no stat needed: no link). */
+    async view(f: JobStatusFacts, reelGone = false): Promise<JobStatusView> {
       const status = (STATUSES.has(f.status) ? f.status : 'queued') as JobStatusView['status'];
       return {
         job_id: f.jobId,
@@ -47,7 +51,7 @@ export function jobStatusViews(signer: LinkSigner) {
         progress: Math.max(0, Math.min(100, f.progress)),
         // No link to a reel that was deleted since.
         download_url:
-          status === 'completed' && f.outputKey && (await signer.stat(f.outputKey))
+          status === 'completed' && f.outputKey && !reelGone && (await signer.stat(f.outputKey))
             ? await signer.signedUrl(f.outputKey, { expiresInSeconds: LINK_SECONDS, downloadName: f.outputFilename })
             : null,
       };
@@ -55,3 +59,32 @@ export function jobStatusViews(signer: LinkSigner) {
   };
 }
 export type JobStatusViews = ReturnType<typeof jobStatusViews>;
+
+/** What GET /jobs/{id}/status answers: the view, and for a finished job its cache validators. */
+export type StatusAnswer = { view: JobStatusView; etag?: undefined } | CachedStatus;
+
+/**
+ * GET /jobs/{id}/status: a finished job from memory (finished-jobs.ts), a live one from the status
+ * messages heard (live-jobs.ts), anything else from the orchestrator (`fetch`). The view of a
+ * finished job is built once (one stat, one signature) and kept.
+ */
+export function jobStatuses(d: {
+  views: JobStatusViews;
+  live: LiveJobs;
+  finished: FinishedJobs;
+  fetch: (jobId: string, ownerId: string, requestId?: string) => Promise<JobStatusFacts>;
+}) {
+  return async (jobId: string, ownerId: string, requestId?: string): Promise<StatusAnswer> => {
+    const cached = d.finished.get(jobId, ownerId);
+    if (cached) return cached;
+    const since = d.finished.mark();
+    let facts = d.live.get(jobId, ownerId);
+    if (!facts) {
+      facts = await d.fetch(jobId, ownerId, requestId);
+      d.live.fetched(ownerId, facts);
+    }
+    const view = await d.views.view(facts, d.finished.reelGone(jobId, ownerId));
+    return FINISHED.has(view.status) ? d.finished.put(ownerId, view, since) : { view };
+  };
+}
+export type JobStatuses = ReturnType<typeof jobStatuses>;

@@ -1,4 +1,5 @@
 import { DomainError, ErrorCode, type Logger } from '@reelsmith/kit';
+import { NO_DELETION_FACTS, type DeletionFacts } from './reels.service.js';
 
 export type MediaKind = 'video' | 'audio';
 
@@ -183,6 +184,8 @@ export interface MediaOptions {
   /** Names this process in its claims; only for people reading the table. */
   replicaId?: string;
   leaseMs?: number;
+  /** Published when a user's data is deleted (reels.service.ts). */
+  facts?: DeletionFacts;
 }
 
 /**
@@ -203,6 +206,7 @@ export class MediaService {
   private readonly concurrency: number;
   private readonly replicaId: string;
   private readonly leaseMs: number;
+  private readonly facts: DeletionFacts;
 
   constructor(
     private readonly repo: MediaRepository,
@@ -214,6 +218,7 @@ export class MediaService {
     this.concurrency = opts.concurrency ?? 1;
     this.replicaId = opts.replicaId ?? crypto.randomUUID();
     this.leaseMs = opts.leaseMs ?? ANALYSIS_LEASE_MS;
+    this.facts = opts.facts ?? NO_DELETION_FACTS;
   }
 
   async registerUpload(ownerId: string, objectKey: string, displayName: string, sizeCap: number): Promise<MediaRecord> {
@@ -373,6 +378,7 @@ export class MediaService {
       // An upload's timeline frames go with it (a reel or thumbnail has none: nothing there).
       if (key.startsWith('uploads/')) await this.objects.deletePrefix(framesPrefix(key));
     }
+    await this.facts.userDataDeleted(ownerId);
     const removed = await this.repo.removeOwner(ownerId);
     this.log.info({ user_id: ownerId, ...removed }, 'user data deleted with its objects');
     return removed;

@@ -38,6 +38,18 @@ export interface ReelsRepository {
   expiredReels(now: Date, limit: number): Promise<ReelRecord[]>;
 }
 
+/**
+ * Facts others act on when reels go (events.media.*): every gateway replica drops the cached
+ * status of the job, whose download link no longer works. Published after the objects are gone and
+ * before the reel leaves the list, so a failure is finished by deleting again.
+ */
+export interface DeletionFacts {
+  reelDeleted(ownerId: string, reelId: string): Promise<void>;
+  userDataDeleted(ownerId: string): Promise<void>;
+}
+
+export const NO_DELETION_FACTS: DeletionFacts = { reelDeleted: async () => undefined, userDataDeleted: async () => undefined };
+
 const DAY_MS = 24 * 3600_000;
 
 /**
@@ -63,6 +75,7 @@ export class ReelsService {
     private readonly repo: ReelsRepository,
     private readonly objects: Pick<Objects, 'delete'>,
     private readonly log: Logger,
+    private readonly facts: DeletionFacts = NO_DELETION_FACTS,
   ) {}
 
   /** Lists a finished reel, to be kept as long as the owner's plan says (idempotent by id). */
@@ -83,6 +96,7 @@ export class ReelsService {
     for (const r of await this.repo.expiredReels(now, 500)) {
       try {
         for (const key of [r.objectKey, r.thumbnailKey]) if (key) await this.objects.delete(key);
+        await this.facts.reelDeleted(r.ownerId, r.id);
         await this.repo.deleteReel(r.ownerId, r.id);
         removed += 1;
       } catch (e) {
@@ -103,6 +117,7 @@ export class ReelsService {
     const reel = await this.repo.reel(ownerId, id);
     if (!reel) throw new DomainError(ErrorCode.NOT_FOUND, 'Reel not found.', 'reel_not_found');
     for (const key of [reel.objectKey, reel.thumbnailKey]) if (key) await this.objects.delete(key);
+    await this.facts.reelDeleted(ownerId, id);
     await this.repo.deleteReel(ownerId, id);
     this.log.info({ reel_id: id, user_id: ownerId }, 'reel deleted with its objects');
   }

@@ -1,9 +1,11 @@
 import multipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { isMusicAnalysis, parseAnalysisJson, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LINK_SECONDS, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
+import { notModified, type FinishedJobs } from '../../domain/finished-jobs.js';
+import { LINK_SECONDS, jobStatuses, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
 import { correctionKind, previewPlan } from '../../domain/plan-preview.js';
 import { planPreviewPorts } from '../../repositories/plan-preview.js';
@@ -34,6 +36,8 @@ export interface AssemblyDeps {
   views: JobStatusViews;
   /** Status of live jobs heard from the orchestrator: a poll of a live job needs no gRPC call. */
   live: LiveJobs;
+  /** Finished jobs' status views: a poll of a finished job needs no call, no stat, no signing. */
+  finished: FinishedJobs;
   /** Signed links to thumbnails and segment frames (object storage). */
   signer: LinkSigner;
 }
@@ -63,7 +67,13 @@ const ANALYSIS: Record<string, 'pending' | 'ready' | 'failed'> = { pending: 'pen
  * POST /uploads/file, POST /jobs/assemble, GET /jobs/:id/status, GET /downloads/:id. Every route
  * acts for the signed-in user on their own things.
  */
-export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live, signer }) => {
+export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, { peers, uploads, views, live, finished, signer }) => {
+  const statusOf = jobStatuses({
+    views,
+    live,
+    finished,
+    fetch: async (jobId, ownerId, requestId?: string) => jobStatusFacts(await peers.jobs.getJob({ jobId, ownerId }, { requestId })),
+  });
   const link = (key: string) => (key ? signer.signedUrl(key, { expiresInSeconds: LINK_SECONDS }) : Promise.resolve(null));
 
   // Multipart parsing (and its per-request hooks: a close listener, temp-file cleanup) only where
@@ -271,14 +281,15 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       config: { access: 'user' },
       schema: { summary: "A job's status", params: uuidParams, response: { 200: jobStatus, ...errors(400, 401, 404) } },
     },
-    async (req) => {
-      const ownerId = callerOf(req).id;
-      let facts = live.get(req.params.id, ownerId);
-      if (!facts) {
-        facts = jobStatusFacts(await peers.jobs.getJob({ jobId: req.params.id, ownerId }, { requestId: req.id }));
-        live.fetched(ownerId, facts);
+    async (req, reply) => {
+      const s = await statusOf(req.params.id, callerOf(req).id, req.id);
+      // A finished job: validators, so a polling client gets 304 while nothing changed.
+      if (s.etag) {
+        void reply.header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
+        // A 304 has no body, hence no response schema: sent through the untyped reply.
+        if (notModified(req.headers['if-none-match'], s.etag)) return (reply as FastifyReply).code(304).send();
       }
-      return views.view(facts);
+      return s.view;
     },
   );
 

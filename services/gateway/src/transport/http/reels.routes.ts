@@ -77,6 +77,7 @@ export const reelsRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectSto
     },
     async (req) => {
       await peers.media.deleteReel({ ownerId: callerOf(req).id, reelId: req.params.id }, { requestId: req.id });
+      app.reelDeleted(req.params.id);
       return { message: 'Reel deleted' };
     },
   );

@@ -22,6 +22,7 @@ import { serializerCompiler } from './serializer.js';
 import { errorBody, type UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
+import { FinishedJobs, finishedJobsLimits } from '../../domain/finished-jobs.js';
 import { SESSION_CACHE_DEFAULTS, SessionVerifier } from '../../domain/sessions.js';
 import { ShortCache } from '../../domain/short-cache.js';
 import { UploadsService } from '../../domain/uploads.service.js';
@@ -33,7 +34,6 @@ import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
-import { webhooksRoutes } from './webhooks.routes.js';
 import { idempotencyPlugin } from './idempotency.js';
 import type { Idempotency } from '../../domain/idempotency.js';
 import { assemblyRoutes } from './assembly.routes.js';
@@ -108,6 +108,8 @@ export interface HttpDeps {
   sessions?: SessionVerifier;
   /** Status of live jobs heard from the orchestrator; an empty one when absent. */
   live?: LiveJobs;
+  /** Finished jobs' status views (dropped on the bus's reel deletions); an empty one when absent. */
+  finished?: FinishedJobs;
   /** Every request's gRPC calls share this budget (the deadline passed on); not for uploads. */
   requestDeadlineMs?: number;
   /** The public URL (HSTS when https, and an origin of links in the CSP); http://localhost:8080 when absent. */
@@ -135,6 +137,11 @@ declare module 'fastify' {
      * GET /auth/me asks billing (other replicas hear billing's facts on NATS).
      */
     accountChanged(userId: string): void;
+    /**
+     * A route that deleted a reel calls this, so this replica's next status of its job has no
+     * link (other replicas hear media-library's events.media.reel_deleted on NATS).
+     */
+    reelDeleted(jobId: string): void;
   }
 }
 
@@ -300,6 +307,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // At the root, so the caller hook and the admin route list cover every route.
   const accounts = deps.accounts ?? new ShortCache<UserBody>(0);
   app.decorate('accountChanged', (userId: string) => accounts.invalidate(userId));
+  const finished = deps.finished ?? new FinishedJobs(finishedJobsLimits(1000));
+  app.decorate('reelDeleted', (jobId: string) => finished.reelDeleted(jobId));
   const sessions = deps.sessions ?? (deps.peers ? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS) : undefined);
   if (sessions) await app.register(authPlugin, { sessions });
   await app.register(idempotencyPlugin, { idempotency: deps.idempotency });
@@ -315,11 +324,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(paymentsRoutes, { peers: deps.peers, checkout });
         await api.register(adminRoutes, { peers: deps.peers });
         await api.register(apiKeysRoutes, { peers: deps.peers });
-        await api.register(webhooksRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
-          await api.register(assemblyRoutes, { peers: deps.peers, uploads, views, live: deps.live ?? new LiveJobs(), signer: deps.store });
+          await api.register(assemblyRoutes, {
+            peers: deps.peers,
+            uploads,
+            views,
+            live: deps.live ?? new LiveJobs(),
+            finished,
+            signer: deps.store,
+          });
           await api.register(reelsRoutes, { peers: deps.peers, store: deps.store });
           await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
           await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });
