@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
-import { activationsOf, beatModel } from '../../packages/engine/dist/beat-model.js';
+import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
 import { readTrainingFeatures } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
 const dir = process.argv[2];
-if (process.argv[3]) await beatModel(process.argv[3]);
+if (process.argv[3]) useBeatModel(process.argv[3]);
 const rows = [];
 for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));

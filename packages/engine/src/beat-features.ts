@@ -155,8 +155,8 @@ export function beatFeatures(samples: Float32Array): { data: Float32Array; bands
       const ai = (im[k]! - im[j]!) / 2;
       const br = (im[k]! + im[j]!) / 2;
       const bi = (re[j]! - re[k]!) / 2;
-      mag[k] = Math.hypot(ar, ai);
-      mag2[k] = Math.hypot(br, bi);
+      mag[k] = Math.sqrt(ar * ar + ai * ai);
+      mag2[k] = Math.sqrt(br * br + bi * bi);
     }
     bandsOf(mag, f);
     if (two) bandsOf(mag2, f + 1);
