@@ -2,8 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EngineError, cancelledError } from './errors.js';
 
 export interface ExecOptions {
-  /** Killed (SIGKILL) after this long; the promise rejects with TIMEOUT. */
+  /**
+   * The overall cap: killed (SIGKILL) after this long whatever it is doing; the promise rejects
+   * with TIMEOUT naming the cap. Set it generously where `stallMs` judges progress.
+   */
   timeoutMs: number;
+  /** Names the cap for its error (e.g. "overall cap 741 s, from 18 s of reel, 450 MB of input and 2 threads"). */
+  capReason?: string;
+  /**
+   * The stall limit: killed when the work made no progress this long (TIMEOUT naming the stall).
+   * Progress is a new frame or output time in a `-progress` block (or its end), or output on
+   * stdout when `onStdout` reads it, or any output at all when neither is used. Unset: no check.
+   */
+  stallMs?: number;
   /** Called with each `key=value` block ffmpeg writes for `-progress pipe:1`. */
   onProgress?: (fields: Record<string, string>) => void;
   /** Raw stdout (when not used for progress), e.g. decoded samples. */
@@ -51,6 +62,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(stallTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (!err) return resolve({ stderrTail: stderr[stderr.length - 1]! });
       // Killed processes are waited for (a second at most), so none outlives the rejection.
@@ -59,10 +71,35 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       if (!running().length) return reject(err);
       setTimeout(() => reject(err), 1000).unref();
     };
+    const name = stages.at(-1)!.command;
     const timer = setTimeout(
-      () => finish(new EngineError('TIMEOUT', `${stages.at(-1)!.command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
+      () =>
+        finish(
+          new EngineError(
+            'TIMEOUT',
+            `${name} did not finish within ${Math.round(opts.timeoutMs / 1000)} s (${opts.capReason ?? 'its overall cap'})${opts.stallMs === undefined ? '' : ', though it was still making progress'}`,
+          ),
+        ),
       opts.timeoutMs,
     );
+    // The stall watchdog: checked a few times per limit, it fires when nothing moved for stallMs.
+    const watch = progressWatch(opts.stallMs);
+    const stallTimer =
+      opts.stallMs === undefined
+        ? undefined
+        : setInterval(
+            () => {
+              const idleMs = watch.idleMs();
+              if (idleMs >= opts.stallMs!)
+                finish(
+                  new EngineError(
+                    'TIMEOUT',
+                    `${name} made no progress for ${Math.round(idleMs / 1000)} s (the stall limit is ${Math.round(opts.stallMs! / 1000)} s)${watch.where()}`,
+                  ),
+                );
+            },
+            Math.max(50, Math.min(5000, opts.stallMs / 4)),
+          );
     const onAbort = () => finish(cancelledError());
     opts.signal?.addEventListener('abort', onAbort);
 
@@ -106,6 +143,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
         guard((d: Buffer) => {
           const text = d.toString();
           stderr[i] = (stderr[i] + text).slice(-8000);
+          if (last && !opts.onStdout && !opts.onProgress) watch.moved();
           if (last && opts.onStderrLine) {
             pendingErr += text;
             const lines = pendingErr.split('\n');
@@ -126,6 +164,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       child.stdout!.on(
         'data',
         guard((chunk: Buffer) => {
+          if (!opts.onProgress) watch.moved();
           if (opts.onStdout) return opts.onStdout(chunk);
           if (!opts.onProgress) return;
           pending += chunk.toString();
@@ -137,6 +176,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
             const key = line.slice(0, eq).trim();
             fields[key] = line.slice(eq + 1).trim();
             if (key === 'progress') {
+              watch.block(fields);
               opts.onProgress(fields);
               fields = {};
             }
@@ -150,3 +190,32 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
 }
 
 export const lastLines = (s: string, n = 3) => s.trim().split('\n').slice(-n).join(' | ');
+
+/**
+ * What the stall watchdog knows: when the work last moved. A `-progress` block counts as movement
+ * only when its frame count, output time or output size grew (ffmpeg repeats the last values twice
+ * a second while stuck), or when it is the last one (`progress=end`: the trailer and faststart).
+ */
+export function progressWatch(stallMs: number | undefined, now: () => number = Date.now) {
+  let at = now();
+  let best = { frame: -1, time: -1, size: -1 };
+  return {
+    moved: () => void (at = now()),
+    block(f: Record<string, string>) {
+      const seen = { frame: num(f.frame), time: num(f.out_time_us ?? f.out_time_ms), size: num(f.total_size) };
+      const grew = seen.frame > best.frame || seen.time > best.time || seen.size > best.size;
+      best = { frame: Math.max(best.frame, seen.frame), time: Math.max(best.time, seen.time), size: Math.max(best.size, seen.size) };
+      if (grew || f.progress === 'end') at = now();
+    },
+    idleMs: () => (stallMs === undefined ? 0 : now() - at),
+    where: () =>
+      best.frame >= 0 || best.time >= 0
+        ? `; last at frame ${Math.max(0, best.frame)}, ${(Math.max(0, best.time) / 1e6).toFixed(1)} s of output`
+        : '',
+  };
+}
+
+const num = (v: string | undefined) => {
+  const n = Number(v);
+  return v !== undefined && v !== 'N/A' && Number.isFinite(n) ? n : -1;
+};

@@ -8,6 +8,7 @@ export * from './plan.js';
 export * from './plan-edit.js';
 export * from './probe.js';
 export * from './render.js';
+export * from './watchdog.js';
 export * from './render-args.js';
 export * from './render-audio-args.js';
 export * from './render-batch-args.js';

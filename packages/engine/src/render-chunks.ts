@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
+import { STALL_MS } from './watchdog.js';
 import { prepareFonts } from './fonts.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
@@ -18,8 +19,12 @@ import { ASPECTS, type RenderSettings } from './settings.js';
 import { titleScript } from './title.js';
 
 export interface RunOptions {
-  /** Killed after this long (TIMEOUT). */
+  /** The overall cap: killed after this long (TIMEOUT), progress or not. Set it generously (renderLimits). */
   timeoutMs: number;
+  /** Names the cap in its error. */
+  capReason?: string;
+  /** Killed when ffmpeg shows no new frame or output time this long (TIMEOUT); default STALL_MS. */
+  stallMs?: number;
   signal?: AbortSignal;
   /** 0..1 of this call's work, as ffmpeg reports it. */
   onProgress?: (fraction: number) => void;
@@ -41,6 +46,8 @@ export function prepareTitle(
 async function run(cmd: BuiltCommand, opts: RunOptions, env?: Record<string, string>): Promise<void> {
   await execMedia('ffmpeg', cmd.args, {
     timeoutMs: opts.timeoutMs,
+    capReason: opts.capReason,
+    stallMs: opts.stallMs ?? STALL_MS,
     signal: opts.signal,
     env,
     onProgress: (f) => {
@@ -109,7 +116,11 @@ export async function renderAudioTrack(task: AudioTrackTask, opts: RunOptions): 
         const file = `sound-${String(k).padStart(4, '0')}.wav`;
         names.push({ file, durationSec: batch.frames / task.plan.fps });
         const left = opts.timeoutMs - (Date.now() - started);
-        if (left <= 0) throw new EngineError('TIMEOUT', `ffmpeg did not finish within ${Math.round(opts.timeoutMs / 1000)} s`);
+        if (left <= 0)
+          throw new EngineError(
+            'TIMEOUT',
+            `the sound track did not finish within ${Math.round(opts.timeoutMs / 1000)} s (${opts.capReason ?? 'its overall cap'})`,
+          );
         await run(buildClipSoundArgs({ clips: task.clips, plan: task.plan, batch, output: path.join(task.dir, file) }), {
           ...opts,
           timeoutMs: left,

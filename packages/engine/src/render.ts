@@ -5,6 +5,7 @@ import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-tracker.js';
 import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
+import { renderLimits } from './watchdog.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { validatePlan } from './plan-edit.js';
@@ -40,8 +41,13 @@ export interface RenderRequest {
   musicStartSec?: number;
   /** 0..100, monotone, at least once a second while rendering. */
   onProgress?: (percent: number, stage: Stage) => void;
-  /** Overall limit; default: 2 minutes plus 4x the reel's length. */
+  /**
+   * The overall cap; default: generous, from the reel's length, the inputs' size and the threads
+   * (watchdog.ts). Before it, an ffmpeg process is stopped when it makes no progress for `stallMs`.
+   */
   timeoutMs?: number;
+  /** No new frame or output time for this long stops the render; default STALL_MS (a minute). */
+  stallMs?: number;
   signal?: AbortSignal;
   tmpRoot?: string;
   /**
@@ -221,14 +227,25 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     const thumb = { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) };
     fs.mkdirSync(path.dirname(output), { recursive: true });
     report(10, 'rendering');
-    const timeoutMs = req.timeoutMs ?? 120_000 + plan.totalSec * 4000;
+    // Stopped for making no progress, not for taking long: the cap is only a generous backstop.
+    const limits = renderLimits({
+      reelSec: plan.totalSec,
+      inputBytes: [...clips, ...(music ? [music] : [])].reduce((sum, m) => sum + m.sizeBytes, 0),
+      threads: req.threads,
+    });
+    const timeoutMs = req.timeoutMs ?? limits.capMs;
+    const basis = req.timeoutMs === undefined ? limits.capReason : 'as the caller set it';
+    const watchdog = { stallMs: req.stallMs ?? limits.stallMs, capReason: `overall cap ${Math.round(timeoutMs / 1000)} s, ${basis}` };
+    const overCap = () =>
+      new EngineError('TIMEOUT', `the render did not finish within its overall cap of ${Math.round(timeoutMs / 1000)} s (${basis})`);
     const deadline = Date.now() + timeoutMs;
     /** Runs one ffmpeg command of the render; `from`..`to` is its share of the progress bar. */
     const ffmpeg = (cmd: BuiltCommand, from: number, to: number) => {
       const left = deadline - Date.now();
-      if (left <= 0) throw new EngineError('TIMEOUT', `ffmpeg did not finish within ${Math.round(timeoutMs / 1000)} s`);
+      if (left <= 0) throw overCap();
       return execMedia('ffmpeg', cmd.args, {
         timeoutMs: left,
+        ...watchdog,
         signal: req.signal,
         env: fontEnv,
         onProgress: (f) => {
@@ -252,7 +269,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       const totalFrames = batches.reduce((s, b) => s + b.frames, 0);
       const left = () => {
         const ms = deadline - Date.now();
-        if (ms <= 0) throw new EngineError('TIMEOUT', `ffmpeg did not finish within ${Math.round(timeoutMs / 1000)} s`);
+        if (ms <= 0) throw overCap();
         return ms;
       };
       const chunks: Array<{ file: string; frames: number }> = [];
@@ -274,18 +291,18 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
             thumbnail: thumb,
             threads: req.threads,
           },
-          { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(from + share * f, 'rendering') },
+          { timeoutMs: left(), ...watchdog, signal: req.signal, onProgress: (f) => report(from + share * f, 'rendering') },
         );
         chunks.push({ file, frames: batch.frames });
       }
       const audio = path.join(tmp, 'sound.wav');
       await renderAudioTrack(
         { clips, music, plan, settings, totalFrames, output: audio, dir: tmp },
-        { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(90 + 5 * f, 'rendering') },
+        { timeoutMs: left(), ...watchdog, signal: req.signal, onProgress: (f) => report(90 + 5 * f, 'rendering') },
       );
       const joined = await joinChunks(
         { dir: tmp, chunks, fps: plan.fps, audio, output: partial },
-        { timeoutMs: left(), signal: req.signal, onProgress: (f) => report(95 + 3 * f, 'finalizing') },
+        { timeoutMs: left(), ...watchdog, signal: req.signal, onProgress: (f) => report(95 + 3 * f, 'finalizing') },
       );
       durationSec = joined.durationSec;
     }

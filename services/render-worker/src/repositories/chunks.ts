@@ -13,6 +13,7 @@ import {
   probe,
   renderAudioTrack,
   renderChunk,
+  renderLimits,
   type Batch,
   type EditPlan,
   type MediaInfo,
@@ -111,7 +112,9 @@ export interface CoordinateInput {
   output: string;
   thumbnail: string;
   signal: AbortSignal;
+  /** The overall cap (generous: each ffmpeg process is judged on stalled progress) and what it is. */
   timeoutMs: number;
+  capReason?: string;
   /** 0..100 of the whole job. */
   onProgress: (percent: number) => void;
 }
@@ -179,12 +182,16 @@ export class ChunkWork {
       const started = Date.now();
       const left = () => {
         const ms = x.timeoutMs - (Date.now() - started);
-        if (ms <= 0) throw new EngineError('TIMEOUT', `the render did not finish within ${Math.round(x.timeoutMs / 1000)} s`);
+        if (ms <= 0)
+          throw new EngineError(
+            'TIMEOUT',
+            `the render did not finish within ${Math.round(x.timeoutMs / 1000)} s (${x.capReason ?? 'its overall cap'})`,
+          );
         return ms;
       };
       await renderAudioTrack(
         { clips: x.clips, music: x.music, plan: x.plan, settings: x.settings, totalFrames, output: audio, dir: x.dir },
-        { timeoutMs: left(), signal: x.signal },
+        { timeoutMs: left(), capReason: x.capReason, signal: x.signal },
       );
       while (records.size < batches.length) {
         if (x.signal.aborted) throw cancelledError();
@@ -211,7 +218,7 @@ export class ChunkWork {
       const joined = await this.d.heavy.run(() =>
         joinChunks(
           { dir: x.dir, chunks, fps: x.plan.fps, audio, output: x.output },
-          { timeoutMs: left(), signal: x.signal, onProgress: (f) => x.onProgress(95 + 4 * f) },
+          { timeoutMs: left(), capReason: x.capReason, signal: x.signal, onProgress: (f) => x.onProgress(95 + 4 * f) },
         ),
       );
       const list = [...records.values()].sort((a, b) => a.index - b.index);
@@ -268,7 +275,7 @@ export class ChunkWork {
           thumbnail: { path: thumbFile, atSec: body.thumbnailAtSec },
           threads: this.d.threads,
         },
-        { timeoutMs: 120_000 + (body.batch.frames / body.plan.fps) * 8000, signal },
+        chunkLimits(body.batch.frames / body.plan.fps, clips, this.d.threads, signal),
       );
     });
     if (r.thumbnail) await this.d.store.put(k.thumbnail, fs.createReadStream(thumbFile), { contentType: 'image/jpeg' });
@@ -298,4 +305,10 @@ export class ChunkWork {
     // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote.
     if (!(await this.d.store.stat(k.manifest))) await this.dropJob(t.jobId);
   }
+}
+
+/** A chunk's generous overall cap, from its length, its clips' size and the threads (renderLimits). */
+function chunkLimits(chunkSec: number, clips: MediaInfo[], threads: number | undefined, signal: AbortSignal) {
+  const l = renderLimits({ reelSec: chunkSec, inputBytes: clips.reduce((sum, m) => sum + (m?.sizeBytes ?? 0), 0), threads });
+  return { timeoutMs: l.capMs, capReason: `overall cap ${Math.round(l.capMs / 1000)} s, ${l.capReason}`, stallMs: l.stallMs, signal };
 }

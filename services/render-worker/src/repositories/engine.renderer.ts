@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { planBatches, prepare, renderReel, thumbnailTime, type EditPlan } from '@reelsmith/engine';
+import { planBatches, prepare, renderLimits, renderReel, thumbnailTime, type EditPlan, type MediaInfo } from '@reelsmith/engine';
 import { planFromWire } from '@reelsmith/proto';
 import type { Renderer } from '../domain/render-job.service.js';
 import type { ChunkWork, HeavySlot } from './chunks.js';
@@ -72,10 +72,20 @@ export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
       output,
       thumbnail,
       signal: input.signal,
-      // As for one worker (2 minutes plus 4x the reel), plus the wait for free workers.
-      timeoutMs: 2 * (120_000 + prepared.plan.totalSec * 4000),
+      // A generous cap (each ffmpeg process is judged on stalled progress): twice one worker's,
+      // for the wait for free workers.
+      ...coordinatorCap(prepared.plan.totalSec, [...prepared.clips, ...(prepared.music ? [prepared.music] : [])], o.threads),
       onProgress: (p) => input.onProgress(p, p >= 95 ? 'finalizing' : 'rendering'),
     });
     return { output, thumbnail, durationSec: r.durationSec, chunks: r.chunks };
   },
 });
+
+/** The coordinator's overall cap: twice one worker's (renderLimits), for the wait for free workers. */
+function coordinatorCap(reelSec: number, inputs: MediaInfo[], threads?: number) {
+  const one = renderLimits({ reelSec, inputBytes: inputs.reduce((sum, m) => sum + m.sizeBytes, 0), threads });
+  return {
+    timeoutMs: 2 * one.capMs,
+    capReason: `overall cap ${Math.round((2 * one.capMs) / 1000)} s, twice one worker's ${one.capReason}`,
+  };
+}
