@@ -244,6 +244,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your API keys (never their secrets), newest first */
+        get: operations["getApiKeys"];
+        put?: never;
+        /** Create an API key (Corporate plan or admin): the secret is in this answer only */
+        post: operations["postApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key: it answers 401 at once, on every gateway */
+        delete: operations["deleteApiKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/change-password": {
         parameters: {
             query?: never;
@@ -1406,6 +1441,72 @@ export interface components {
             status: string;
             updated_at: string;
         };
+        ApiKey: {
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description When a request last used the key (to the minute); null: never */
+            last_used_at: string | null;
+            name: string;
+            /** @description The first characters of the secret, to tell keys apart */
+            prefix: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+        };
+        ApiKeyCreated: {
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description When a request last used the key (to the minute); null: never */
+            last_used_at: string | null;
+            name: string;
+            /** @description The first characters of the secret, to tell keys apart */
+            prefix: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @description The key itself (rs_live_...): shown this once, never again */
+            secret: string;
+        };
+        ApiKeyCreatedInput: {
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description When a request last used the key (to the minute); null: never */
+            last_used_at: string | null;
+            name: string;
+            /** @description The first characters of the secret, to tell keys apart */
+            prefix: string;
+            scopes: components["schemas"]["ApiKeyScopeInput"][];
+            /** @description The key itself (rs_live_...): shown this once, never again */
+            secret: string;
+        };
+        ApiKeyInput: {
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description When a request last used the key (to the minute); null: never */
+            last_used_at: string | null;
+            name: string;
+            /** @description The first characters of the secret, to tell keys apart */
+            prefix: string;
+            scopes: components["schemas"]["ApiKeyScopeInput"][];
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
+        };
+        ApiKeyListInput: {
+            keys: components["schemas"]["ApiKeyInput"][];
+        };
+        ApiKeyRequest: {
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+        };
+        ApiKeyRequestInput: {
+            name: string;
+            scopes: components["schemas"]["ApiKeyScopeInput"][];
+        };
+        /** @enum {string} */
+        ApiKeyScope: "uploads:write" | "jobs:write" | "jobs:read" | "library:read" | "reels:read" | "reels:delete";
+        /** @enum {string} */
+        ApiKeyScopeInput: "uploads:write" | "jobs:write" | "jobs:read" | "library:read" | "reels:read" | "reels:delete";
         BillingHistory: {
             payments: components["schemas"]["PaymentRecord"][];
         };
@@ -1944,6 +2045,8 @@ export interface components {
              * @enum {string}
              */
             aspect: "16:9" | "9:16" | "1:1";
+            /** @description An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints) */
+            callback_url?: string | null;
             /** @default true */
             enable_beat_mapping: boolean;
             /** @default true */
@@ -1981,6 +2084,8 @@ export interface components {
              * @enum {string}
              */
             aspect: "16:9" | "9:16" | "1:1";
+            /** @description An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints) */
+            callback_url?: string | null;
             /** @default true */
             enable_beat_mapping: boolean;
             /** @default true */
@@ -2373,6 +2478,8 @@ export interface components {
              * @enum {string}
              */
             aspect: "16:9" | "9:16" | "1:1";
+            /** @description An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints) */
+            callback_url?: string | null;
             /** @default true */
             enable_beat_mapping: boolean;
             /** @default true */
@@ -2425,6 +2532,8 @@ export interface components {
              * @enum {string}
              */
             aspect: "16:9" | "9:16" | "1:1";
+            /** @description An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints) */
+            callback_url?: string | null;
             /** @default true */
             enable_beat_mapping: boolean;
             /** @default true */
@@ -4234,6 +4343,216 @@ export interface operations {
             };
         };
     };
+    getApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postAuthChangePassword: {
         parameters: {
             query?: never;
@@ -5946,6 +6265,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5995,7 +6323,10 @@ export interface operations {
     postJobsPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per request: for 24 hours, the same key with the same request answers the first answer again without running it twice; with a different request, 409 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7652,7 +7983,10 @@ export interface operations {
     postUploadsFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per request: for 24 hours, the same key with the same request answers the first answer again without running it twice; with a different request, 409 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7678,6 +8012,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
