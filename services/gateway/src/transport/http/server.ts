@@ -34,6 +34,7 @@ import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
+import { webhooksRoutes } from './webhooks.routes.js';
 import { idempotencyPlugin } from './idempotency.js';
 import type { Idempotency } from '../../domain/idempotency.js';
 import { assemblyRoutes } from './assembly.routes.js';
@@ -324,6 +325,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(paymentsRoutes, { peers: deps.peers, checkout });
         await api.register(adminRoutes, { peers: deps.peers });
         await api.register(apiKeysRoutes, { peers: deps.peers });
+        await api.register(webhooksRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));
           const views = jobStatusViews(deps.store);
