@@ -4,11 +4,12 @@
  *   npx reelsmith-render --clip a.mp4 --clip b.mov [--music song.mp3] [--pacing standard]
  *     [--no-beat-mapping] [--no-intelligence] [--title "Text"] [--title-position center]
  *     [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--duration SECONDS]
- *     [--music-start SECONDS] [--plan-only] --out reel.mp4
+ *     [--music-start SECONDS] [--plan-only] [--timings] --out reel.mp4
  *
  * --duration: the reel's length (5 to 600 s): a whole number of bars nearest it, cut from the best
  * part of the song (absent: the whole song). --music-start: where in the song the reel's music
- * starts (the nearest bar line is used).
+ * starts (the nearest bar line is used). --timings: how long each stage took, on stderr at the end
+ * (start-up, probe, analysis, plan, render, finalize).
  *
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
@@ -19,13 +20,13 @@ import type { SongAnalysis } from './song-sections.js';
 import type { ClipAnalysis } from './clip-analysis.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
-import { prepare, renderReel } from './render.js';
+import { prepare, renderReel, type StageTimings } from './render.js';
 import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
   `usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing ${PACING_PRESETS.join('|')}] [--no-beat-mapping] [--no-intelligence] ` +
   `[--title TEXT] [--title-position ${TITLE_POSITIONS.join('|')}] [--no-fades] [--no-letterbox] [--aspect ${ASPECT_NAMES.join('|')}] ` +
-  '[--duration SECONDS] [--music-start SECONDS] [--plan-only] --out FILE';
+  '[--duration SECONDS] [--music-start SECONDS] [--plan-only] [--timings] --out FILE';
 
 class UsageError extends Error {}
 
@@ -38,6 +39,7 @@ export function parseCli(argv: string[]): {
   music?: string;
   out?: string;
   planOnly: boolean;
+  timings: boolean;
   settings: RenderSettingsInput;
   targetSec?: number;
   musicStartSec?: number;
@@ -61,6 +63,7 @@ export function parseCli(argv: string[]): {
         duration: { type: 'string' },
         'music-start': { type: 'string' },
         'plan-only': { type: 'boolean' },
+        timings: { type: 'boolean' },
         out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -100,7 +103,16 @@ export function parseCli(argv: string[]): {
       position: (v['title-position'] as 'top' | 'center' | 'bottom' | undefined) ?? 'center',
     },
   };
-  return { clips, music: v.music, out: v.out, planOnly: Boolean(v['plan-only']), settings, targetSec, musicStartSec };
+  return {
+    clips,
+    music: v.music,
+    out: v.out,
+    planOnly: Boolean(v['plan-only']),
+    timings: Boolean(v.timings),
+    settings,
+    targetSec,
+    musicStartSec,
+  };
 }
 
 /**
@@ -173,6 +185,25 @@ export function planSummary(
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * One line of where the time went: `startSec` (the process's start-up: Node and the modules, up to
+ * the command's first step), then each stage in the order it ran, and the total.
+ */
+export function timingsLine(startSec: number, t: StageTimings, totalSec: number): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const parts = [`start-up ${s(startSec * 1000)}`];
+  if (t.probe !== undefined) parts.push(`probe ${s(t.probe)}`);
+  if (t.analysis !== undefined) {
+    const inner = [
+      t.clipAnalysis !== undefined ? `clips ${s(t.clipAnalysis)}` : '',
+      t.musicAnalysis !== undefined ? `music ${s(t.musicAnalysis)}` : '',
+    ].filter(Boolean);
+    parts.push(`analysis ${s(t.analysis)}${inner.length ? ` (${inner.join(', ')}, side by side)` : ''}`);
+  }
+  for (const k of ['plan', 'render', 'finalize'] as const) if (t[k] !== undefined) parts.push(`${k} ${s(t[k])}`);
+  return `timings: ${parts.join(', ')}; total ${totalSec.toFixed(2)} s\n`;
+}
+
 function progressBar(p: number, stage: string): string {
   const width = 30;
   const filled = Math.round((p / 100) * width);
@@ -187,6 +218,10 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stderr.write(`${(e as Error).message ? `reelsmith-render: ${(e as Error).message}\n` : ''}${USAGE}\n`);
     return 2;
   }
+  // Seconds since the process started: Node's own start-up and loading the modules.
+  const startUp = process.uptime();
+  const t0 = Date.now();
+  const total = () => startUp + (Date.now() - t0) / 1000;
   try {
     if (opts.planOnly) {
       const p = await prepare({
@@ -199,6 +234,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       // The plan as JSON on stdout (for tools); the same plan for a person on stderr.
       process.stdout.write(`${JSON.stringify(p.plan, null, 2)}\n`);
       process.stderr.write(planSummary(p.plan, p.clips, p.music, p.analyses.music, p.analyses.clips));
+      if (opts.timings) process.stderr.write(timingsLine(startUp, p.timings, total()));
       return 0;
     }
     const tty = process.stderr.isTTY;
@@ -219,6 +255,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stdout.write(
       `${r.output} (${r.durationSec.toFixed(2)} s, ${r.plan.segments.length} segments) rendered in ${((Date.now() - started) / 1000).toFixed(1)} s; thumbnail ${r.thumbnail}\n`,
     );
+    if (opts.timings) process.stderr.write(timingsLine(startUp, r.timings, total()));
     return 0;
   } catch (e) {
     if (process.stderr.isTTY) process.stderr.write('\n');

@@ -51,6 +51,8 @@ export interface AnalyseClipOptions {
    * it with dense).
    */
   decode?: 'auto' | 'dense' | 'sparse';
+  /** Decoder threads (default 2); `prepare` sets it from the render's thread budget. */
+  threads?: number;
 }
 
 /** Above this share of packets in the first sparse pass, the clip is decoded densely instead. */
@@ -90,11 +92,12 @@ export async function clipSamples(
 ): Promise<ClipSamples> {
   if (signal?.aborted) throw cancelledError();
   const mode = opts.decode ?? 'auto';
+  const threads = opts.threads ?? 2;
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
   // A dense decode (also the fallback after a sparse one failed) gets the whole time limit.
   const dense = async (reason: string): Promise<ClipSamples> => {
-    const stats = await denseSamples(file, timeoutMs, signal);
+    const stats = await denseSamples(file, timeoutMs, signal, threads);
     return { stats, measured: stats.map(() => true), decoding: { mode: 'dense', reason, decodedShare: 1, measuredShare: 1 } };
   };
   if (mode === 'dense') return dense('asked for');
@@ -119,7 +122,7 @@ export async function clipSamples(
   if (mode === 'auto' && firstPass > MAX_FIRST_PASS_SHARE)
     return dense(`eventful: the first pass would decode ${Math.round(firstPass * 100)} %`);
   try {
-    return await sparseSamples(file, index, plan, left, signal);
+    return await sparseSamples(file, index, plan, left, signal, threads);
   } catch (e) {
     if (fatal(e)) throw e;
     return dense(`sparse decode failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -130,7 +133,7 @@ export async function clipSamples(
  * Decodes every sample: reference frames only (non-reference B frames skipped, no deblocking),
  * sampled to SAMPLES_PER_SEC and scaled to 320x180 grey on the way out.
  */
-async function denseSamples(file: string, timeoutMs: number, signal?: AbortSignal): Promise<FrameStats[]> {
+async function denseSamples(file: string, timeoutMs: number, signal?: AbortSignal, threads = 2): Promise<FrameStats[]> {
   const frameSize = ANALYSIS_W * ANALYSIS_H;
   // Statistics are taken as each frame arrives (while ffmpeg decodes the next ones); only the
   // previous frame is kept, so memory does not grow with the clip's length.
@@ -147,7 +150,7 @@ async function denseSamples(file: string, timeoutMs: number, signal?: AbortSigna
       'error',
       '-nostdin',
       ...INPUT_GUARD,
-      ...DECODE_FAST,
+      ...decodeFast(threads),
       '-i',
       `file:${path.resolve(file)}`,
       '-an',
@@ -164,7 +167,7 @@ async function denseSamples(file: string, timeoutMs: number, signal?: AbortSigna
 }
 
 /** Cheaper decoding: analysis needs neither deblocked pictures nor non-reference frames. */
-const DECODE_FAST = ['-skip_loop_filter', 'all', '-skip_frame', 'noref', '-threads', '2'];
+const decodeFast = (threads: number) => ['-skip_loop_filter', 'all', '-skip_frame', 'noref', '-threads', String(Math.max(1, threads))];
 
 /** Cuts a byte stream into frames of `size` bytes, each handed over as its own copy. */
 function frameReader(size: number, onFrame: (frame: Uint8Array) => void): (chunk: Buffer) => void {
@@ -242,7 +245,7 @@ async function packetIndex(file: string, timeoutMs: number, signal?: AbortSignal
  * with each frame's time logged by showinfo. `rotation` is applied as autorotate would (after a
  * transposed scale, so the big picture is never rotated).
  */
-export function sparsePassArgs(file: string, dropExpr: string, rotation: number): { copy: string[]; decode: string[] } {
+export function sparsePassArgs(file: string, dropExpr: string, rotation: number, threads = 2): { copy: string[]; decode: string[] } {
   const quarter = rotation === 90 || rotation === 270;
   const scale = quarter
     ? `scale=${ANALYSIS_H}:${ANALYSIS_W}:flags=fast_bilinear,format=gray,transpose=${rotation === 90 ? 'clock' : 'cclock'}`
@@ -281,7 +284,7 @@ export function sparsePassArgs(file: string, dropExpr: string, rotation: number)
       'pipe',
       '-format_whitelist',
       'nut',
-      ...DECODE_FAST,
+      ...decodeFast(threads),
       '-f',
       'nut',
       '-i',
@@ -313,10 +316,11 @@ async function sparseSamples(
   plan: SparsePlan,
   left: () => number,
   signal?: AbortSignal,
+  threads = 2,
 ): Promise<ClipSamples> {
   const table: Array<Slot | undefined> = new Array(plan.slots).fill(undefined);
   let decoded = 0;
-  decoded += await sparsePass(file, index, plan, new Set(plan.full), 'all', table, true, left(), signal);
+  decoded += await sparsePass(file, index, plan, new Set(plan.full), 'all', table, true, left(), signal, threads);
   // Gaps whose ends disagree are decoded whole (every GOP under their unmeasured slots).
   const refSharp = sharpReference(table.flatMap((s) => (s ? [s.stats] : [])));
   const refine = new Set<number>();
@@ -345,7 +349,7 @@ async function sparseSamples(
   if (refine.size) {
     // Each refined GOP with the window of the next, so motion is measured across the boundary.
     const next = new Set([...refine].map((i) => i + 1).filter((i) => !refine.has(i)));
-    decoded += await sparsePass(file, index, plan, refine, next, table, false, left(), signal);
+    decoded += await sparsePass(file, index, plan, refine, next, table, false, left(), signal, threads);
   }
   const measured = table.filter(Boolean).length;
   const stats = fillGaps(table);
@@ -377,6 +381,7 @@ async function sparsePass(
   links: boolean,
   timeoutMs: number,
   signal?: AbortSignal,
+  threads = 2,
 ): Promise<number> {
   const coverage = passCoverage(plan, full, windowed);
   const kept = plan.gops.filter((g) => full.has(g.index) || windowed === 'all' || windowed.has(g.index));
@@ -389,7 +394,7 @@ async function sparsePass(
     window: windowed === 'all' ? 'all' : [...windowed],
   });
   if (expression.length > MAX_EXPRESSION) throw new EngineError('RENDER_FAILED', 'sparse decode: too many separate GOPs for one pass');
-  const args = sparsePassArgs(file, expression, index.rotation);
+  const args = sparsePassArgs(file, expression, index.rotation, threads);
 
   // Every frame's time must be one of the kept packets', in increasing order; anything else means
   // the decoder lost its step (and the caller decodes densely instead).

@@ -55,9 +55,26 @@ export interface RenderRequest {
    * and command lines stay bounded); tests set a small batch to exercise that path.
    */
   batch?: BatchOptions;
-  /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
+  /**
+   * The thread budget (RENDER_THREADS): the encoder's threads, and the clip analysis's decoders
+   * all together (`analysisLanes`). Unset: the encoder's own choice, and one analysis thread per core.
+   */
   threads?: number;
+  /**
+   * `prepare`'s result for these same inputs (the worker plans first, to choose how to render):
+   * nothing is probed, analysed or planned again.
+   */
+  prepared?: PlanResult;
 }
+
+/**
+ * Wall time of each stage, milliseconds, in the order they ran: probe, analysis (clips and
+ * music, which run side by side, each also on its own), plan, render, finalize. A stage that did
+ * not run is absent.
+ */
+export type StageTimings = Partial<
+  Record<'probe' | 'analysis' | 'clipAnalysis' | 'musicAnalysis' | 'plan' | 'render' | 'finalize', number>
+>;
 
 export interface RenderResult {
   plan: EditPlan;
@@ -68,6 +85,8 @@ export interface RenderResult {
   music?: MediaInfo;
   /** The analyses the plan was made from (computed or given). */
   analyses?: PlanResult['analyses'];
+  /** Where the time went (`prepare`'s stages, then the render's). */
+  timings: StageTimings;
 }
 
 export interface PlanResult {
@@ -76,10 +95,23 @@ export interface PlanResult {
   clips: MediaInfo[];
   music?: MediaInfo;
   analyses: { clips: Array<ClipAnalysis | undefined>; music?: MusicAnalysis };
+  /** Wall time of the probe, analysis and plan stages. */
+  timings: StageTimings;
 }
 
 const PROBE_CONCURRENCY = Math.max(2, Math.min(4, os.availableParallelism()));
-const ANALYSIS_CONCURRENCY = 2;
+
+/**
+ * How clip analysis spends a thread budget (RENDER_THREADS; unset: the machine's cores): lanes of
+ * one decoder each, a clip per lane at a time. A decoder gets two threads once the budget has four
+ * or more (two single-threaded decoders side by side use two cores better than one with two
+ * threads); lanes x threads never exceeds the budget.
+ */
+export function analysisLanes(threads?: number): { lanes: number; decoderThreads: number } {
+  const budget = Math.max(1, Math.floor(threads ?? os.availableParallelism()));
+  const decoderThreads = budget >= 4 ? 2 : 1;
+  return { lanes: Math.max(1, Math.floor(budget / decoderThreads)), decoderThreads };
+}
 
 /**
  * Maps with at most `limit` calls in flight; rejects with the first failure in input order.
@@ -124,6 +156,13 @@ export async function prepare(
 ): Promise<PlanResult> {
   if (!req.clips.length) throw new EngineError('INVALID_SETTINGS', 'Please add at least one video file.');
   const settings = parseSettings(req.settings);
+  const timings: StageTimings = {};
+  let stageAt = Date.now();
+  const lap = (stage: keyof StageTimings) => {
+    const t = Date.now();
+    timings[stage] = t - stageAt;
+    stageAt = t;
+  };
   report(0, 'probing');
   // Probes run a few at a time (each is a short ffprobe process); a bad input is reported in
   // clip order whatever finishes first.
@@ -131,6 +170,7 @@ export async function prepare(
   musicProbe.catch(() => undefined); // its failure is reported below, after the clips'
   const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
   const music = await musicProbe;
+  lap('probe');
   if (req.plan) {
     const problem = validatePlan(req.plan, {
       clipDurations: clips.map((c) => c.durationSec),
@@ -139,12 +179,14 @@ export async function prepare(
     });
     if (problem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem}`);
     report(9, 'planning');
-    return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined } };
+    return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined }, timings };
   }
   report(2, 'analysing');
-  // Clips are analysed two at a time (each decoder uses two threads; more at once only adds
-  // contention), the heaviest first (pixels to decode) so that no big clip is left running alone
-  // at the end, and the music alongside them. A clip's failure is reported in clip order.
+  // Clips are analysed in lanes within the thread budget (`analysisLanes`), the heaviest first
+  // (pixels to decode) so that no big clip is left running alone at the end, and the music
+  // alongside them. Each analysis reuses its clip's probe (codec, size, rate, rotation) to choose
+  // how to decode. A clip's failure is reported in clip order.
+  const { lanes, decoderThreads } = analysisLanes(req.threads);
   let done = 0;
   // A cached analysis counts if it is of this version; a reel cut from the song also needs its
   // sections (analyses cached before them lack them).
@@ -152,14 +194,18 @@ export async function prepare(
   const musicUsable =
     cachedMusic?.version === MUSIC_ANALYSIS_VERSION && (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
   const needsAnalysis = settings.enable_beat_mapping || req.targetSec !== undefined;
+  const analysisAt = Date.now();
   const musicJob: Promise<SongAnalysis | undefined> =
     music && needsAnalysis && !musicUsable
-      ? analyseMusic(music.path, music.durationSec, undefined, req.signal)
+      ? analyseMusic(music.path, music.durationSec, undefined, req.signal).then((m) => {
+          timings.musicAnalysis = Date.now() - analysisAt;
+          return m;
+        })
       : Promise.resolve(musicUsable ? cachedMusic : undefined);
   musicJob.catch(() => undefined); // awaited below, after the clips
   const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(
     clips,
-    ANALYSIS_CONCURRENCY,
+    lanes,
     async (clip, i) => {
       // A cached analysis counts only if this engine's analysis would be the same (same version).
       const given = req.analyses?.clips?.[i];
@@ -167,7 +213,11 @@ export async function prepare(
       const a =
         cached ??
         (settings.enable_intelligence
-          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, { video: clip.video, decode: req.analysisDecode })
+          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, {
+              video: clip.video,
+              decode: req.analysisDecode,
+              threads: decoderThreads,
+            })
           : undefined);
       done++;
       report(2 + Math.round((6 * done) / clips.length), 'analysing');
@@ -175,7 +225,9 @@ export async function prepare(
     },
     heaviestFirst(clips),
   );
+  timings.clipAnalysis = Date.now() - analysisAt;
   const musicAnalysis = await musicJob;
+  lap('analysis');
   report(9, 'planning');
   const plan = planEdit({
     clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
@@ -187,7 +239,8 @@ export async function prepare(
     targetSec: req.targetSec,
     musicStartSec: req.musicStartSec,
   });
-  return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis } };
+  lap('plan');
+  return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis }, timings };
 }
 
 /**
@@ -220,8 +273,10 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
   const tmp = fs.mkdtempSync(path.join(req.tmpRoot ?? os.tmpdir(), 'reelsmith-render-'));
   const partial = path.join(path.dirname(output), `.${path.basename(output)}.partial`);
   try {
-    const prepared = await prepare(req, report);
+    const prepared = req.prepared ?? (await prepare(req, report));
     const { plan, settings, clips, music } = prepared;
+    const timings: StageTimings = req.prepared ? {} : { ...prepared.timings };
+    const renderAt = Date.now();
     const { title, fontEnv } = prepareTitle(settings, plan, tmp);
     const thumbTmp = path.join(tmp, 'thumb.jpg');
     const thumb = { path: thumbTmp, atSec: thumbnailTime(settings, plan.totalSec) };
@@ -234,10 +289,12 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       threads: req.threads,
     });
     const timeoutMs = req.timeoutMs ?? limits.capMs;
-    const basis = req.timeoutMs === undefined ? limits.capReason : 'as the caller set it';
-    const watchdog = { stallMs: req.stallMs ?? limits.stallMs, capReason: `overall cap ${Math.round(timeoutMs / 1000)} s, ${basis}` };
+    const watchdog = { stallMs: req.stallMs ?? limits.stallMs, capReason: req.timeoutMs === undefined ? limits.capReason : 'as set' };
     const overCap = () =>
-      new EngineError('TIMEOUT', `the render did not finish within its overall cap of ${Math.round(timeoutMs / 1000)} s (${basis})`);
+      new EngineError(
+        'TIMEOUT',
+        `the render did not finish within its overall cap of ${Math.round(timeoutMs / 1000)} s (${watchdog.capReason})`,
+      );
     const deadline = Date.now() + timeoutMs;
     /** Runs one ffmpeg command of the render; `from`..`to` is its share of the progress bar. */
     const ffmpeg = (cmd: BuiltCommand, from: number, to: number) => {
@@ -306,11 +363,14 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
       );
       durationSec = joined.durationSec;
     }
+    timings.render = Date.now() - renderAt;
+    const finalizeAt = Date.now();
     if (!fs.existsSync(thumbTmp)) throw new EngineError('RENDER_FAILED', 'ffmpeg wrote no thumbnail');
     fs.renameSync(partial, output);
     fs.copyFileSync(thumbTmp, thumbnail);
+    timings.finalize = Date.now() - finalizeAt;
     report(100, 'done');
-    return { plan, output, thumbnail, durationSec, clips, music, analyses: prepared.analyses };
+    return { plan, output, thumbnail, durationSec, clips, music, analyses: prepared.analyses, timings };
   } catch (e) {
     fs.rmSync(partial, { force: true });
     throw e;

@@ -1,4 +1,4 @@
-import { parseCli } from '../../src/cli';
+import { parseCli, timingsLine } from '../../src/cli';
 
 describe('reelsmith-render arguments', () => {
   const clip = ['--clip', 'a.mp4', '--out', 'reel.mp4'];
@@ -13,5 +13,20 @@ describe('reelsmith-render arguments', () => {
     for (const aspect of ['16:9', '9:16', '1:1']) expect(parseCli([...clip, '--aspect', aspect]).settings.aspect).toBe(aspect);
     for (const pacing of ['relaxed', 'standard', 'high-energy'])
       expect(parseCli([...clip, '--pacing', pacing]).settings.pacing_preset).toBe(pacing);
+  });
+
+  it('asks for a per-stage timing print with --timings, and prints the stages in the order they ran', () => {
+    expect(parseCli(['--clip', 'a.mp4', '--out', 'r.mp4']).timings).toBe(false);
+    expect(parseCli(['--clip', 'a.mp4', '--out', 'r.mp4', '--timings']).timings).toBe(true);
+    const line = timingsLine(
+      0.25,
+      { probe: 120, analysis: 2400, clipAnalysis: 2300, musicAnalysis: 900, plan: 5, render: 10800, finalize: 3 },
+      13.6,
+    );
+    expect(line).toBe(
+      'timings: start-up 0.25 s, probe 0.12 s, analysis 2.40 s (clips 2.30 s, music 0.90 s, side by side), plan 0.01 s, render 10.80 s, finalize 0.00 s; total 13.60 s\n',
+    );
+    // A plan given (or --plan-only): only the stages that ran.
+    expect(timingsLine(0.2, { probe: 50 }, 0.3)).toBe('timings: start-up 0.20 s, probe 0.05 s; total 0.30 s\n');
   });
 });

@@ -3,6 +3,8 @@ import type { MediaInfo } from '../../src/probe';
 import { buildRenderArgs } from '../../src/render-args';
 import { buildChunkArgs, planBatches } from '../../src/render-batch-args';
 import { parseSettings } from '../../src/settings';
+import { analysisLanes } from '../../src/render';
+import { sparsePassArgs } from '../../src/clip-analysis';
 
 // RENDER_THREADS is a render's thread budget: with RENDER_WORKERS=2 RENDER_THREADS=1 (as bench:scale runs `npm start`)
 // two workers on two cores should act as two one-core machines, so decoders and filters must stay
@@ -79,5 +81,18 @@ describe('the render thread budget (RENDER_THREADS)', () => {
     const unset = threadsOf(buildRenderArgs({ clips: [clip], plan: p, settings, output: '/o/r.mp4' }).args);
     expect(unset.decoders).toEqual(Array(unset.inputs).fill('2'));
     expect(unset).toMatchObject({ filterComplex: undefined, filter: undefined, encoder: undefined });
+  });
+
+  it('bounds the clip analysis too: its decoders side by side never use more threads than the budget', () => {
+    for (const threads of [1, 2, 3, 4, 6, 8, 64]) {
+      const { lanes, decoderThreads } = analysisLanes(threads);
+      expect([threads, lanes >= 1, lanes * decoderThreads <= threads]).toEqual([threads, true, true]);
+    }
+    expect(analysisLanes(1)).toEqual({ lanes: 1, decoderThreads: 1 });
+    expect(analysisLanes(2)).toEqual({ lanes: 2, decoderThreads: 1 });
+    expect(analysisLanes(8)).toEqual({ lanes: 4, decoderThreads: 2 });
+    // Each lane's decoder is told its share: the sparse pass's decoding ffmpeg takes -threads N.
+    const decode = sparsePassArgs('/m/clip.mp4', '0', 0, 1).decode;
+    expect(decode[decode.indexOf('-threads') + 1]).toBe('1');
   });
 });

@@ -32,6 +32,12 @@ export interface ChunkTaskBody {
   thumbnailAtSec: number;
   /** Object keys of the job's clips, by clip index (only the batch's are fetched). */
   clipKeys: string[];
+  /**
+   * The coordinator's probe of each clip, by clip index, without its local path: a chunk's worker
+   * fetches the same object and renders from this, so a clip is probed once per job. Absent
+   * (a task from an older worker): the worker probes its copy.
+   */
+  media?: Array<Omit<MediaInfo, 'path'>>;
 }
 
 /** What a stored chunk's record says: its frames, and which worker rendered it how fast. */
@@ -159,6 +165,7 @@ export class ChunkWork {
           totalFrames,
           thumbnailAtSec: x.thumbnailAtSec,
           clipKeys: job.request.media_files,
+          media: x.clips.map(({ path: _local, ...info }) => info),
         };
         await this.d.bus.publish(
           'render.chunks',
@@ -254,7 +261,8 @@ export class ChunkWork {
     for (const c of new Set(segs.map((s) => s.clip))) {
       const key = body.clipKeys[c]!;
       const file = await download(this.d.store, key, path.join(dir, `in-${c}${path.extname(key)}`));
-      clips[c] = await probe(file, 'clip');
+      const known = body.media?.[c];
+      clips[c] = known ? { ...known, path: file } : await probe(file, 'clip');
     }
     const { title, fontEnv } = prepareTitle(settings, body.plan, dir);
     const output = path.join(dir, `chunk-${pad(t.index)}.mp4`);

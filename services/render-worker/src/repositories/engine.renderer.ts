@@ -16,8 +16,9 @@ export interface EngineRendererOptions {
 
 /**
  * The render engine, writing the reel and its thumbnail into the job's scratch folder. The job is
- * planned here; a plan of one batch renders in a single pass on this worker, a longer one is
- * coordinated from here as chunk tasks that any worker takes (chunks.ts).
+ * prepared (probed, analysed, planned) once, here; a plan of one batch renders in a single pass on
+ * this worker from that preparation, a longer one is coordinated from here as chunk tasks that any
+ * worker takes (chunks.ts).
  */
 export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
   async render(input) {
@@ -36,11 +37,14 @@ export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
         musicStartSec: input.request.music_start_sec ?? undefined,
         plan: given,
         signal: input.signal,
+        // RENDER_THREADS bounds the analysis's decoders as it bounds the encoder.
+        threads: o.threads,
       },
       input.onProgress,
     );
     const batches = planBatches(prepared.plan, prepared.clips, batch);
     if (batches.length === 1 || !o.chunks) {
+      // The render takes what was prepared above: each clip is probed once per job.
       const r = await o.heavy.run(() =>
         renderReel({
           clips: input.clips,
@@ -48,7 +52,7 @@ export const engineRenderer = (o: EngineRendererOptions): Renderer => ({
           settings: input.request,
           output,
           thumbnail,
-          plan: prepared.plan,
+          prepared,
           signal: input.signal,
           tmpRoot: input.dir,
           onProgress: input.onProgress,
