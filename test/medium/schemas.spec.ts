@@ -27,9 +27,9 @@ interface ServiceSchema {
 const services: ServiceSchema[] = [
   { name: 'identity', drizzle: identity, plainTables: [] },
   { name: 'billing', drizzle: billing, plainTables: [] },
-  { name: 'assembly-orchestrator', drizzle: orchestrator, plainTables: [] },
+  { name: 'assembly-orchestrator', drizzle: orchestrator, plainTables: ['webhook_accounts', 'webhook_deliveries', 'webhook_endpoints'] },
   { name: 'media-library', drizzle: mediaLibrary, plainTables: [] },
-  { name: 'gateway', drizzle: {}, plainTables: ['installation', 'demo_cache'] },
+  { name: 'gateway', drizzle: {}, plainTables: ['installation', 'demo_cache', 'idempotency_keys'] },
   { name: 'render-worker', drizzle: {}, plainTables: [] },
   { name: 'marketplace', drizzle: marketplace, plainTables: [] },
   {
