@@ -2,7 +2,7 @@ import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { isApiKeySecret } from '@reelsmith/proto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { checkApiKeyAccess, KeyRateLimiter } from '../../domain/api-access.js';
+import { checkApiKeyAccess, KeyRateLimiter, ROUTE_SCOPES } from '../../domain/api-access.js';
 import type { Caller, SessionVerifier } from '../../domain/sessions.js';
 import { rateLimitedError } from './security.js';
 
@@ -60,6 +60,14 @@ export const authPlugin = fp<{ sessions: SessionVerifier; keyLimiter?: KeyRateLi
   };
   app.decorateRequest('caller', null);
   app.decorate('adminRoutes', []);
+  // The OpenAPI document says which operations an API key may call, with the scope each needs
+  // (read by @fastify/swagger when the document is built, after every route is known).
+  app.addHook('onRoute', (route) => {
+    const scope = ROUTE_SCOPES[`${[route.method].flat()[0]} ${route.url.replace(/^\/api\/v1/, '')}`];
+    const schema = route.schema as { security?: unknown[]; hide?: boolean } | undefined;
+    if (scope && schema && !schema.hide && route.url.startsWith('/api/v1/'))
+      schema.security = [{ session: [] }, { apiKey: scope === 'any' ? [] : [scope] }];
+  });
   app.addHook('onRoute', (route) => {
     if (route.config?.access === 'admin')
       for (const m of [route.method].flat()) if (m !== 'HEAD') app.adminRoutes.push({ method: m, url: route.url });
