@@ -35,6 +35,7 @@ import { uploadPorts } from '../../repositories/uploads.js';
 import { adminRoutes } from './admin.routes.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
+import { apiKeyScheme, webhooksDocument } from './webhooks.openapi.js';
 import { idempotencyPlugin } from './idempotency.js';
 import type { Idempotency } from '../../domain/idempotency.js';
 import { assemblyRoutes } from './assembly.routes.js';
@@ -295,8 +296,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       components: {
         securitySchemes: {
           session: { type: 'http', scheme: 'bearer', description: 'The session_token from POST /auth/login or /auth/verify-email' },
+          apiKey: apiKeyScheme,
         },
       },
+      webhooks: webhooksDocument(),
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
