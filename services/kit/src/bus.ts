@@ -203,6 +203,8 @@ export class Bus {
     const concurrency = opts.concurrency ?? 1;
     const running = new Set<Promise<void>>();
     let stopped = false;
+    let wake: () => void = () => undefined;
+    const stopping = new Promise<null>((resolve) => (wake = () => resolve(null)));
 
     const handle = async (m: JsMsg) => {
       const deliveryCount = m.info.deliveryCount;
@@ -256,7 +258,16 @@ export class Bus {
         if (this.nc.isClosed() || this.nc.isDraining()) break;
         let m: JsMsg | null = null;
         try {
-          m = await consumer.next({ expires: 1000 });
+          // A long pull: an idle consumer asks the server twice a minute, not every second
+          // (the message arrives as soon as there is one); stop() does not wait for it.
+          const pull = consumer.next({ expires: PULL_EXPIRES_MS });
+          m = await Promise.race([pull, stopping]);
+          if (stopped) {
+            // A message the abandoned pull still brings goes back at once, to another consumer.
+            void pull.then((late) => late?.nak()).catch(() => undefined);
+            if (m) m.nak();
+            break;
+          }
         } catch (e) {
           if (stopped || this.nc.isClosed() || this.nc.isDraining()) break;
           this.log.warn({ err: e }, 'pull failed');
@@ -276,6 +287,7 @@ export class Bus {
       inFlight: () => running.size,
       stop: async () => {
         stopped = true;
+        wake();
         await loopDone;
         await Promise.allSettled([...running]);
       },
@@ -371,6 +383,9 @@ function headerCarrier(h?: MsgHdrs): Record<string, string> {
   if (h) for (const k of h.keys()) out[k] = h.get(k);
   return out;
 }
+
+/** How long one pull of a durable consumer waits for a message before asking again. */
+const PULL_EXPIRES_MS = 30_000;
 
 /** 1 s, 2 s, 4 s ... capped at 30 s. */
 /**

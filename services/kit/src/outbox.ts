@@ -44,43 +44,77 @@ export async function enqueueEvent<S extends Subject>(
   await tx.insert(outboxTable).values({ subject, msgId, payload }).onConflictDoNothing();
 }
 
+/**
+ * Publishes the outbox. The service kicks `flush()` after each transaction that recorded an event,
+ * so events go out at once; the timer is only the backstop (an event whose kick was lost, e.g. to
+ * a crash between commit and kick) and runs slowly, so an idle service stays idle. A failed
+ * publish (NATS away) is retried sooner: after 1 s, doubling up to the backstop's interval.
+ */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
+  private retry?: NodeJS.Timeout;
+  private retryMs = 0;
+  private stopped = false;
+  private again = false;
   private running?: Promise<void>;
   constructor(
     private readonly orm: Orm,
     private readonly bus: Bus,
     private readonly log: Logger,
-    private readonly intervalMs = 1000,
+    private readonly intervalMs = 30_000,
   ) {}
 
-  /** Publishes everything pending, oldest first; stops at the first failure and retries later. */
+  /**
+   * Publishes everything pending, oldest first; stops at the first failure and retries later. A
+   * kick during a run makes the run look again before it ends (its event may have been committed
+   * after the run's last read).
+   */
   flush(): Promise<void> {
-    this.running ??= (async () => {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
       try {
-        for (;;) {
-          const batch = await this.orm
-            .select()
-            .from(outboxTable)
-            .where(sql`${outboxTable.publishedAt} is null`)
-            .orderBy(outboxTable.id)
-            .limit(100);
-          if (!batch.length) return;
-          for (const row of batch) {
-            await this.bus.publishRaw(row.subject, Buffer.from(row.payload, 'base64'), row.msgId);
-            await this.orm
-              .update(outboxTable)
-              .set({ publishedAt: new Date() })
-              .where(sql`${outboxTable.id} = ${row.id}`);
-          }
-        }
+        do {
+          this.again = false;
+          await this.publishPending();
+        } while (this.again);
+        this.retryMs = 0;
       } catch (e) {
-        this.log.warn({ err: e }, 'outbox relay failed; will retry');
+        this.retryMs = Math.min(this.intervalMs, this.retryMs ? 2 * this.retryMs : 1000);
+        this.log.warn({ err: e, retry_in_ms: this.retryMs }, 'outbox relay failed; will retry');
+        if (!this.stopped && !this.retry) {
+          this.retry = setTimeout(() => {
+            this.retry = undefined;
+            void this.flush();
+          }, this.retryMs);
+          this.retry.unref();
+        }
       } finally {
         this.running = undefined;
       }
     })();
     return this.running;
+  }
+
+  private async publishPending(): Promise<void> {
+    for (;;) {
+      const batch = await this.orm
+        .select()
+        .from(outboxTable)
+        .where(sql`${outboxTable.publishedAt} is null`)
+        .orderBy(outboxTable.id)
+        .limit(100);
+      if (!batch.length) return;
+      for (const row of batch) {
+        await this.bus.publishRaw(row.subject, Buffer.from(row.payload, 'base64'), row.msgId);
+        await this.orm
+          .update(outboxTable)
+          .set({ publishedAt: new Date() })
+          .where(sql`${outboxTable.id} = ${row.id}`);
+      }
+    }
   }
 
   start(): void {
@@ -89,7 +123,9 @@ export class OutboxRelay {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     await this.running;
     await this.flush();
   }
