@@ -1385,8 +1385,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your last webhook deliveries, newest first, with their status */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, with a fresh round of tries */
+        post: operations["postWebhookDeliveriesByIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook endpoints, and the secret that signs your jobs' callback_url deliveries */
+        get: operations["getWebhookEndpoints"];
+        put?: never;
+        /** Add a webhook endpoint (a public http(s) URL): the signing secret is in this answer only */
+        post: operations["postWebhookEndpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["deleteWebhookEndpointsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to an endpoint; answers its delivery (sent in the background) */
+        post: operations["postWebhookEndpointsByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The job.cancelled event */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "Reelsmith-Event-Id": string;
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret (whsec_...)>. Refuse a delivery whose signature does not match or whose t is more than 5 minutes old. */
+                    "Reelsmith-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description When it happened, unix seconds */
+                        created: number;
+                        data: {
+                            job_id: string;
+                        };
+                        /** @description The event id (evt_...), also in the Reelsmith-Event-Id header: the same on every try and resend */
+                        id: string;
+                        /** @constant */
+                        type: "job.cancelled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other answer (or none within 10 s) is tried again later */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The job.completed event */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "Reelsmith-Event-Id": string;
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret (whsec_...)>. Refuse a delivery whose signature does not match or whose t is more than 5 minutes old. */
+                    "Reelsmith-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description When it happened, unix seconds */
+                        created: number;
+                        data: {
+                            /** @description GET it with your API key (jobs:read): a redirect to the reel */
+                            download_url: string;
+                            duration_sec: number;
+                            job_id: string;
+                            /** @description The reel's id (the job's) */
+                            reel_id: string;
+                            size_bytes: number;
+                        };
+                        /** @description The event id (evt_...), also in the Reelsmith-Event-Id header: the same on every try and resend */
+                        id: string;
+                        /** @constant */
+                        type: "job.completed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other answer (or none within 10 s) is tried again later */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The job.failed event */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "Reelsmith-Event-Id": string;
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's secret (whsec_...)>. Refuse a delivery whose signature does not match or whose t is more than 5 minutes old. */
+                    "Reelsmith-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description When it happened, unix seconds */
+                        created: number;
+                        data: {
+                            job_id: string;
+                            /** @description Why, worded for a person */
+                            reason: string;
+                        };
+                        /** @description The event id (evt_...), also in the Reelsmith-Event-Id header: the same on every try and resend */
+                        id: string;
+                        /** @constant */
+                        type: "job.failed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other answer (or none within 10 s) is tried again later */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ActivityEvent: {
@@ -3173,6 +3424,112 @@ export interface components {
             }[];
             total: number;
         };
+        WebhookDelivery: {
+            attempts: number;
+            created_at: string;
+            /** @description null: the job's callback_url */
+            endpoint_id: string | null;
+            /** @description The event id (also in the Reelsmith-Event-Id header): the same for every try and resend */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "job.completed" | "job.failed" | "job.cancelled" | "test";
+            /** Format: uuid */
+            id: string;
+            job_id: string | null;
+            last_error: string;
+            /** @description The receiver's last HTTP status; null: no answer yet */
+            last_status_code: number | null;
+            next_attempt_at: string | null;
+            /**
+             * @description failed: no more tries (about 34 hours of back-off)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            url: string;
+        };
+        WebhookDeliveryInput: {
+            attempts: number;
+            created_at: string;
+            /** @description null: the job's callback_url */
+            endpoint_id: string | null;
+            /** @description The event id (also in the Reelsmith-Event-Id header): the same for every try and resend */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "job.completed" | "job.failed" | "job.cancelled" | "test";
+            /** Format: uuid */
+            id: string;
+            job_id: string | null;
+            last_error: string;
+            /** @description The receiver's last HTTP status; null: no answer yet */
+            last_status_code: number | null;
+            next_attempt_at: string | null;
+            /**
+             * @description failed: no more tries (about 34 hours of back-off)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            url: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookDeliveryListInput: {
+            deliveries: components["schemas"]["WebhookDeliveryInput"][];
+        };
+        WebhookEndpoint: {
+            created_at: string;
+            events: components["schemas"]["WebhookEvent"][];
+            /** Format: uuid */
+            id: string;
+            url: string;
+        };
+        WebhookEndpointCreated: {
+            created_at: string;
+            events: components["schemas"]["WebhookEvent"][];
+            /** Format: uuid */
+            id: string;
+            /** @description whsec_...: verify each delivery with it */
+            secret: string;
+            url: string;
+        };
+        WebhookEndpointCreatedInput: {
+            created_at: string;
+            events: components["schemas"]["WebhookEventInput"][];
+            /** Format: uuid */
+            id: string;
+            /** @description whsec_...: verify each delivery with it */
+            secret: string;
+            url: string;
+        };
+        WebhookEndpointInput: {
+            created_at: string;
+            events: components["schemas"]["WebhookEventInput"][];
+            /** Format: uuid */
+            id: string;
+            url: string;
+        };
+        WebhookEndpointList: {
+            /** @description whsec_...: signs the deliveries to a job's callback_url */
+            callback_secret: string;
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointListInput: {
+            /** @description whsec_...: signs the deliveries to a job's callback_url */
+            callback_secret: string;
+            endpoints: components["schemas"]["WebhookEndpointInput"][];
+        };
+        WebhookEndpointRequest: {
+            events: components["schemas"]["WebhookEvent"][];
+            url: string;
+        };
+        WebhookEndpointRequestInput: {
+            events: components["schemas"]["WebhookEventInput"][];
+            url: string;
+        };
+        /** @enum {string} */
+        WebhookEvent: "job.completed" | "job.failed" | "job.cancelled";
+        /** @enum {string} */
+        WebhookEventInput: "job.completed" | "job.failed" | "job.cancelled";
     };
     responses: never;
     parameters: never;
@@ -8772,6 +9129,453 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhookDeliveriesByIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpointsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhookEndpointsByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

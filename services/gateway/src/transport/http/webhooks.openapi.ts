@@ -1,3 +1,4 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 
 /** The events Reelsmith POSTs to webhook endpoints and callback URLs, as zod schemas. */
@@ -38,7 +39,7 @@ const signature = {
  * acknowledges it; anything else is tried again with exponential back-off (30 s doubling to 3 h,
  * 20 tries over about 34 hours).
  */
-export function webhooksDocument(): Record<string, unknown> {
+export function webhooksDocument(): Record<string, OpenAPIV3_1.PathItemObject> {
   return Object.fromEntries(
     Object.entries(webhookEvents).map(([name, schema]) => [
       name,
@@ -49,13 +50,13 @@ export function webhooksDocument(): Record<string, unknown> {
           requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(schema, { target: 'draft-2020-12' }) } } },
           responses: { '2XX': { description: 'Received; any other answer (or none within 10 s) is tried again later' } },
         },
-      },
+      } as OpenAPIV3_1.PathItemObject,
     ]),
   );
 }
 
 /** The API key scheme of the document: keys (rs_live_...) sent like a session, restricted by scope. */
-export const apiKeyScheme = {
+export const apiKeyScheme: OpenAPIV3_1.HttpSecurityScheme = {
   type: 'http',
   scheme: 'bearer',
   description:
