@@ -65,6 +65,7 @@ const FEATURE_ORDER = [
   'studio',
   'admin',
   'reels',
+  'developers',
 ];
 const unplaced = FEATURES.map((f) => f.name).filter((f) => !FEATURE_ORDER.includes(f));
 if (unplaced.length) throw new Error(`eslint.config.js: place the web feature(s) ${unplaced.join(', ')} in FEATURE_ORDER`);
