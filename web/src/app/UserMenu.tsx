@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link } from '../components/navigation';
 import type { User } from '../api/types';
 import { AccountSettings, useLogoutMutation } from '../features/auth';
@@ -8,6 +8,9 @@ import { api } from './api';
 import { formatDate, formatPlural } from './format';
 import { signedOut } from './session';
 import { useAppDispatch } from './store';
+
+// API keys and webhooks load with the Settings dialog, not with every page.
+const DeveloperSettings = lazy(() => import('../features/developers').then((m) => ({ default: m.DeveloperSettings })));
 
 const planNames: Record<string, string> = { free: 'Free', standard: 'Standard', 'mid-tier': 'Mid-Tier', corporate: 'Corporate' };
 
@@ -112,7 +115,19 @@ export function UserMenu({ user }: { user: User }) {
           </button>
         </div>
       )}
-      {settings && <DefaultSettingsModal onClose={() => setSettings(false)} account={<AccountSettings />} />}
+      {settings && (
+        <DefaultSettingsModal
+          onClose={() => setSettings(false)}
+          account={
+            <>
+              <AccountSettings />
+              <Suspense fallback={null}>
+                <DeveloperSettings />
+              </Suspense>
+            </>
+          }
+        />
+      )}
     </div>
   );
 }

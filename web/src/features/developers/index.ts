@@ -1,0 +1,3 @@
+export { ApiKeysPanel } from './ApiKeysPanel';
+export { DeveloperSettings } from './DeveloperSettings';
+export { WebhooksPanel } from './WebhooksPanel';
