@@ -91,6 +91,23 @@ describe('bus on real NATS JetStream', () => {
     expect(info.num_pending).toBe(0);
   });
 
+  it('an idle consumer stops at once (its long pull is not waited for); the next one gets what comes after', async () => {
+    const first = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 5000, maxDeliver: 3 }, async () => ack());
+    await new Promise((r) => setTimeout(r, 200)); // its pull is waiting on the server
+    const started = Date.now();
+    await first.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await bus.publish('render.jobs', { jobId: 'after', userId: 'u1' }, { msgId: 'job-after' });
+    const seen: string[] = [];
+    const next = await bus.consume('render.jobs', { stream: work, durable: 'w', ackWaitMs: 5000, maxDeliver: 3 }, async (d) => {
+      seen.push(d.data.jobId);
+      return ack();
+    });
+    await waitFor(() => seen.length > 0, 5000);
+    await next.stop();
+    expect(seen).toEqual(['after']);
+  });
+
   it('never redelivers a message its handler drops', async () => {
     await bus.publish('render.jobs', { jobId: 'bad', userId: 'u1' }, { msgId: 'job-bad' });
     const deliveries: number[] = [];
