@@ -10,6 +10,7 @@ import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import { DemoReels } from './domain/demo-reels.js';
 import { demoReelPorts } from './repositories/demo-reels.adapters.js';
 import { WebhooksService } from './domain/webhooks/webhooks.service.js';
+import { WEBHOOK_BACKOFF } from './domain/webhooks/backoff.js';
 import { DbWebhookRepository } from './repositories/webhooks.repository.js';
 import { httpWebhookSender } from './repositories/webhook-sender.js';
 import { busDeliveryQueue, startWebhookConsumers } from './transport/webhook-events.js';
@@ -52,7 +53,11 @@ export function wire(p: Platform<Config>): App {
     new DbWebhookRepository(p.db),
     httpWebhookSender({ allowPrivate: p.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: p.config.WEBHOOK_TIMEOUT_MS }),
     busDeliveryQueue(p.bus),
-    { allowPrivate: p.config.WEBHOOK_ALLOW_PRIVATE, publicUrl: p.config.PUBLIC_URL },
+    {
+      allowPrivate: p.config.WEBHOOK_ALLOW_PRIVATE,
+      publicUrl: p.config.PUBLIC_URL,
+      backoff: { firstMs: p.config.WEBHOOK_RETRY_FIRST_MS, maxMs: WEBHOOK_BACKOFF.maxMs },
+    },
   );
   let consumers: RunningConsumer[] = [];
   return {

@@ -14,6 +14,8 @@ export const configSchema = baseSchema.extend({
   WEBHOOK_ALLOW_PRIVATE: env.bool.default(false),
   /** A webhook receiver must answer within this long, or the try counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The wait after a webhook's first failed try (doubling after each further one, up to 3 hours); tests shorten it. */
+  WEBHOOK_RETRY_FIRST_MS: z.coerce.number().int().min(100).default(30_000),
 });
 export type Config = z.infer<typeof configSchema>;
 
