@@ -313,9 +313,11 @@ const songs = [
       for (let k = 0; k < 4; k++) {
         s.note(b + k, bass(chord) + 12, k === 0 ? 110 : 85, 3, 0.5);
         if (section !== 'intro') {
-          s.hit(b + k, D.floorTom, k % 2 ? 80 : 105);
-          s.hit(b + k + 0.5, D.midTom, 60);
-          if (k % 2) s.hit(b + k, D.snare, 90);
+          // A kick on every beat under the toms: the pulse a cut follows.
+          s.hit(b + k, D.kick, 105);
+          s.hit(b + k, D.floorTom, k % 2 ? 70 : 95);
+          if (k === 3) s.hit(b + k + 0.5, D.midTom, 55);
+          if (k % 2) s.hit(b + k, D.snare, 95);
         }
       }
       if (big) {
