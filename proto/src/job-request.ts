@@ -112,8 +112,9 @@ export const jobRequestSchema = z
     /** An edit plan from POST /jobs/plan (possibly edited): the render follows it exactly. */
     plan: editPlanSchema.optional(),
     callback_url: z
-      .url({ protocol: /^https?$/, error: 'The callback URL must be an http or https URL' })
+      .string()
       .max(2000, 'The callback URL must be at most 2000 characters')
+      .regex(/^https?:\/\/[^\s/?#]+\S*$/i, 'The callback URL must be an http or https URL')
       .nullish()
       .describe("An http(s) URL that gets this job's webhook events, signed with your callback secret (GET /webhook-endpoints)"),
   })
