@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import fp from 'fastify-plugin';
 import { checkApiKeyAccess, KeyRateLimiter, ROUTE_SCOPES } from '../../domain/api-access.js';
 import type { Caller, SessionVerifier } from '../../domain/sessions.js';
+import { errorBody } from './schemas.js';
 import { rateLimitedError } from './security.js';
 
 export type { Caller } from '../../domain/sessions.js';
@@ -64,9 +65,11 @@ export const authPlugin = fp<{ sessions: SessionVerifier; keyLimiter?: KeyRateLi
   // (read by @fastify/swagger when the document is built, after every route is known).
   app.addHook('onRoute', (route) => {
     const scope = ROUTE_SCOPES[`${[route.method].flat()[0]} ${route.url.replace(/^\/api\/v1/, '')}`];
-    const schema = route.schema as { security?: unknown[]; hide?: boolean } | undefined;
-    if (scope && schema && !schema.hide && route.url.startsWith('/api/v1/'))
-      schema.security = [{ session: [] }, { apiKey: scope === 'any' ? [] : [scope] }];
+    const schema = route.schema as { security?: unknown[]; hide?: boolean; response?: Record<string | number, unknown> } | undefined;
+    if (!scope || !schema || schema.hide || !route.url.startsWith('/api/v1/')) return;
+    schema.security = [{ session: [] }, { apiKey: scope === 'any' ? [] : [scope] }];
+    // A key can be refused (403: scope, plan) or limited (429) on any of them.
+    if (schema.response) schema.response = { 403: errorBody, 429: errorBody, ...schema.response };
   });
   app.addHook('onRoute', (route) => {
     if (route.config?.access === 'admin')
