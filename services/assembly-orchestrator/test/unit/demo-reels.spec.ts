@@ -66,7 +66,7 @@ describe('first-start demo reels', () => {
   it('does not start on the first clip of a starter import still running: each reel gets its own clips', async () => {
     const f = fakes({ growing: true });
     await task(f.ports).run();
-    const files = [...f.jobs.values()].map((j) => j.request.media_files);
+    const files = [...f.jobs.values()].map((j) => j.request.media_files ?? []);
     // Three clips (a reel's worth) before the first reel, not the first clip alone.
     expect(files[0]).toEqual(['library/a.mp4', 'library/b.mp4', 'library/c.mp4']);
     // The later reels take their windows of the grown list: no two reels alike.
