@@ -11,6 +11,7 @@ require('./build.js').buildIfNeeded();
 
 const step = (label, args, extraEnv = {}, timeoutMinutes = 20) => {
   console.log(`\n[test] ${label}`);
+  const started = Date.now();
   const r = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
@@ -21,11 +22,13 @@ const step = (label, args, extraEnv = {}, timeoutMinutes = 20) => {
     env: { ...process.env, ...extraEnv, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
   });
   if (r.error?.code === 'ETIMEDOUT') console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
+  console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${r.status === 0 ? '' : ' (failed)'}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-const passthrough = process.argv.slice(2);
+// Beside Jest's own report: each project's files, tests and time, and the slowest spec files.
+const passthrough = ['--reporters', 'default', '--reporters', path.join(root, 'scripts', 'project-times.js'), ...process.argv.slice(2)];
 // swc strips types without checking them; this checks the tests (and sources) as tsc would.
 step('type-check sources and tests', [
   path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
