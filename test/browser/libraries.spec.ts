@@ -176,6 +176,9 @@ describe('libraries and My Reels in Chromium', () => {
       const img = document.querySelector<HTMLImageElement>('[data-testid=tray-clip] img');
       return Boolean(img?.complete && img.naturalWidth > 0);
     });
+    // A 30 s reel: the song is 2:40, and the whole song is the default length.
+    await page.getByRole('radio', { name: '30 s' }).click();
+    expect(await page.getByRole('radio', { name: '30 s' }).isChecked()).toBe(true);
     await page
       .getByTestId('estimate')
       .getByText(/Estimated cost: \d+ credits/)
