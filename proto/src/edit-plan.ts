@@ -10,13 +10,18 @@ import { z } from 'zod';
 /** The most segments a plan may have (the engine's segment cap). */
 export const PLAN_MAX_SEGMENTS = 5000;
 
+/** The largest int32: integers of a plan are bounded to it, like every integer of a request. */
+const INT32_MAX = 2_147_483_647;
+/** The highest clip index (a job request has at most 1000 clips, JOB_LIMITS.maxClips). */
+const MAX_CLIP_INDEX = 999;
+
 /** The output shapes (the job request's `aspect`). */
 export const ASPECTS = ['16:9', '9:16', '1:1'] as const;
 export type AspectName = (typeof ASPECTS)[number];
 
 export const planSegmentSchema = z
   .object({
-    clip: z.number().int().min(0).describe('Index into media_files'),
+    clip: z.number().int().min(0).max(MAX_CLIP_INDEX).describe('Index into media_files'),
     in: z.number().min(0).describe('Source in point, seconds of the clip'),
     out: z.number().min(0).describe('Source out point, seconds of the clip'),
     start: z.number().min(0).describe("Place on the reel's timeline, seconds (on the output frame grid)"),
@@ -29,7 +34,12 @@ export const planSegmentSchema = z
 
 export const editPlanSchema = z
   .object({
-    version: z.number().int(),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .max(INT32_MAX)
+      .describe('The plan format, as POST /jobs/plan answered it (the server refuses a version it does not make)'),
     total_sec: z.number().positive(),
     fps: z.number().int().min(1).max(240),
     beat_aligned: z.boolean(),

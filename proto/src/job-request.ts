@@ -41,17 +41,15 @@ export const JOB_LIMITS = {
   fadeSeconds: { min: 0, max: 10 },
 } as const;
 
-// C0 and C1 control characters (NUL, line breaks, escapes...): never part of a title, a file
-// name or a key. Refused up front, before anything is reserved or stored.
+// C0 and C1 control characters (NUL, line breaks, escapes...) and halves of a UTF-16 pair: never
+// part of a title, a file name or a key. Refused up front, before anything is reserved or stored.
+// A pattern, not a refinement, so the gateway's OpenAPI document states it too.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const PLAIN = /^(?:[^\u0000-\u001f\u007f-\u009f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
 /** A string of at most `max` characters without control characters (any user-typed field). */
 export const plainText = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), `${what} must not contain control characters`);
-const objectKey = plainText(JOB_LIMITS.keyLength, 'A file key').pipe(z.string().min(1, 'A file key must not be empty'));
+  z.string().max(max, `${what} must be at most ${max} characters`).regex(PLAIN, `${what} must not contain control characters`);
+const objectKey = plainText(JOB_LIMITS.keyLength, 'A file key').min(1, 'A file key must not be empty');
 
 export const titleConfigSchema = z
   .object({
@@ -77,7 +75,7 @@ const fade = (what: string) =>
 /** The rendering part of a job request: what the engine needs besides the files. */
 export const renderOptionsShape = {
   output_filename: plainText(JOB_LIMITS.filenameLength, 'The output filename')
-    .refine((s) => !/[/\\]/.test(s), 'The output filename must not contain / or \\')
+    .regex(/^[^/\\]*$/, 'The output filename must not contain / or \\')
     .default(JOB_DEFAULTS.output_filename),
   pacing_preset: z.enum(PACING_PRESETS).default(JOB_DEFAULTS.pacing_preset),
   enable_beat_mapping: z.boolean().default(JOB_DEFAULTS.enable_beat_mapping),
