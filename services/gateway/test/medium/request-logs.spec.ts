@@ -2,7 +2,7 @@
 // traceparent, or a new one), the signed-in user on its own lines only, and no secrets.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createMetrics, startTracing } from '@reelsmith/kit';
+import { DomainError, ErrorCode, createMetrics, startTracing } from '@reelsmith/kit';
 import { capturingLogger } from '@reelsmith/kit/testing';
 import { SessionVerifier } from '../../src/domain/sessions';
 import { buildHttpApp } from '../../src/transport/http/server';
@@ -38,6 +38,14 @@ describe('gateway request logs and trace headers', () => {
     app.get('/api/v1/fail-test', { config: { access: 'user' } }, async () => {
       throw new Error('boom');
     });
+    // What the gateway's gRPC client makes of a message it cannot encode (an int32 field given 2^31).
+    app.get('/api/v1/internal-test', async () => {
+      throw new DomainError(ErrorCode.INTERNAL, 'value out of range: 2147483648');
+    });
+    app.get('/api/v1/unavailable-test', async () => {
+      throw new DomainError(ErrorCode.UNAVAILABLE, 'connect ECONNREFUSED 127.0.0.1:50051');
+    });
+    app.get('/api/v1/sent-503-test', async (_req, reply) => reply.status(503).send({ detail: 'Not serving', code: 'unavailable' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
@@ -82,18 +90,43 @@ describe('gateway request logs and trace headers', () => {
     expect(lines.join('')).not.toContain('secret-token');
   });
 
-  it('logs a failed request with its route, user and trace', async () => {
+  it('logs a failed request once, at error level, with its cause, route, user, request id and trace', async () => {
     const res = await fetch(`${base}/api/v1/fail-test`, {
       headers: { authorization: 'Bearer dave-secret-token', 'x-request-id': 'req-dave' },
     });
     expect(res.status).toBe(500);
-    const failed = records().filter((r) => r.request_id === 'req-dave' && r.msg === 'request failed' && r.level === 'warn');
+    expect(await res.json()).toEqual({ detail: 'Internal server error', code: 'internal' });
+    const failed = records().filter((r) => r.request_id === 'req-dave' && r.msg === 'request failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({
+      level: 'error',
       route: '/api/v1/fail-test',
       status: 500,
       user_id: 'u-dave',
       trace_id: res.headers.get('x-trace-id'),
+      err: { type: 'Error', message: 'boom' },
     });
+    expect((failed[0]!.err as { stack: string }).stack).toContain('request-logs.spec');
+  });
+
+  it.each([
+    ['/api/v1/internal-test', 500, 'value out of range: 2147483648', 'INTERNAL'],
+    ['/api/v1/unavailable-test', 503, 'connect ECONNREFUSED 127.0.0.1:50051', 'UNAVAILABLE'],
+  ])('logs %s (a peer failing) at error level with the cause the caller never sees', async (url, status, cause, code) => {
+    const id = `req-${status}`;
+    const res = await fetch(`${base}${url}`, { headers: { 'x-request-id': id } });
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(await res.json())).not.toContain(cause);
+    const failed = records().filter((r) => r.request_id === id && r.msg === 'request failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 'error', status, code, route: url, err: { message: cause } });
+  });
+
+  it('logs a 5xx a route sends itself at error level too', async () => {
+    const res = await fetch(`${base}/api/v1/sent-503-test`, { headers: { 'x-request-id': 'req-sent' } });
+    expect(res.status).toBe(503);
+    const failed = records().filter((r) => r.request_id === 'req-sent' && r.msg === 'request failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 'error', status: 503, route: '/api/v1/sent-503-test' });
   });
 });

@@ -54,9 +54,8 @@ export const activityEventSchema = z
 
 export const activityQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  before: z
-    .string()
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time')
+  before: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 time' })
     .optional()
     .describe('Only events strictly older than this time (the last timestamp of the previous page)'),
 });

@@ -61,6 +61,17 @@ export function musicView(m: Pick<media.MediaItem, 'analysisJson' | 'peaks' | 'a
   };
 }
 
+/** POST /uploads/file's body in the document (the route reads the multipart stream itself). */
+const uploadBody = {
+  contentType: 'multipart/form-data',
+  description: 'One file in the field "file": a video (MP4, MOV, AVI, MKV, WebM) or audio (MP3, WAV, AAC, M4A), at most your plan allows',
+  schema: {
+    type: 'object',
+    required: ['file'],
+    properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its name' } },
+  },
+};
+
 const ANALYSIS: Record<string, 'pending' | 'ready' | 'failed'> = { pending: 'pending', done: 'ready', failed: 'failed' };
 
 /**
@@ -85,7 +96,7 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     scope.post(
       '/uploads/file',
       {
-        config: { access: 'user', rateLimit: RATE_LIMITS.uploads },
+        config: { access: 'user', rateLimit: RATE_LIMITS.uploads, documentedBody: uploadBody },
         schema: {
           summary: 'Upload one video or audio file (multipart/form-data, field "file")',
           consumes: ['multipart/form-data'],
@@ -167,11 +178,9 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
       },
     },
     async (req) => {
-      const { key, action, taps } = req.body;
-      if (action === 'tap' && !taps)
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the times you tapped (taps, seconds into the track).', 'too_few_taps');
-      if (action !== 'tap' && taps)
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Only the tap action takes taps.', 'invalid_correction');
+      // The schema says a tap has its taps and nothing else has any.
+      const { key, action } = req.body;
+      const taps = req.body.action === 'tap' ? req.body.taps : undefined;
       const m = await peers.media.correctTempo(
         {
           ownerId: callerOf(req).id,

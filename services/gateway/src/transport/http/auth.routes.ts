@@ -19,6 +19,14 @@ const credentials = z
   .strict()
   .meta({ id: 'Credentials' });
 
+/** A new password as identity takes it: 6 to 1024 characters. */
+const newPassword = (what: string) => plainText(1024, what).min(6, `${what} must be at least 6 characters`);
+
+const registration = z
+  .object({ email: email(), password: newPassword('Password') })
+  .strict()
+  .meta({ id: 'Registration' });
+
 /**
  * POST /auth/register, /auth/login, /auth/verify-email, /auth/resend-verification, /auth/logout,
  * /auth/forgot-password, /auth/reset-password, /auth/change-password, /auth/logout-all,
@@ -41,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
     {
       schema: {
         summary: 'Sign up; answers the same whether or not the e-mail is known',
-        body: credentials,
+        body: registration,
         response: { 201: z.object({ message: z.string(), email: z.string() }), ...errors(400, 429) },
       },
     },
@@ -71,19 +79,29 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
     {
       schema: {
         summary: 'Verify an e-mail with the link token, or with the e-mail and its 6-digit code',
-        body: z
-          .object({
-            token: plainText(200, 'Token').optional(),
-            email: email().optional(),
-            code: plainText(12, 'Code').optional(),
-          })
-          .strict(),
+        body: z.union([
+          z
+            .object({
+              token: plainText(200, 'Token').min(1, 'Token must not be empty').describe('The token of the link in the mail'),
+              email: email().optional().describe('Ignored with a token'),
+              code: plainText(12, 'Code').optional().describe('Ignored with a token'),
+            })
+            .strict(),
+          z
+            .object({
+              email: email(),
+              code: plainText(12, 'Code').min(1, 'Code must not be empty').describe('The 6-digit code in the mail'),
+              token: z.literal('').optional().describe('Empty or absent: the e-mail and code are used'),
+            })
+            .strict(),
+        ]),
         response: { 200: sessionReply, ...errors(400, 429) },
       },
     },
     async (req) => {
+      const b = req.body;
       const s = await peers.identity.verifyEmail(
-        { token: req.body.token ?? '', email: req.body.email ?? '', code: req.body.code ?? '', client: client(req.ip) },
+        { token: b.token ?? '', email: 'email' in b ? b.email : '', code: 'code' in b ? b.code : '', client: client(req.ip) },
         { requestId: req.id },
       );
       return { session_token: s.sessionToken, user: await userBody(peers, s.user!, req.id) };
@@ -185,7 +203,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
       config: { rateLimit: RATE_LIMITS.passwordReset },
       schema: {
         summary: 'Set a new password with the token of a reset link; every session of the account ends',
-        body: z.object({ token: plainText(200, 'Token'), password: plainText(1024, 'Password') }).strict(),
+        body: z.object({ token: plainText(200, 'Token'), password: newPassword('Password') }).strict(),
         response: { 200: z.object({ message: z.string(), email: z.string() }), ...errors(400, 429) },
       },
     },
@@ -204,7 +222,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
       config: { access: 'user' },
       schema: {
         summary: 'Change the password (current + new); every other session ends',
-        body: z.object({ current_password: plainText(1024, 'Current password'), new_password: plainText(1024, 'New password') }).strict(),
+        body: z.object({ current_password: plainText(1024, 'Current password'), new_password: newPassword('New password') }).strict(),
         response: { 200: message, ...errors(400, 401, 403, 429) },
       },
     },

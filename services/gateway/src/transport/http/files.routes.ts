@@ -3,6 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errors } from './schemas.js';
 import { sendObject } from './send-object.js';
+import { binary } from './contract.js';
+import { identifier } from './input-text.js';
+
+/** What a stored file is sent as (from its name). */
+const FILE_TYPES = ['video/mp4', 'image/jpeg', 'application/octet-stream'];
 
 export interface FilesDeps {
   store: LocalObjectStore;
@@ -23,8 +28,16 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesDeps> = async (app, deps) =
       schema: {
         summary: 'A stored file behind a signed, expiring link (local-disk storage only)',
         params: z.object({ '*': z.string() }),
-        querystring: z.object({ expires: z.string().optional(), sig: z.string().optional(), name: z.string().optional() }),
-        response: { 200: z.any().describe('The file'), ...errors(403, 404) },
+        querystring: z.object({
+          expires: z.string().optional().describe('When the link expires (Unix seconds)'),
+          sig: z.string().optional().describe("The link's signature"),
+          name: identifier(200, 'The file name').optional().describe('A download: the file name to save it under'),
+        }),
+        response: {
+          200: binary('The file', ...FILE_TYPES),
+          206: binary('The range asked for', ...FILE_TYPES),
+          ...errors(403, 404, 416),
+        },
       },
     },
     async (req, reply) => {

@@ -10,27 +10,71 @@
  * Identifiers and e-mail addresses (`identifier`, `email`) also refuse bidirectional overrides
  * and zero-width characters, which make one name look like another.
  * A violation is a 400 `{detail, code: 'invalid_text'}` that names the field.
+ *
+ * The rule is also the OpenAPI document's: every request string there carries it as its
+ * `pattern` (TEXT_RULE, or a stricter rule of its own such as LINE_RULE), written from these same
+ * regular expressions (see contract.ts). Each counts a character as a code point, so it reads the
+ * same in JavaScript with or without the `u` flag and in other regex dialects.
  */
 import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX, displayNameProblem } from '@reelsmith/proto';
 
+// Character classes of the rules, as regex source (escapes, so the document's patterns are plain ASCII).
+/** Every C0 and C1 control character. */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
+/** The control characters free text may not hold: all but tab, line feed and carriage return. */
+const TEXT_CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+/** Bidirectional controls (embeddings, overrides, isolates, marks) and zero-width characters. */
+const INVISIBLES = '\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+/** The line and paragraph separators. */
+const SEPARATORS = '\\u2028\\u2029';
+/** The white space String.prototype.trim removes that is not refused anyway (controls, separators, invisibles). */
+const SPACES = ' \\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';
+const SURROGATES = '\\ud800-\\udfff';
+const PAIR = '[\\ud800-\\udbff][\\udc00-\\udfff]';
+/** One character (a code point, never half of one) outside `excluded`. */
+const charOutside = (excluded: string) => `(?:[^${excluded}${SURROGATES}]|${PAIR})`;
+
+/** Free text: no control character but tab, line feed and carriage return; no lone surrogate. */
+export const TEXT_RULE = new RegExp(`^${charOutside(TEXT_CONTROLS)}*$`);
+/** A single line: no control character at all; no lone surrogate. */
+export const LINE_RULE = new RegExp(`^${charOutside(CONTROLS)}*$`);
+/** No invisible or direction-changing character. */
+export const VISIBLE_RULE = new RegExp(`^[^${INVISIBLES}]*$`);
+
+/**
+ * Text of `min` to `max` characters once trimmed (String.prototype.trim: the services trim what
+ * they store), with any white space around it: a single line by default, or free text (line
+ * breaks and tabs inside) with `multiline`. Refuses what the line or text rule refuses, lone
+ * surrogates, and `refused` (regex class source).
+ */
+export const trimmedRule = (min: number, max: number, opts: { multiline?: boolean; refused?: string } = {}) => {
+  const refused = (opts.multiline ? TEXT_CONTROLS : CONTROLS + SEPARATORS) + (opts.refused ?? '');
+  // What trim removes that the rule lets through.
+  const space = opts.multiline ? `${SPACES}\\t\\n\\r${SEPARATORS}\\ufeff` : opts.refused?.includes('\\ufeff') ? SPACES : `${SPACES}\\ufeff`;
+  const any = charOutside(refused);
+  const visible = charOutside(refused + space);
+  const inner = min <= 1 ? `${visible}(?:${any}{0,${max - 2}}${visible})?` : `${visible}${any}{${min - 2},${max - 2}}${visible}`;
+  return new RegExp(`^[${space}]*${inner}[${space}]*$`);
+};
+
+/** identity's rule for an e-mail address (trimmed: local part of 1-64, a domain with a dot, at most 254 in all). */
+export const EMAIL_RULE = new RegExp(
+  `^[${SPACES}]*(?=[^\\s]{1,254}[${SPACES}]*$)[^\\s@${CONTROLS}${INVISIBLES}]{1,64}@[^\\s@${CONTROLS}${INVISIBLES}]+\\.[^\\s@${CONTROLS}${INVISIBLES}]{2,}[${SPACES}]*$`,
+);
+
+export const invalidText = (what: string, why: string) => new DomainError(ErrorCode.INVALID_ARGUMENT, `${what} ${why}`, 'invalid_text');
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/** Half of a UTF-16 pair without the other half: not text, and not encodable as UTF-8. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** Bidirectional controls (embeddings, overrides, isolates, marks) and zero-width characters. */
-const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-
-export const invalidText = (what: string, why: string) => new DomainError(ErrorCode.INVALID_ARGUMENT, `${what} ${why}`, 'invalid_text');
 
 /** The rule for one string; answers it normalised (unless `keepForm`), or throws a 400 naming `what`. */
 export function cleanText(s: string, what: string, keepForm = false): string {
-  if (CONTROL.test(s)) throw invalidText(what, 'must not contain control characters');
-  if (LONE_SURROGATE.test(s)) throw invalidText(what, 'must be valid Unicode text');
+  if (!TEXT_RULE.test(s)) throw invalidText(what, CONTROL.test(s) ? 'must not contain control characters' : 'must be valid Unicode text');
   return keepForm ? s : s.normalize('NFC');
 }
 
@@ -45,7 +89,6 @@ export function cleanLine(s: string, what: string): string {
   if (LINE_CONTROL.test(s)) throw invalidText(what, 'must not contain control characters');
   return cleanText(s, what);
 }
-
 /** Every string (and key) in a request part, normalised; throws on the first violation. */
 export function cleanInput(value: unknown, path: string): unknown {
   if (typeof value === 'string') return cleanText(value, path);
@@ -85,24 +128,59 @@ export const identifier = (max: number, what: string) =>
   z
     .string()
     .max(max, `${what} must be at most ${max} characters`)
-    .refine((s) => !LINE_CONTROL.test(s), `${what} must not contain control characters`)
-    .refine((s) => !INVISIBLE.test(s), `${what} must not contain invisible or direction-changing characters`);
+    .regex(LINE_RULE, `${what} must not contain control characters`)
+    .regex(VISIBLE_RULE, `${what} must not contain invisible or direction-changing characters`);
+
+/**
+ * A check that only words the message of a rule the schema states anyway (a pattern): zod runs it
+ * first and stops there when it fails, so the caller reads which part of the rule was broken.
+ * contract.ts lets such checks through; any other custom refinement of a request is refused,
+ * because the OpenAPI document could not state it.
+ */
+export const WORDING = new WeakSet<object>();
+export function wording<T>(fn: (value: T) => string | null) {
+  const check = z.superRefine<T>((value, ctx) => {
+    const problem = fn(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, continue: false });
+  });
+  WORDING.add(check);
+  return check;
+}
+
+/**
+ * A refinement the document cannot state as a pattern or bound (a rule across fields, or one
+ * that needs the data): contract.ts lets it through only when the schema's description states
+ * it, so the document names every rule the server applies.
+ */
+export const STATED = new WeakSet<object>();
+export function statedRule<T>(fn: (value: T, ctx: z.core.$RefinementCtx<T>) => void) {
+  const check = z.superRefine<T>(fn);
+  STATED.add(check);
+  return check;
+}
 
 /**
  * An account's public display name: 1 to 40 characters once trimmed, single-line, no invisible or
  * direction-changing characters (@reelsmith/proto's rule; identity trims and stores it by the same
  * rule). The validator has already refused control characters and lone surrogates in every string
- * and normalised it to NFC.
+ * and normalised it to NFC. The pattern states the whole rule; the wording check says which part failed.
  */
+export const DISPLAY_NAME_RULE = trimmedRule(1, DISPLAY_NAME_MAX, { refused: INVISIBLES });
 export const displayName = (what = 'The public name') =>
   z
     .string()
-    .max(400, `${what} must be at most ${DISPLAY_NAME_MAX} characters`)
-    .superRefine((s, ctx) => {
-      const problem = displayNameProblem(s, what);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .describe(`1 to ${DISPLAY_NAME_MAX} characters once trimmed; no control, zero-width or direction-changing characters`);
+    .check(wording<string>((s) => displayNameProblem(s, what)))
+    .regex(DISPLAY_NAME_RULE, `${what} must be 1 to ${DISPLAY_NAME_MAX} visible characters`)
+    .meta({
+      description: `1 to ${DISPLAY_NAME_MAX} characters once trimmed; no control, zero-width or direction-changing characters`,
+      examples: ['Ada Lovelace'],
+    });
 
-/** An e-mail address as typed: an identifier, at most 320 characters. */
-export const email = (what = 'Email') => identifier(320, what);
+/**
+ * An e-mail address as typed: at most 320 characters, identity's rule for its form (white space
+ * around it is trimmed there), no invisible characters.
+ */
+export const email = (what = 'Email') =>
+  identifier(320, what)
+    .regex(EMAIL_RULE, 'Please enter a valid email address.')
+    .meta({ description: 'An e-mail address (name@domain.tld)', examples: ['ada@example.com'] });

@@ -8,11 +8,15 @@ import { RATE_LIMITS } from './security.js';
 import { callerOf } from './auth.js';
 import { errors, message, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
+import { binary } from './contract.js';
 
 type Clip = marketplace.Clip;
 
 const iso = (ms: bigint) => (ms ? new Date(Number(ms)).toISOString() : null);
 const mb = (bytes: bigint) => Math.round((Number(bytes) / (1024 * 1024)) * 100) / 100;
+
+/** The types a clip is sent as (from its file name). */
+const CLIP_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 
 const clipStatus = z.enum(['pending', 'cash_offered', 'credits_offered', 'purchased', 'rejected', 'removed']);
 
@@ -60,25 +64,36 @@ export const payout = z
   })
   .meta({ id: 'Payout' });
 
-/** Cash in whole cents, credits in whole credits: the schema refuses anything else (nothing is rounded). */
-const offerBody = z
-  .object({
-    type: z.enum(['cash', 'credits']),
-    amount: z
-      .number()
-      .positive()
-      .max(1_000_000)
-      .optional()
-      .describe('Dollars for cash, in whole cents (default 0.10); whole credits for credits (default 50)'),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    if (o.amount === undefined) return;
-    if (o.type === 'credits' && !Number.isInteger(o.amount))
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A credits offer must be a whole number of credits' });
-    if (o.type === 'cash' && Math.abs(o.amount * 100 - Math.round(o.amount * 100)) > 1e-6)
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A cash offer must be in whole cents' });
-  });
+/**
+ * Cash in whole cents up to $1,000, credits in whole credits up to 1,000,000 (marketplace's
+ * OFFER_LIMITS): the schema refuses anything else (nothing is rounded).
+ */
+const offerBody = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('cash'),
+      amount: z
+        .number()
+        .min(0.01, 'A cash offer must be between $0.01 and $1,000.00.')
+        .max(1000, 'A cash offer must be between $0.01 and $1,000.00.')
+        .multipleOf(0.01, 'A cash offer must be in whole cents')
+        .optional()
+        .describe('US dollars in whole cents, $0.01 to $1,000 (default 0.10)'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('credits'),
+      amount: z
+        .number()
+        .int('A credits offer must be a whole number of credits')
+        .min(1)
+        .max(1_000_000)
+        .optional()
+        .describe('Whole credits, 1 to 1,000,000 (default 50)'),
+    })
+    .strict(),
+]);
 
 /**
  * The footage marketplace: admin review of opted-in clips (offers, delete/remove, streaming,
@@ -162,7 +177,11 @@ export const marketplaceRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Obj
       schema: {
         summary: 'The clip itself, with HTTP Range support (206) for the player',
         params: uuidParams,
-        response: { 200: z.any().describe('The video'), 206: z.any().describe('Part of the video'), ...errors(400, 401, 403, 404, 416) },
+        response: {
+          200: binary('The clip', ...CLIP_TYPES),
+          206: binary('The range asked for', ...CLIP_TYPES),
+          ...errors(400, 401, 403, 404, 416),
+        },
       },
     },
     async (req, reply) => {

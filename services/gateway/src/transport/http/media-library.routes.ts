@@ -8,7 +8,8 @@ import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
 import { librarySelectionPorts } from '../../repositories/library-selection.js';
 import { callerOf } from './auth.js';
-import { cleanLine, identifier } from './input-text.js';
+import { LINE_RULE, cleanLine, identifier } from './input-text.js';
+import { binary } from './contract.js';
 import { errors, message, pageQuery } from './schemas.js';
 import { sendObject } from './send-object.js';
 
@@ -86,7 +87,6 @@ const musicAnalysis = z
   .meta({ id: 'MusicAnalysis' });
 
 const keyParams = z.object({ key: z.string().regex(/^[a-f0-9]{8,64}$/, 'not a library key') });
-const stream = z.any().describe('The file');
 
 const videoView = (i: Item) => ({
   key: i.key,
@@ -118,19 +118,29 @@ interface LibraryLists<V> {
 const videoLists: LibraryLists<ReturnType<typeof videoView>> = { kind: 'video', view: videoView, list: videoList, userList: userVideoList };
 const musicLists: LibraryLists<ReturnType<typeof musicView>> = { kind: 'audio', view: musicView, list: musicList, userList: userMusicList };
 
+const VIDEO_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', mkv: 'video/x-matroska', webm: 'video/webm', avi: 'video/x-msvideo' };
+const AUDIO_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav', aac: 'audio/aac', m4a: 'audio/mp4' };
 const mimeOf = (key: string) =>
-  ({
-    mp3: 'audio/mpeg',
-    wav: 'audio/wav',
-    aac: 'audio/aac',
-    m4a: 'audio/mp4',
-    mp4: 'video/mp4',
-    mov: 'video/quicktime',
-    mkv: 'video/x-matroska',
-    webm: 'video/webm',
-    avi: 'video/x-msvideo',
-    jpg: 'image/jpeg',
-  })[key.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+  (({ ...VIDEO_TYPES, ...AUDIO_TYPES, jpg: 'image/jpeg' }) as Record<string, string>)[key.split('.').pop()!.toLowerCase()] ??
+  'application/octet-stream';
+/** A library file as sent: its type from its name (an unknown extension: octet-stream). */
+const libraryFile = (what: string, types: Record<string, string>) =>
+  binary(what, ...new Set([...Object.values(types), 'application/octet-stream']));
+const jpeg = (what: string) => binary(what, 'image/jpeg');
+
+/** POST /admin/library's body in the document (the route reads the multipart stream itself). */
+const libraryUpload = {
+  contentType: 'multipart/form-data',
+  description: 'An optional "category" field, then the file in the field "file" (at most 4 GiB)',
+  schema: {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      category: { type: 'string', maxLength: 200, pattern: LINE_RULE.source, default: 'general' },
+      file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The video or music file, with its name' },
+    },
+  },
+};
 
 /**
  * The stock video and music libraries: public browsing (lists, thumbnails, clips and previews by
@@ -220,7 +230,13 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
 
   app.get(
     '/video-library/thumbnail/:key',
-    { schema: { summary: "A library clip's thumbnail (JPEG)", params: keyParams, response: { 200: stream, ...errors(404) } } },
+    {
+      schema: {
+        summary: "A library clip's thumbnail (JPEG)",
+        params: keyParams,
+        response: { 200: jpeg('The thumbnail'), ...errors(404) },
+      },
+    },
     async (req, reply) => {
       const i = await one('video', req.params.key, req.id);
       void reply.header('cache-control', IMMUTABLE).type('image/jpeg');
@@ -234,7 +250,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       schema: {
         summary: 'One of the three hover-preview frames of a library clip (JPEG)',
         params: keyParams.extend({ n: z.coerce.number().int().min(0).max(2) }),
-        response: { 200: stream, ...errors(404) },
+        response: { 200: jpeg('The frame'), ...errors(404) },
       },
     },
     async (req, reply) => {
@@ -252,7 +268,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       schema: {
         summary: 'A library clip (HTTP Range supported)',
         params: keyParams,
-        response: { 200: stream, 206: stream, ...errors(404, 416) },
+        response: { 200: libraryFile('The clip', VIDEO_TYPES), 206: libraryFile('The range asked for', VIDEO_TYPES), ...errors(404, 416) },
       },
     },
     async (req, reply) => {
@@ -269,7 +285,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       config: { access: 'user' },
       schema: {
         summary: 'Select a library track (by file name) as the music of a reel',
-        body: z.object({ filename: identifier(200, 'The file name').pipe(z.string().min(1, 'The file name must not be empty')) }).strict(),
+        body: z.object({ filename: identifier(200, 'The file name').min(1, 'The file name must not be empty') }).strict(),
         response: { 200: z.object({ object_key: z.string(), key: z.string() }).meta({ id: 'SelectedMusic' }), ...errors(400, 401, 404) },
       },
     },
@@ -302,7 +318,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       schema: {
         summary: 'Streams a library track (HTTP Range supported, 206)',
         params: keyParams,
-        response: { 200: stream, 206: stream, ...errors(404, 416) },
+        response: { 200: libraryFile('The track', AUDIO_TYPES), 206: libraryFile('The range asked for', AUDIO_TYPES), ...errors(404, 416) },
       },
     },
     async (req, reply) => {
@@ -334,7 +350,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     admin.post(
       '/admin/library',
       {
-        config: { access: 'admin' },
+        config: { access: 'admin', documentedBody: libraryUpload },
         schema: {
           summary: 'Add a video or music file to the stock libraries (multipart: optional field "category", then "file")',
           consumes: ['multipart/form-data'],

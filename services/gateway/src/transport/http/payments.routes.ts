@@ -156,6 +156,13 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers; checkout: Che
       hooks.post(
         `/payments/webhooks/${provider}`,
         {
+          config: {
+            documentedBody: {
+              contentType: 'application/json',
+              description: `The event as ${provider === 'stripe' ? 'Stripe' : 'PayPal'} sends it, verified by its signature headers on the exact bytes`,
+              schema: { type: 'object' },
+            },
+          },
           schema: {
             summary: `${provider === 'stripe' ? 'Stripe' : 'PayPal'} webhook; 400 and no change when its signature does not verify`,
             response: { 200: z.object({ received: z.boolean(), processed: z.boolean() }), ...errors(400) },

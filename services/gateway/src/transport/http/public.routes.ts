@@ -10,7 +10,8 @@ import { showcaseCreators } from '../../domain/showcase-creators.js';
 import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
-import { email } from './input-text.js';
+import { binary, redirect } from './contract.js';
+import { email, trimmedRule } from './input-text.js';
 import { errors, pageQuery, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
 
@@ -76,14 +77,35 @@ export const sharedReel = z
   })
   .meta({ id: 'SharedReel' });
 
+/**
+ * A showcase category as media-library takes it: trimmed, runs of white space made one space,
+ * then a letter or digit and up to 39 more letters, digits, spaces, &, ' or -.
+ */
+const showcaseCategory = z
+  .string()
+  .max(400)
+  .regex(/^\s*[\p{L}\p{N}](?:[\p{L}\p{N}&'-]|\s+(?=[\p{L}\p{N}&'-])){0,39}\s*$/u, 'A category is 1 to 40 letters, digits or spaces.')
+  .meta({
+    description: "1 to 40 letters, digits, spaces, & ' or - (starting with a letter or digit), once trimmed",
+    examples: ['Travel', 'Rock & roll'],
+  });
+
 export const CONTACT_TOPICS = ['General question', 'Technical support', 'Billing', 'Partnership', 'Feedback'] as const;
 
 export const contactRequest = z
   .object({
-    name: z.string().max(200),
+    name: z
+      .string()
+      .max(1000)
+      .regex(trimmedRule(1, 100), 'Please enter your name (up to 100 characters).')
+      .describe('1 to 100 characters once trimmed, on one line'),
     email: email('The e-mail address'),
     topic: z.enum(CONTACT_TOPICS),
-    message: z.string().max(10_000),
+    message: z
+      .string()
+      .max(20_000)
+      .regex(trimmedRule(10, 5000, { multiline: true }), 'Please write a message of 10 to 5000 characters.')
+      .describe('10 to 5000 characters once trimmed'),
     website: z.string().max(500).default('').describe('Leave empty (a hidden field that only bots fill in)'),
   })
   .strict()
@@ -188,7 +210,12 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       schema: {
         summary: 'The MP4 of a featured reel, without sign-in (Range requests: 206)',
         params: uuidParams,
-        response: { 200: z.any().describe('video/mp4'), 206: z.any(), 302: z.any(), ...errors(404, 416) },
+        response: {
+          200: binary('The reel', 'video/mp4'),
+          206: binary('The range asked for', 'video/mp4'),
+          302: redirect('With S3 storage: a redirect (Location) to a signed link'),
+          ...errors(404, 416),
+        },
       },
     },
     async (req, reply) => {
@@ -200,7 +227,15 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
   app.get(
     '/showcase/:id/thumbnail',
     {
-      schema: { summary: 'The thumbnail of a featured reel', params: uuidParams, response: { 200: z.any(), 302: z.any(), ...errors(404) } },
+      schema: {
+        summary: 'The thumbnail of a featured reel',
+        params: uuidParams,
+        response: {
+          200: binary('The thumbnail', 'image/jpeg'),
+          302: redirect('With S3 storage: a redirect (Location) to a signed link'),
+          ...errors(404),
+        },
+      },
     },
     async (req, reply) => {
       const e = await peers.media.getShowcaseEntry({ reelId: req.params.id }, { requestId: req.id });
@@ -216,7 +251,11 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       schema: {
         summary: 'One of the three hover-preview frames of a featured reel',
         params: z.object({ id: z.uuid(), n: z.coerce.number().int().min(1).max(3) }),
-        response: { 200: z.any(), 302: z.any(), ...errors(404) },
+        response: {
+          200: binary('The frame', 'image/jpeg'),
+          302: redirect('With S3 storage: a redirect (Location) to a signed link'),
+          ...errors(404),
+        },
       },
     },
     async (req, reply) => {
@@ -366,7 +405,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       schema: {
         summary: 'Feature a shared reel in the showcase with a category (again: change its category)',
         params: uuidParams,
-        body: z.object({ category: z.string().min(1).max(40) }).strict(),
+        body: z.object({ category: showcaseCategory }).strict(),
         response: { 200: demoVideo, ...errors(400, 401, 403, 404, 409) },
       },
     },

@@ -10,6 +10,12 @@ import { identifier } from './input-text.js';
 
 export { jobRequestSchema };
 
+/**
+ * The largest value of a protobuf int32 (and the bound of every integer a request sends on over
+ * gRPC in one: list offsets and limits, segment indexes, stars). Larger ones cannot be encoded.
+ */
+export const INT32_MAX = 2_147_483_647;
+
 export const errorBody = z
   .object({
     detail: z.string().describe('What went wrong, worded for the user'),
@@ -97,11 +103,27 @@ export const jobListQuery = z.object({
 export const planRequest = jobRequestSchema
   .extend({
     reroll: z
-      .array(z.number().int().min(0))
+      .array(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(PLAN_MAX_SEGMENTS - 1),
+      )
       .max(PLAN_MAX_SEGMENTS)
       .default([])
       .describe('Segment indexes to give the next-best moments not used elsewhere (needs plan)'),
-    locked: z.array(z.number().int().min(0)).max(PLAN_MAX_SEGMENTS).default([]).describe('Segment indexes kept exactly as they are'),
+    locked: z
+      .array(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(PLAN_MAX_SEGMENTS - 1),
+      )
+      .max(PLAN_MAX_SEGMENTS)
+      .default([])
+      .describe('Segment indexes kept exactly as they are'),
     seed: z.number().int().min(0).max(2_147_483_647).default(0).describe('Re-roll is deterministic for the same request and seed'),
   })
   .meta({ id: 'PlanRequest' });
@@ -161,19 +183,29 @@ export const planMusic = z
   })
   .meta({ id: 'PlanMusic' });
 
-/** POST /uploads/tempo: one correction of a music track's beats, or reset. */
+const tempoKey = z.string().min(1).max(600).describe('The object_key of the music (an upload of yours or a library track)');
+
+/** POST /uploads/tempo: one correction of a music track's beats, or reset (a tap carries its taps, the others none). */
 export const tempoCorrectionRequest = z
-  .object({
-    key: z.string().min(1).max(600).describe('The object_key of the music (an upload of yours or a library track)'),
-    action: z
-      .enum([...TEMPO_CORRECTION_KINDS, 'reset'])
-      .describe('halve or double the tempo, shift the beats half a beat later, tap (with taps), or reset to the beats as analysed'),
-    taps: z
-      .array(z.number().min(0).max(86_400))
-      .max(TAP_LIMITS.maxTaps)
-      .optional()
-      .describe(`tap: the times you tapped, seconds into the track, ascending (${TAP_LIMITS.minTaps}-${TAP_LIMITS.maxTaps})`),
-  })
+  .discriminatedUnion('action', [
+    z.object({
+      key: tempoKey,
+      action: z.literal('tap'),
+      taps: z
+        .array(z.number().min(0).max(86_400))
+        .min(TAP_LIMITS.minTaps)
+        .max(TAP_LIMITS.maxTaps)
+        .describe(
+          `The times you tapped, seconds into the track (${TAP_LIMITS.minTaps}-${TAP_LIMITS.maxTaps}); the server also needs them ascending, at a tempo of ${TAP_LIMITS.minBpm}-${TAP_LIMITS.maxBpm} BPM (400 invalid_taps otherwise)`,
+        ),
+    }),
+    z.object({
+      key: tempoKey,
+      action: z
+        .enum([...TEMPO_CORRECTION_KINDS.filter((k) => k !== 'tap'), 'reset'])
+        .describe('halve or double the tempo, shift the beats half a beat later, or reset to the beats as analysed'),
+    }),
+  ])
   .meta({ id: 'TempoCorrectionRequest' });
 
 export const planResult = z
@@ -198,7 +230,7 @@ export const uploadResult = z
   .meta({ id: 'UploadResult' });
 
 export const uploadInfoQuery = z.object({
-  key: identifier(600, 'The key').pipe(z.string().min(1)).describe('The object_key of the upload (or a library item)'),
+  key: identifier(600, 'The key').min(1, 'The key must not be empty').describe('The object_key of the upload (or a library item)'),
 });
 
 export const uploadInfo = z
@@ -307,9 +339,9 @@ export const healthReport = z
 
 export const uuidParams = z.object({ id: z.uuid() });
 
-/** A page of a list: `limit` (1 to `max`, 50 by default) items from `offset`. */
+/** A page of a list: `limit` (1 to `max`, 50 by default) items from `offset` (an int32 on gRPC). */
 export const pageQuery = (max: number) =>
   z.object({
     limit: z.coerce.number().int().min(1).max(max).default(50),
-    offset: z.coerce.number().int().min(0).default(0),
+    offset: z.coerce.number().int().min(0).max(INT32_MAX).default(0),
   });

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import {
   currentTraceId,
   extractTrace,
@@ -16,10 +15,11 @@ import {
   type TraceContext,
   type TraceSpan,
 } from '@reelsmith/kit';
-import { errorHandler } from './errors.js';
+import { API_PREFIX, documentRoute, transform, transformObject } from './contract.js';
+import { clientErrorHandler, errorHandler, isFailureLogged } from './errors.js';
 import { validatorCompiler } from './input-text.js';
 import { serializerCompiler } from './serializer.js';
-import { errorBody, type UserBody } from './schemas.js';
+import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
 import { FinishedJobs, finishedJobsLimits } from '../../domain/finished-jobs.js';
@@ -54,24 +54,10 @@ import { mediaLibraryRoutes } from './media-library.routes.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { serveWebApp } from './web-app.js';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX, operationId } from './contract.js';
 
 /** No request of ours nests deeper than a few levels; 32 leaves room and stops abuse. */
 export const MAX_JSON_DEPTH = 32;
-
-/** `post` + `auth/login` -> `postAuthLogin`; `{id}`-style and `:id` parameters become `ById`. */
-export function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter(Boolean)
-    .map((seg) => (seg.startsWith(':') ? `by-${seg.slice(1)}` : seg === '*' ? 'any' : seg));
-  return [method, ...words]
-    .join('-')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1)))
-    .join('');
-}
 
 /** The deepest nesting of arrays and objects in a JSON text (strings skipped), without parsing it. */
 export function jsonDepth(text: string): number {
@@ -164,6 +150,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
           tooLong ? { detail: 'The address is too long.', code: 'uri_too_long' } : { detail: 'The address is not valid.', code: 'bad_url' },
         );
     },
+    // A request the HTTP parser refuses (headers or query string over 16 KB: 431; malformed: 400)
+    // answers in our error shape too.
+    clientErrorHandler,
     loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
     // Our onResponse hook logs failures and records metrics; per-request info lines are noise.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
@@ -234,7 +223,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // or a load balancer's probe would otherwise show as traffic and errors).
     if (route !== healthRoute) deps.requestCounts?.count(req.method, route, reply.statusCode, elapsed);
     t?.span.end();
-    if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode }, 'request failed');
+    // The error handler logged the 5xx it answered (with the cause); one a route sent itself is logged here.
+    if (reply.statusCode >= 500 && !isFailureLogged(req))
+      req.log.error({ route, status: reply.statusCode, cause: 'answered by the route without an error' }, 'request failed');
     done();
   });
   app.setErrorHandler(errorHandler);
@@ -276,19 +267,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every API operation in the OpenAPI document gets an operationId and a tag from its path, the
-  // session requirement of its access, and its 5xx answers (all {detail, code}), before
-  // @fastify/swagger (whose own onRoute hook comes later) reads the route.
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(API_PREFIX) || !route.schema || (route.schema as { hide?: boolean }).hide) return;
-    const schema = route.schema as Record<string, unknown> & { response?: Record<string | number, unknown> };
-    const method = [route.method].flat()[0]!.toLowerCase();
-    const rest = route.url.slice(API_PREFIX.length).replace(/^\//, '');
-    schema['operationId'] ??= operationId(method, rest);
-    schema['tags'] ??= [rest.split('/')[0] || 'api'];
-    const access = route.config?.access;
-    if (access === 'user' || access === 'admin') schema['security'] ??= [{ session: [] }];
-    if (schema.response) schema.response = { 500: errorBody, 503: errorBody, ...schema.response };
-  });
+  // session requirement of its access and every status it can answer, and a request schema the
+  // document could not state is refused (contract.ts), before @fastify/swagger (whose own onRoute
+  // hook comes later) reads the route.
+  app.addHook('onRoute', documentRoute);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -301,8 +283,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       },
       webhooks: webhooksDocument(),
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform,
+    transformObject,
     hideUntagged: false,
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });

@@ -111,12 +111,13 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
       .send(await fs.promises.readFile(indexFile));
   };
 
-  app.get('/assets/*', (req, reply) => {
+  // The web app's files and pages are not part of the REST API: left out of its OpenAPI document.
+  app.get('/assets/*', { schema: { hide: true } }, (req, reply) => {
     const file = (req.params as { '*': string })['*'];
     if (!file || PRIVATE.test(file) || path.normalize(file).startsWith('..')) return reply.callNotFound();
     return reply.sendFile(`assets/${file}`);
   });
-  app.get('/*', (req, reply) => {
+  app.get('/*', { schema: { hide: true } }, (req, reply) => {
     const pathname = pathnameOf(req);
     if (pathname === undefined) return sendIndex(reply, 404);
     if (NOT_PAGES.test(pathname)) return reply.callNotFound();
