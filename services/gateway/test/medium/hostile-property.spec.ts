@@ -213,7 +213,10 @@ describe('gateway: generated hostile input to every operation of the OpenAPI doc
     const login = doc.paths['/api/v1/auth/login'].post;
     expect(login.operationId).toBe('postAuthLogin');
     expect(login.security).toBeUndefined();
-    expect(doc.paths['/api/v1/auth/me'].get.security).toEqual([{ session: [] }]);
+    // A session, or an API key (any key reads its own account; others need their scope).
+    expect(doc.paths['/api/v1/auth/me'].get.security).toEqual([{ session: [] }, { apiKey: [] }]);
+    expect(doc.paths['/api/v1/jobs/assemble'].post.security).toEqual([{ session: [] }, { apiKey: ['jobs:write'] }]);
+    expect(doc.paths['/api/v1/auth/change-password'].post.security).toEqual([{ session: [] }]);
     // A signed-in operation answers 401 without a session; every one that declares security does.
     for (const o of all.filter((x) => x.security)) expect(Object.keys(o.responses)).toContain('401');
   });
