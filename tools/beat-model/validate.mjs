@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
+import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
 import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
 import { readTrainingFeatures } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
@@ -28,12 +29,13 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     down: meta.beatsPerBar >= 3 ? beatFMeasure(bars, meta.downbeats) : NaN,
     meter: d.beatsPerBar === meta.beatsPerBar,
     med: s[s.length >> 1] ?? 0,
+    irr: hopIrregularity(d.beats),
   });
 }
 rows.sort((a, b) => a.style.localeCompare(b.style));
 for (const r of rows)
   console.log(
-    `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)}`,
+    `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %`,
   );
 const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
 const dn = rows.filter((r) => Number.isFinite(r.down));
