@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind } from '../../api/types';
+import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind, TempoCorrectionRequest } from '../../api/types';
 import { errorDetail } from '../../app/api';
 import { Waveform } from '../../components/Waveform';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -149,7 +149,9 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
     const target = request.target_duration_sec;
     const windowShown = Boolean(before && music && usesWindow(target, before, music.duration_sec));
     try {
-      const info = await correctTempo({ key: request.music_file, action, ...(taps ? { taps } : {}) }).unwrap();
+      const key = request.music_file;
+      const body: TempoCorrectionRequest = action === 'tap' ? { key, action, taps: taps ?? [] } : { key, action };
+      const info = await correctTempo(body).unwrap();
       if (before && windowShown && target && info.music) {
         const was = musicStart.current ?? before.music_start;
         musicStart.current = startAfterCorrection(info.music.downbeats, info.duration_sec || music!.duration_sec, target, was);

@@ -41,8 +41,8 @@ const charOutside = (excluded: string) => `(?:[^${excluded}${SURROGATES}]|${PAIR
 export const TEXT_RULE = new RegExp(`^${charOutside(TEXT_CONTROLS)}*$`);
 /** A single line: no control character at all; no lone surrogate. */
 export const LINE_RULE = new RegExp(`^${charOutside(CONTROLS)}*$`);
-/** No invisible or direction-changing character. */
-export const VISIBLE_RULE = new RegExp(`^[^${INVISIBLES}]*$`);
+/** An identifier: a single line without invisible or direction-changing characters. */
+export const IDENTIFIER_RULE = new RegExp(`^${charOutside(CONTROLS + INVISIBLES)}*$`);
 
 /**
  * Text of `min` to `max` characters once trimmed (String.prototype.trim: the services trim what
@@ -62,7 +62,7 @@ export const trimmedRule = (min: number, max: number, opts: { multiline?: boolea
 
 /** identity's rule for an e-mail address (trimmed: local part of 1-64, a domain with a dot, at most 254 in all). */
 export const EMAIL_RULE = new RegExp(
-  `^[${SPACES}]*(?=[^\\s]{1,254}[${SPACES}]*$)[^\\s@${CONTROLS}${INVISIBLES}]{1,64}@[^\\s@${CONTROLS}${INVISIBLES}]+\\.[^\\s@${CONTROLS}${INVISIBLES}]{2,}[${SPACES}]*$`,
+  `^[${SPACES}]*(?=[^\\s]{1,254}[${SPACES}]*$)${charOutside(`\\s@${CONTROLS}${INVISIBLES}`)}{1,64}@${charOutside(`\\s@${CONTROLS}${INVISIBLES}`)}+\\.${charOutside(`\\s@${CONTROLS}${INVISIBLES}`)}{2,}[${SPACES}]*$`,
 );
 
 export const invalidText = (what: string, why: string) => new DomainError(ErrorCode.INVALID_ARGUMENT, `${what} ${why}`, 'invalid_text');
@@ -123,13 +123,14 @@ export const validatorCompiler: typeof zodValidatorCompiler = (route) => {
   };
 };
 
-/** An identifier (a key, an id): single-line plain text without invisible or direction-changing characters. */
-export const identifier = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} must be at most ${max} characters`)
-    .regex(LINE_RULE, `${what} must not contain control characters`)
-    .regex(VISIBLE_RULE, `${what} must not contain invisible or direction-changing characters`);
+const INVISIBLE = new RegExp(`[${INVISIBLES}]`);
+/** Which part of the identifier rule `s` breaks, worded for `what`. */
+const identifierProblem = (s: string, what: string) =>
+  LINE_CONTROL.test(s)
+    ? `${what} must not contain control characters`
+    : INVISIBLE.test(s)
+      ? `${what} must not contain invisible or direction-changing characters`
+      : null;
 
 /**
  * A check that only words the message of a rule the schema states anyway (a pattern): zod runs it
@@ -146,6 +147,14 @@ export function wording<T>(fn: (value: T) => string | null) {
   WORDING.add(check);
   return check;
 }
+
+/** An identifier (a key, an id): single-line plain text without invisible or direction-changing characters. */
+export const identifier = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} must be at most ${max} characters`)
+    .check(wording<string>((s) => identifierProblem(s, what)))
+    .regex(IDENTIFIER_RULE, `${what} must not contain control, invisible or direction-changing characters`);
 
 /**
  * A refinement the document cannot state as a pattern or bound (a rule across fields, or one
@@ -181,6 +190,9 @@ export const displayName = (what = 'The public name') =>
  * around it is trimmed there), no invisible characters.
  */
 export const email = (what = 'Email') =>
-  identifier(320, what)
+  z
+    .string()
+    .max(320, `${what} must be at most 320 characters`)
+    .check(wording<string>((s) => identifierProblem(s, what)))
     .regex(EMAIL_RULE, 'Please enter a valid email address.')
     .meta({ description: 'An e-mail address (name@domain.tld)', examples: ['ada@example.com'] });
