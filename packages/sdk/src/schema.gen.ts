@@ -1828,7 +1828,7 @@ export interface components {
         ConfirmPaymentRequest: {
             /** @description Ignored: the server knows what the payment is for */
             item?: unknown;
-            payment_intent_id: string;
+            payment_intent_id: string & (unknown & unknown);
             /** @enum {string} */
             paypal_action?: "approve" | "cancel";
             /** @description Sandbox only: the test card number */
@@ -1843,7 +1843,7 @@ export interface components {
         ConfirmPaymentRequestInput: {
             /** @description Ignored: the server knows what the payment is for */
             item?: unknown;
-            payment_intent_id: string;
+            payment_intent_id: string & (unknown & unknown);
             /** @enum {string} */
             paypal_action?: "approve" | "cancel";
             /** @description Sandbox only: the test card number */
@@ -1884,7 +1884,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             /** @description 10 to 5000 characters once trimmed */
             message: string;
             /** @description 1 to 100 characters once trimmed, on one line */
@@ -1902,7 +1902,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             /** @description 10 to 5000 characters once trimmed */
             message: string;
             /** @description 1 to 100 characters once trimmed, on one line */
@@ -1925,7 +1925,7 @@ export interface components {
              * @constant
              */
             currency: "usd";
-            item_id: string;
+            item_id: string & (unknown & unknown);
             /**
              * @default card
              * @enum {string}
@@ -1944,7 +1944,7 @@ export interface components {
              * @constant
              */
             currency: "usd";
-            item_id: string;
+            item_id: string & (unknown & unknown);
             /**
              * @default card
              * @enum {string}
@@ -1958,7 +1958,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             password: string;
         };
         CredentialsInput: {
@@ -1966,7 +1966,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             password: string;
         };
         DemoList: {
@@ -2984,7 +2984,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             password: string;
         };
         RegistrationInput: {
@@ -2992,7 +2992,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string;
+            email: string & (unknown & unknown & unknown);
             password: string;
         };
         SelectedMusic: {
@@ -5525,7 +5525,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string;
+                    email: string & (unknown & unknown & unknown);
                 };
             };
         };
@@ -6146,7 +6146,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string;
+                    email: string & (unknown & unknown & unknown);
                 };
             };
         };
@@ -6420,7 +6420,7 @@ export interface operations {
                      * @description Ignored with a token
                      * @example ada@example.com
                      */
-                    email?: string;
+                    email?: string & (unknown & unknown & unknown);
                     /** @description The token of the link in the mail */
                     token: string;
                 } | {
@@ -6430,7 +6430,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string;
+                    email: string & (unknown & unknown & unknown);
                     /**
                      * @description Empty or absent: the e-mail and code are used
                      * @enum {string}
@@ -7056,7 +7056,7 @@ export interface operations {
                 /** @description When the link expires (Unix seconds) */
                 expires?: string;
                 /** @description A download: the file name to save it under */
-                name?: string;
+                name?: string & (unknown & unknown);
                 /** @description The link's signature */
                 sig?: string;
             };
@@ -8671,7 +8671,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    filename: string;
+                    filename: string & (unknown & unknown);
                 };
             };
         };
@@ -9046,7 +9046,7 @@ export interface operations {
                 "application/json": {
                     /** @description Cents; all that is left when absent */
                     amount?: number;
-                    payment_intent_id: string;
+                    payment_intent_id: string & (unknown & unknown);
                 };
             };
         };
@@ -10019,7 +10019,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The object_key of the upload (or a library item) */
-                key: string;
+                key: string & (unknown & unknown);
             };
             header?: never;
             path?: never;
@@ -10846,7 +10846,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    video_keys: string[];
+                    video_keys: (string & (unknown & unknown))[];
                 };
             };
         };
