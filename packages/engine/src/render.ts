@@ -164,83 +164,100 @@ export async function prepare(
     stageAt = t;
   };
   report(0, 'probing');
-  // Probes run a few at a time (each is a short ffprobe process); a bad input is reported in
-  // clip order whatever finishes first.
-  const musicProbe = req.music ? probe(req.music, 'music') : Promise.resolve(undefined);
-  musicProbe.catch(() => undefined); // its failure is reported below, after the clips'
-  const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
-  const music = await musicProbe;
-  lap('probe');
-  if (req.plan) {
-    const problem = validatePlan(req.plan, {
-      clipDurations: clips.map((c) => c.durationSec),
-      musicSec: music?.durationSec,
-      fps: settings.fps,
-    });
-    if (problem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem}`);
-    report(9, 'planning');
-    return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined }, timings };
-  }
-  report(2, 'analysing');
-  // Clips are analysed in lanes within the thread budget (`analysisLanes`), the heaviest first
-  // (pixels to decode) so that no big clip is left running alone at the end, and the music
-  // alongside them. Each analysis reuses its clip's probe (codec, size, rate, rotation) to choose
-  // how to decode. A clip's failure is reported in clip order.
-  const { lanes, decoderThreads } = analysisLanes(req.threads);
-  let done = 0;
   // A cached analysis counts if it is of this version; a reel cut from the song also needs its
   // sections (analyses cached before them lack them).
   const cachedMusic = req.analyses?.music as SongAnalysis | undefined;
   const musicUsable =
     cachedMusic?.version === MUSIC_ANALYSIS_VERSION && (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
-  const needsAnalysis = settings.enable_beat_mapping || req.targetSec !== undefined;
-  const analysisAt = Date.now();
-  const musicJob: Promise<SongAnalysis | undefined> =
-    music && needsAnalysis && !musicUsable
-      ? analyseMusic(music.path, music.durationSec, undefined, req.signal).then((m) => {
-          timings.musicAnalysis = Date.now() - analysisAt;
-          return m;
-        })
-      : Promise.resolve(musicUsable ? cachedMusic : undefined);
-  musicJob.catch(() => undefined); // awaited below, after the clips
-  const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(
-    clips,
-    lanes,
-    async (clip, i) => {
-      // A cached analysis counts only if this engine's analysis would be the same (same version).
-      const given = req.analyses?.clips?.[i];
-      const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
-      const a =
-        cached ??
-        (settings.enable_intelligence
-          ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, {
-              video: clip.video,
-              decode: req.analysisDecode,
-              threads: decoderThreads,
-            })
-          : undefined);
-      done++;
-      report(2 + Math.round((6 * done) / clips.length), 'analysing');
+  const needsAnalysis = !req.plan && (settings.enable_beat_mapping || req.targetSec !== undefined);
+  // The music is analysed as soon as it is probed, beside the clips' probes and analyses; it is
+  // stopped if anything else fails first.
+  const stopMusic = new AbortController();
+  const onAbort = () => stopMusic.abort();
+  if (req.signal?.aborted) stopMusic.abort();
+  req.signal?.addEventListener('abort', onAbort);
+  // Probes run a few at a time (each is a short ffprobe process); a bad input is reported in
+  // clip order whatever finishes first.
+  const musicProbe = req.music ? probe(req.music, 'music') : Promise.resolve(undefined);
+  const musicJob: Promise<SongAnalysis | undefined> = musicProbe.then((m) => {
+    if (!m || !needsAnalysis || musicUsable) return musicUsable && !req.plan ? cachedMusic : undefined;
+    const at = Date.now();
+    return analyseMusic(m.path, m.durationSec, undefined, stopMusic.signal).then((a) => {
+      timings.musicAnalysis = Date.now() - at;
       return a;
-    },
-    heaviestFirst(clips),
-  );
-  timings.clipAnalysis = Date.now() - analysisAt;
-  const musicAnalysis = await musicJob;
-  lap('analysis');
-  report(9, 'planning');
-  const plan = planEdit({
-    clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
-    music: music ? { durationSec: music.durationSec, analysis: musicAnalysis } : undefined,
-    pacing: settings.pacing_preset,
-    beatMapping: settings.enable_beat_mapping,
-    intelligence: settings.enable_intelligence,
-    fps: settings.fps,
-    targetSec: req.targetSec,
-    musicStartSec: req.musicStartSec,
+    });
   });
-  lap('plan');
-  return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis }, timings };
+  musicJob.catch(() => undefined); // its failure is reported below, after the clips'
+  try {
+    return await prepareRest();
+  } catch (e) {
+    stopMusic.abort();
+    throw e;
+  } finally {
+    req.signal?.removeEventListener('abort', onAbort);
+  }
+
+  async function prepareRest(): Promise<PlanResult> {
+    const clips = await mapLimit(req.clips, PROBE_CONCURRENCY, (c) => probe(c, 'clip'));
+    const music = await musicProbe;
+    lap('probe');
+    if (req.plan) {
+      const problem = validatePlan(req.plan, {
+        clipDurations: clips.map((c) => c.durationSec),
+        musicSec: music?.durationSec,
+        fps: settings.fps,
+      });
+      if (problem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem}`);
+      report(9, 'planning');
+      return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined }, timings };
+    }
+    report(2, 'analysing');
+    // Clips are analysed in lanes within the thread budget (`analysisLanes`), the heaviest first
+    // (pixels to decode) so that no big clip is left running alone at the end, and the music
+    // alongside them. Each analysis reuses its clip's probe (codec, size, rate, rotation) to choose
+    // how to decode. A clip's failure is reported in clip order.
+    const { lanes, decoderThreads } = analysisLanes(req.threads);
+    let done = 0;
+    const analysisAt = Date.now();
+    const clipAnalyses: Array<ClipAnalysis | undefined> = await mapLimit(
+      clips,
+      lanes,
+      async (clip, i) => {
+        // A cached analysis counts only if this engine's analysis would be the same (same version).
+        const given = req.analyses?.clips?.[i];
+        const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
+        const a =
+          cached ??
+          (settings.enable_intelligence
+            ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, {
+                video: clip.video,
+                decode: req.analysisDecode,
+                threads: decoderThreads,
+              })
+            : undefined);
+        done++;
+        report(2 + Math.round((6 * done) / clips.length), 'analysing');
+        return a;
+      },
+      heaviestFirst(clips),
+    );
+    timings.clipAnalysis = Date.now() - analysisAt;
+    const musicAnalysis = await musicJob;
+    lap('analysis');
+    report(9, 'planning');
+    const plan = planEdit({
+      clips: clips.map((c, i) => ({ durationSec: c.durationSec, analysis: clipAnalyses[i] })),
+      music: music ? { durationSec: music.durationSec, analysis: musicAnalysis } : undefined,
+      pacing: settings.pacing_preset,
+      beatMapping: settings.enable_beat_mapping,
+      intelligence: settings.enable_intelligence,
+      fps: settings.fps,
+      targetSec: req.targetSec,
+      musicStartSec: req.musicStartSec,
+    });
+    lap('plan');
+    return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis }, timings };
+  }
 }
 
 /**
