@@ -24,6 +24,8 @@ export interface FinishedJobsLimits {
 
 export interface CachedStatus {
   view: JobStatusView;
+  /** The view as JSON, serialised once (a poll sends it as it is). */
+  json: string;
   /** A strong validator of the view (its JSON), quoted as HTTP wants it. */
   etag: string;
   /**
@@ -98,11 +100,13 @@ export class FinishedJobs {
    */
   put(ownerId: string, view: JobStatusView, since: number): CachedStatus {
     const withLink = view.download_url !== null;
+    const json = JSON.stringify(view);
     const stale = withLink && (since !== this.epoch || this.reelGone(view.job_id, ownerId));
     const entry: Entry = {
       view,
       ownerId,
-      etag: etagOf(view),
+      json,
+      etag: etagOf(json),
       maxAgeSec: withLink ? 0 : NO_LINK_MAX_AGE_SEC,
       freshUntil: withLink ? this.now() + this.limits.linkReuseMs : Infinity,
     };
@@ -144,8 +148,9 @@ function remember(set: Map<string, true>, key: string, max: number) {
   while (set.size > max) set.delete(set.keys().next().value!);
 }
 
-export function etagOf(view: JobStatusView): string {
-  return `"${createHash('sha1').update(JSON.stringify(view)).digest('base64url').slice(0, 22)}"`;
+/** A strong ETag of a view's JSON. */
+export function etagOf(json: string): string {
+  return `"${createHash('sha1').update(json).digest('base64url').slice(0, 22)}"`;
 }
 
 /** True when the request's If-None-Match names this ETag (or `*`). */

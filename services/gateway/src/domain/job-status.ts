@@ -61,7 +61,7 @@ export function jobStatusViews(signer: LinkSigner) {
 export type JobStatusViews = ReturnType<typeof jobStatusViews>;
 
 /** What GET /jobs/{id}/status answers: the view, and for a finished job its cache validators. */
-export type StatusAnswer = { view: JobStatusView; etag?: undefined; maxAgeSec?: undefined } | CachedStatus;
+export type StatusAnswer = { view: JobStatusView; json?: undefined; etag?: undefined; maxAgeSec?: undefined } | CachedStatus;
 
 /**
  * GET /jobs/{id}/status: a finished job from memory (finished-jobs.ts), a live one from the status

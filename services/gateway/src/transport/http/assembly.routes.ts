@@ -292,13 +292,13 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     },
     async (req, reply) => {
       const s = await statusOf(req.params.id, callerOf(req).id, req.id);
-      // A finished job: validators, so a polling client gets 304 while nothing changed.
-      if (s.etag) {
-        void reply.header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
-        // A 304 has no body, hence no response schema: sent through the untyped reply.
-        if (notModified(req.headers['if-none-match'], s.etag)) return (reply as FastifyReply).code(304).send();
-      }
-      return s.view;
+      if (!s.etag) return s.view;
+      // A finished job: validators, so a polling client gets 304 while nothing changed, and its
+      // JSON as serialised once (the same the schema gives); through the untyped reply, as a 304
+      // has no body.
+      const raw = (reply as FastifyReply).header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
+      if (notModified(req.headers['if-none-match'], s.etag)) return raw.code(304).send();
+      return raw.type('application/json; charset=utf-8').send(s.json);
     },
   );
 
