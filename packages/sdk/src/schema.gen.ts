@@ -1828,7 +1828,7 @@ export interface components {
         ConfirmPaymentRequest: {
             /** @description Ignored: the server knows what the payment is for */
             item?: unknown;
-            payment_intent_id: string & (unknown & unknown);
+            payment_intent_id: string;
             /** @enum {string} */
             paypal_action?: "approve" | "cancel";
             /** @description Sandbox only: the test card number */
@@ -1843,7 +1843,7 @@ export interface components {
         ConfirmPaymentRequestInput: {
             /** @description Ignored: the server knows what the payment is for */
             item?: unknown;
-            payment_intent_id: string & (unknown & unknown);
+            payment_intent_id: string;
             /** @enum {string} */
             paypal_action?: "approve" | "cancel";
             /** @description Sandbox only: the test card number */
@@ -1884,7 +1884,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             /** @description 10 to 5000 characters once trimmed */
             message: string;
             /** @description 1 to 100 characters once trimmed, on one line */
@@ -1902,7 +1902,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             /** @description 10 to 5000 characters once trimmed */
             message: string;
             /** @description 1 to 100 characters once trimmed, on one line */
@@ -1925,7 +1925,7 @@ export interface components {
              * @constant
              */
             currency: "usd";
-            item_id: string & (unknown & unknown);
+            item_id: string;
             /**
              * @default card
              * @enum {string}
@@ -1944,7 +1944,7 @@ export interface components {
              * @constant
              */
             currency: "usd";
-            item_id: string & (unknown & unknown);
+            item_id: string;
             /**
              * @default card
              * @enum {string}
@@ -1958,7 +1958,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             password: string;
         };
         CredentialsInput: {
@@ -1966,7 +1966,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             password: string;
         };
         DemoList: {
@@ -2984,7 +2984,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             password: string;
         };
         RegistrationInput: {
@@ -2992,7 +2992,7 @@ export interface components {
              * @description An e-mail address (name@domain.tld)
              * @example ada@example.com
              */
-            email: string & (unknown & unknown & unknown);
+            email: string;
             password: string;
         };
         SelectedMusic: {
@@ -5525,7 +5525,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string & (unknown & unknown & unknown);
+                    email: string;
                 };
             };
         };
@@ -6146,7 +6146,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string & (unknown & unknown & unknown);
+                    email: string;
                 };
             };
         };
@@ -6420,7 +6420,7 @@ export interface operations {
                      * @description Ignored with a token
                      * @example ada@example.com
                      */
-                    email?: string & (unknown & unknown & unknown);
+                    email?: string;
                     /** @description The token of the link in the mail */
                     token: string;
                 } | {
@@ -6430,7 +6430,7 @@ export interface operations {
                      * @description An e-mail address (name@domain.tld)
                      * @example ada@example.com
                      */
-                    email: string & (unknown & unknown & unknown);
+                    email: string;
                     /**
                      * @description Empty or absent: the e-mail and code are used
                      * @enum {string}
@@ -7056,7 +7056,7 @@ export interface operations {
                 /** @description When the link expires (Unix seconds) */
                 expires?: string;
                 /** @description A download: the file name to save it under */
-                name?: string & (unknown & unknown);
+                name?: string;
                 /** @description The link's signature */
                 sig?: string;
             };
@@ -8581,6 +8581,8 @@ export interface operations {
                     "audio/mp4": unknown;
                     "audio/mpeg": unknown;
                     "audio/wav": unknown;
+                    "video/mp4": unknown;
+                    "video/quicktime": unknown;
                 };
             };
             /** @description The range asked for */
@@ -8594,6 +8596,8 @@ export interface operations {
                     "audio/mp4": unknown;
                     "audio/mpeg": unknown;
                     "audio/wav": unknown;
+                    "video/mp4": unknown;
+                    "video/quicktime": unknown;
                 };
             };
             /** @description Default Response */
@@ -8671,7 +8675,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    filename: string & (unknown & unknown);
+                    filename: string;
                 };
             };
         };
@@ -9046,7 +9050,7 @@ export interface operations {
                 "application/json": {
                     /** @description Cents; all that is left when absent */
                     amount?: number;
-                    payment_intent_id: string & (unknown & unknown);
+                    payment_intent_id: string;
                 };
             };
         };
@@ -10019,7 +10023,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The object_key of the upload (or a library item) */
-                key: string & (unknown & unknown);
+                key: string;
             };
             header?: never;
             path?: never;
@@ -10846,7 +10850,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    video_keys: (string & (unknown & unknown))[];
+                    video_keys: string[];
                 };
             };
         };

@@ -8582,6 +8582,8 @@ export interface operations {
                     "audio/mp4": unknown;
                     "audio/mpeg": unknown;
                     "audio/wav": unknown;
+                    "video/mp4": unknown;
+                    "video/quicktime": unknown;
                 };
             };
             /** @description The range asked for */
@@ -8595,6 +8597,8 @@ export interface operations {
                     "audio/mp4": unknown;
                     "audio/mpeg": unknown;
                     "audio/wav": unknown;
+                    "video/mp4": unknown;
+                    "video/quicktime": unknown;
                 };
             };
             /** @description Default Response */

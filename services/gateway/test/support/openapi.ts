@@ -107,7 +107,7 @@ const typesOf = (s: Schema): string[] => (Array.isArray(s.type) ? s.type : s.typ
 /** Strings a pattern accepts; the pattern's own flags as the document reads them (u: code points). */
 function stringOf(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
-  const max = s.maxLength ?? Math.max(min, 24);
+  const max = s.maxLength ?? Infinity;
   const fits = (v: string) => [...v].length >= min && [...v].length <= max;
   const patterns = [s.pattern, ...(s.allOf ?? []).map((a) => a.pattern)].filter((p): p is string => !!p).map((p) => new RegExp(p, 'u'));
   const ok = (v: string) => fits(v) && patterns.every((re) => re.test(v));
@@ -121,22 +121,21 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
     const matching: Array<fc.Arbitrary<string>> = [];
     for (const re of own)
       try {
-        matching.push(fc.stringMatching(re, { size: 'xsmall' }));
+        // Short strings mostly, long ones too (a bound such as {0,38} is reached only by them).
+        matching.push(
+          fc.oneof({ weight: 3, arbitrary: fc.stringMatching(re, { size: 'xsmall' }) }, fc.stringMatching(re, { size: 'large' })),
+        );
       } catch {
         // not a pattern fast-check reads
       }
-    if (matching.length === own.length)
-      return fc
-        .oneof(...matching)
-        .filter(ok)
-        .noShrink();
+    if (matching.length === own.length) return fc.oneof(...matching).filter(ok);
     if (!examples.length) throw new Error(`no examples for a pattern fast-check cannot read: ${own.map((r) => r.source).join(' ')}`);
     return fc.constantFrom(...examples);
   }
   const text = fc.string({
     unit: fc.oneof(fc.constantFrom('a', 'Z', '0', ' ', 'é', 'Ж', '漢', '🙂', '-', '_', '.'), fc.string({ minLength: 1, maxLength: 1 })),
     minLength: min,
-    maxLength: Math.min(max, 40),
+    maxLength: Math.max(min, Math.min(max, 40)),
   });
   return text.filter(ok);
 }

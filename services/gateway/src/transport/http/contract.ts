@@ -4,7 +4,9 @@
  * - a request schema (body, query, path) may only use checks JSON Schema states exactly (types,
  *   bounds, lengths, patterns, enums, formats); a custom refinement is refused when the route is
  *   registered, unless it only words the message of a pattern the schema states anyway
- *   (`wording`), or its rule is stated in the schema's description (`statedRule`);
+ *   (`wording`); a rule across fields is a union of objects (a tap has taps, a cash offer whole
+ *   cents), which JSON Schema states too. What only a service can check (a pack's price, a clip
+ *   index against the request's clips) is said in the field's description;
  * - the text rule the validator applies to every request string (input-text.ts) is written into
  *   the document as the `pattern` of every request string that has none stricter of its own;
  * - every status a route can answer is listed: its own, plus those the shell adds (400 when
@@ -18,7 +20,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { STATED, TEXT_RULE, WORDING } from './input-text.js';
+import { TEXT_RULE, WORDING } from './input-text.js';
 import { errorBody } from './schemas.js';
 
 declare module 'fastify' {
@@ -76,15 +78,6 @@ type Def = {
 };
 const defOf = (t: z.ZodType) => (t as unknown as { _zod: { def: Def } })._zod.def;
 
-/** The description of a schema, or of a schema it was made from (`.describe()` and `.meta()` copy). */
-function descriptionOf(t: z.ZodType): string | undefined {
-  for (let s: z.ZodType | undefined = t; s; s = (s as unknown as { _zod: { parent?: z.ZodType } })._zod.parent) {
-    const d = z.globalRegistry.get(s)?.description;
-    if (d) return d;
-  }
-  return undefined;
-}
-
 /**
  * The custom refinements of a request schema the document cannot state, as "path: why" (none
  * when the schema is exact).
@@ -96,7 +89,6 @@ export function unstatedRefinements(t: z.ZodType, path = '', seen = new Set<z.Zo
   const out: string[] = [];
   for (const c of def.checks ?? []) {
     if (c._zod.def.check !== 'custom' || WORDING.has(c)) continue;
-    if (STATED.has(c) && descriptionOf(t)) continue;
     out.push(`${path || '(root)'}: a refinement the document cannot state`);
   }
   if (def.type === 'custom') out.push(`${path || '(root)'}: a custom type the document cannot state`);
@@ -142,7 +134,9 @@ export function documentRoute(route: RouteOptions): void {
     schema[part] instanceof z.ZodType ? unstatedRefinements(schema[part] as z.ZodType).map((p) => `${part} ${p}`) : [],
   );
   if (unstated.length)
-    throw new Error(`${method.toUpperCase()} ${route.url}: ${unstated.join('; ')} (use a pattern or bound, wording or statedRule)`);
+    throw new Error(
+      `${method.toUpperCase()} ${route.url}: ${unstated.join('; ')} (use a pattern, a bound or a union; wording for messages)`,
+    );
 
   if (!schema.response) return;
   const hasParams = /[:*]/.test(route.url);

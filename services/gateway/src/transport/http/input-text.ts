@@ -157,18 +157,6 @@ export const identifier = (max: number, what: string) =>
     .regex(IDENTIFIER_RULE, `${what} must not contain control, invisible or direction-changing characters`);
 
 /**
- * A refinement the document cannot state as a pattern or bound (a rule across fields, or one
- * that needs the data): contract.ts lets it through only when the schema's description states
- * it, so the document names every rule the server applies.
- */
-export const STATED = new WeakSet<object>();
-export function statedRule<T>(fn: (value: T, ctx: z.core.$RefinementCtx<T>) => void) {
-  const check = z.superRefine<T>(fn);
-  STATED.add(check);
-  return check;
-}
-
-/**
  * An account's public display name: 1 to 40 characters once trimmed, single-line, no invisible or
  * direction-changing characters (@reelsmith/proto's rule; identity trims and stores it by the same
  * rule). The validator has already refused control characters and lone surrogates in every string

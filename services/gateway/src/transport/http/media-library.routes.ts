@@ -120,6 +120,8 @@ const musicLists: LibraryLists<ReturnType<typeof musicView>> = { kind: 'audio', 
 
 const VIDEO_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', mkv: 'video/x-matroska', webm: 'video/webm', avi: 'video/x-msvideo' };
 const AUDIO_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav', aac: 'audio/aac', m4a: 'audio/mp4' };
+/** A library track is audio, or an MP4/MOV file holding only audio (the import takes those too). */
+const TRACK_TYPES = { ...AUDIO_TYPES, mp4: VIDEO_TYPES.mp4, mov: VIDEO_TYPES.mov };
 const mimeOf = (key: string) =>
   (({ ...VIDEO_TYPES, ...AUDIO_TYPES, jpg: 'image/jpeg' }) as Record<string, string>)[key.split('.').pop()!.toLowerCase()] ??
   'application/octet-stream';
@@ -318,7 +320,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       schema: {
         summary: 'Streams a library track (HTTP Range supported, 206)',
         params: keyParams,
-        response: { 200: libraryFile('The track', AUDIO_TYPES), 206: libraryFile('The range asked for', AUDIO_TYPES), ...errors(404, 416) },
+        response: { 200: libraryFile('The track', TRACK_TYPES), 206: libraryFile('The range asked for', TRACK_TYPES), ...errors(404, 416) },
       },
     },
     async (req, reply) => {
