@@ -18,10 +18,15 @@ const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...a
 /** x264 as cameras write it: a keyframe every 2 s, none at cuts, B frames. */
 const X264_GOP2 = ['-c:v', 'libx264', '-preset', 'veryfast', '-g', '60', '-sc_threshold', '0', '-pix_fmt', 'yuv420p'];
 
-/** Both decodings of a clip. */
-async function both(
-  file: string,
-): Promise<{ dense: ClipSamples; sparse: ClipSamples; d: ClipAnalysis; s: ClipAnalysis; duration: number }> {
+type Both = { dense: ClipSamples; sparse: ClipSamples; d: ClipAnalysis; s: ClipAnalysis; duration: number };
+const decoded = new Map<string, Promise<Both>>();
+/** Both decodings of a clip, made once per file: several tests check the same pair from different sides. */
+function both(file: string): Promise<Both> {
+  if (!decoded.has(file)) decoded.set(file, decodeBoth(file));
+  return decoded.get(file)!;
+}
+
+async function decodeBoth(file: string): Promise<Both> {
   const duration = (await probe(file, 'clip')).durationSec;
   const dense = await clipSamples(file, duration, undefined, undefined, { decode: 'dense' });
   const sparse = await clipSamples(file, duration, undefined, undefined, { decode: 'sparse' });
@@ -71,13 +76,15 @@ describe('sparse clip analysis', () => {
       '14',
       p('events.mp4'),
     ]);
-    // 24 s of steady 1080p: nothing happens between keyframes.
-    ff(['-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=24', ...X264_GOP2, p('steady.mp4')]);
+    // 12 s of steady 1080p (six GOPs; a heavy clip from 8 s on): nothing happens between keyframes.
+    ff(['-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=12', ...X264_GOP2, p('steady.mp4')]);
     // HEVC with closed GOPs (IDR keyframes), and x265's default open GOPs.
-    const hevc = (gop: string, out: string) =>
+    const hevc = (gop: string, out: string, seconds = 14) =>
       ff([
         '-i',
         p('events.mp4'),
+        '-t',
+        String(seconds),
         '-c:v',
         'libx265',
         '-preset',
@@ -89,7 +96,8 @@ describe('sparse clip analysis', () => {
         out,
       ]);
     hevc(':open-gop=0', p('events-hevc-closed.mp4'));
-    hevc('', p('events-hevc-open.mp4'));
+    // Open GOPs show from the second keyframe on: 4 s (two GOPs) are enough.
+    hevc('', p('events-hevc-open.mp4'), 4);
     // The events clip as a phone stores a portrait video: the same stream, turned by a display matrix.
     ff(['-i', p('events.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', p('events-rotated.mp4')]);
     // Real footage as a camera would store it (a keyframe every 2 s, none at the cuts).
@@ -174,7 +182,7 @@ describe('sparse clip analysis', () => {
   }, 60_000);
 
   it('decodes densely what the sparse path is not for: open GOPs, eventful footage, light clips and other codecs', async () => {
-    const open = await clipSamples(p('events-hevc-open.mp4'), 14, undefined, undefined, { decode: 'sparse' });
+    const open = await clipSamples(p('events-hevc-open.mp4'), 4, undefined, undefined, { decode: 'sparse' });
     expect([open.decoding.mode, open.decoding.reason]).toEqual(['dense', 'open GOPs (leading pictures)']);
     // Real footage whose packet sizes change after most windows: the first pass alone would
     // decode most of it, so the default decodes it densely.
@@ -199,12 +207,12 @@ describe('sparse clip analysis', () => {
     const before = new AbortController();
     before.abort();
     const started = Date.now();
-    await expect(clipSamples(p('steady.mp4'), 24, undefined, before.signal, { decode: 'sparse' })).rejects.toMatchObject({
+    await expect(clipSamples(p('steady.mp4'), 12, undefined, before.signal, { decode: 'sparse' })).rejects.toMatchObject({
       code: 'CANCELLED',
     });
     expect(Date.now() - started).toBeLessThan(200);
     const ac = new AbortController();
-    const run = clipSamples(p('steady.mp4'), 24, undefined, ac.signal, { decode: 'sparse' });
+    const run = clipSamples(p('steady.mp4'), 12, undefined, ac.signal, { decode: 'sparse' });
     setTimeout(() => ac.abort(), 30);
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(ffmpegChildren()).toEqual([]);
