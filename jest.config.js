@@ -38,6 +38,14 @@ module.exports = {
       testMatch: ['<rootDir>/{packages,services,scripts,proto}/**/test/medium/**/*.spec.ts', '<rootDir>/test/medium/**/*.spec.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
+      // One product shared by the specs that can share it, started by the first that asks
+      // (test/support/shared-system.ts) and stopped after the last.
+      globalSetup: '<rootDir>/test/support/shared-setup.ts',
+      globalTeardown: '<rootDir>/test/support/shared-teardown.ts',
+    },
   ],
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, focusIn } from '../support/axe';
 import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
-import { startSystem, type RunningSystem } from '../support/system';
+import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 /** The newest .eml written for `to` under DATA_DIR/mail (the embedded default has no SMTP). */
 function latestMail(dataDir: string, to: string): string | undefined {
@@ -34,18 +34,18 @@ async function until<T>(fn: () => T | undefined, ms = 10_000): Promise<T> {
 }
 
 describe('accounts in Chromium against the whole product', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-browser-'));
-  let sys: RunningSystem;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-browser-'));
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
   const email = `newcomer.${Date.now()}@example.com`;
   const password = 'a-good-password';
 
   beforeAll(async () => {
-    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser, { width: 1280, height: 800 });
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, SHARED_START_MS);
+  afterAll(() => closeAll(browser, undefined, work));
 
   it('signs up, verifies through the mailed link, lands signed in and sees the user menu', async () => {
     await page.goto(`${sys.baseUrl}/`);

@@ -18,18 +18,18 @@ import {
   trayHolds,
 } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
-import { startSystem, type RunningSystem } from '../support/system';
+import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
 describe('Home: the assembly flow in Chromium with real clips', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-home-'));
-  const music = path.join(dataDir, 'beat.mp3');
-  const longMusic = path.join(dataDir, 'long-beat.mp3');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-home-'));
+  const music = path.join(work, 'beat.mp3');
+  const longMusic = path.join(work, 'long-beat.mp3');
   // Named like a video, but text: the server refuses it.
-  const notes = path.join(dataDir, 'notes.mp4');
+  const notes = path.join(work, 'notes.mp4');
   fs.writeFileSync(notes, 'these are my notes, not a video\n'.repeat(40));
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
 
@@ -37,10 +37,10 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     makeSong(music, BEAT_120, 8);
     // 90 s: a render long enough to reload and cancel while it runs.
     execFileSync('ffmpeg', ['-v', 'error', '-stream_loop', '11', '-i', music, '-t', '90', '-c:a', 'libmp3lame', '-b:a', '128k', longMusic]);
-    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser);
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, SHARED_START_MS);
+  afterAll(() => closeAll(browser, undefined, work));
 
   it('asks a signed-out visitor to sign in before generating', async () => {
     await page.goto(`${sys.baseUrl}/`);
@@ -50,7 +50,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   });
 
   it('uploads each file as it is added into the tray, renders a vertical reel and plays it in place', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`home.${Date.now()}@example.com`);
     await openSignedIn(page, sys.baseUrl, api.token);
 
@@ -160,7 +160,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     const res = await fetch(href.replace('localhost', '127.0.0.1'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
-    const reel = path.join(dataDir, 'home-reel.mp4');
+    const reel = path.join(work, 'home-reel.mp4');
     fs.writeFileSync(reel, Buffer.from(await res.arrayBuffer()));
     const probe = execFileSync(
       'ffprobe',
@@ -184,7 +184,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
 
   it('walks the main path with the keyboard alone: sign in, upload, preview, generate, download', async () => {
     const email = `home.keys.${Date.now()}@example.com`;
-    await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
+    await new Api(sys.baseUrl, sys.dataDir).signUp(email, 'typed-password');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const keys = await context.newPage();
     const chooser = nextFileChooser(keys);
@@ -225,7 +225,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   }, 300_000);
 
   it('previews the edit before paying: lock one segment, re-roll another, and the render follows the plan shown', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`home.studio.${Date.now()}@example.com`);
     await openSignedIn(page, sys.baseUrl, api.token);
     await page.setInputFiles('input[type=file]', [
@@ -294,7 +294,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     const download = card.getByRole('link', { name: 'Download' });
     await download.waitFor({ timeout: 180_000 });
     const res = await fetch((await download.getAttribute('href'))!.replace('localhost', '127.0.0.1'));
-    const reel = path.join(dataDir, 'studio-reel.mp4');
+    const reel = path.join(work, 'studio-reel.mp4');
     fs.writeFileSync(reel, Buffer.from(await res.arrayBuffer()));
 
     // Cuts found in the pixels sit within one frame of the plan's boundaries between different clips.
@@ -330,7 +330,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
 
   // Each case signs up its own user (no shared state between cases), so the openings look alike.
   it('keeps a running job across a reload, and Start Over cancels it after asking', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`home.cancel.${Date.now()}@example.com`);
     await openSignedIn(page, sys.baseUrl, api.token);
     await page.setInputFiles('input[type=file]', [
@@ -362,7 +362,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
 
   it('fits a 390 px wide phone: header, tray and job card without sideways scrolling', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`a.rather.long.address.for.a.phone.${Date.now()}@example.com`);
     await phone.goto(`${sys.baseUrl}/`);
     await phone.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
@@ -370,7 +370,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await phone.setInputFiles('input[type=file]', [path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
     await trayDone(phone);
     // A file that is not video or audio is not silently dropped: the tray says so.
-    const txt = path.join(dataDir, 'shopping list.txt');
+    const txt = path.join(work, 'shopping list.txt');
     fs.writeFileSync(txt, 'eggs\n');
     await phone.setInputFiles('input[type=file]', [txt]);
     expect(await phone.getByTestId('tray-refused').textContent()).toBe(

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
 import { closeAll, launchBrowser, shot } from '../support/browser';
-import { startSystem, type RunningSystem } from '../support/system';
+import { SHARED_ADMINS, SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 /**
  * The footage marketplace in Chromium against the whole product: a user's reel submitted with
@@ -14,16 +14,17 @@ import { startSystem, type RunningSystem } from '../support/system';
  * credits; the user sees the badge, accepts in Review Offers, and the new balance shows.
  */
 describe('footage marketplace in Chromium', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-marketplace-'));
-  const admin = `boss.${Date.now()}@example.com`;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-marketplace-'));
+  // An admin of the shared product (PRIVILEGED_EMAILS).
+  const admin = SHARED_ADMINS.marketplace;
   const maker = `maker.${Date.now()}@example.com`;
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let browser: Browser;
 
   beforeAll(async () => {
-    [sys, browser] = await Promise.all([startSystem(dataDir, { PRIVILEGED_EMAILS: admin }), launchBrowser()]);
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
+  }, SHARED_START_MS);
+  afterAll(() => closeAll(browser, undefined, work));
 
   const pageAs = async (token: string): Promise<Page> => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -33,15 +34,15 @@ describe('footage marketplace in Chromium', () => {
   };
 
   it('admin types an offer of 75 credits on a consented clip; the owner accepts in Review Offers and sees the new balance', async () => {
-    const clip = path.join(dataDir, 'surf-session.mp4');
+    const clip = path.join(work, 'surf-session.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-pix_fmt', 'yuv420p', clip]);
-    const user = new Api(sys.baseUrl, dataDir);
+    const user = new Api(sys.baseUrl, sys.dataDir);
     await user.signUp(maker);
     const up = await user.upload(clip);
     expect(up.status).toBe(201);
     const job = await user.call('POST', '/jobs/assemble', { media_files: [up.body.object_key], get_footage_offers: true });
     expect(job.status).toBe(200);
-    const boss = new Api(sys.baseUrl, dataDir);
+    const boss = new Api(sys.baseUrl, sys.dataDir);
     await boss.signUp(admin);
 
     // A signed-in user who is not an admin is refused by the page and by the server.

@@ -5,22 +5,22 @@ import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
 import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
-import { startSystem, type RunningSystem } from '../support/system';
+import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 describe('payments in Chromium against the whole product (sandbox provider, no keys)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-pay-'));
-  let sys: RunningSystem;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-pay-'));
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
   /** Every URL the main page requested, scripts included. */
   const requested: string[] = [];
 
   beforeAll(async () => {
-    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser);
     page.on('request', (r) => requested.push(r.url()));
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, SHARED_START_MS);
+  afterAll(() => closeAll(browser, undefined, work));
 
   const menuText = async () => {
     await page.getByRole('button', { name: /@example\.com/ }).click();
@@ -58,7 +58,7 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
     await page.getByRole('dialog', { name: 'Sign In' }).waitFor();
     await page.keyboard.press('Escape');
 
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`buyer.${Date.now()}@example.com`);
     await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
     await page.goto(`${sys.baseUrl}/pricing`);
@@ -127,7 +127,7 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
 
   it('at 390 px wide the signed-in top bar fits: nothing scrolls sideways, the long e-mail is shortened, cart and menu open by keyboard', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`a.rather.long.address.for.a.phone.${Date.now()}@example.com`);
     await phone.goto(`${sys.baseUrl}/pricing`);
     await phone.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);

@@ -15,7 +15,7 @@ import {
   trayHolds,
 } from '../support/browser';
 import { makeSong } from '../support/media';
-import { startSystem, type RunningSystem } from '../support/system';
+import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -31,9 +31,9 @@ interface PlanReply {
  * reel that lasts what the plan says.
  */
 describe('Home: a 30 s reel from the part of the song the user picks', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-length-'));
-  const song = path.join(dataDir, 'song.mp3');
-  let sys: RunningSystem;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-length-'));
+  const song = path.join(work, 'song.mp3');
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
   let chooser: Promise<FileChooser>;
@@ -46,15 +46,15 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     const chord = '(sin(2*PI*220*t)+sin(2*PI*277*t)+sin(2*PI*330*t))/3';
     const expr = `(0.2+0.35*gte(t\\,16))*${thump}+0.15*gte(t\\,16)*${hat}+0.25*gte(t\\,24)*lt(t\\,40)*${chord}`;
     makeSong(song, expr, 48);
-    [sys, browser] = await Promise.all([startSystem(dataDir), launchBrowser()]);
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser);
     chooser = nextFileChooser(page);
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
         void r.json().then((b: PlanReply) => plans.push(b));
     });
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, SHARED_START_MS);
+  afterAll(() => closeAll(browser, undefined, work));
 
   const tabTo = (name: RegExp) => tabToIn(page, name);
   /** The plan preview's answers so far (200s only: a 409 while the song is analysed is asked again). */
@@ -83,7 +83,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
 
   it('chooses 30 s, moves the window by keyboard and by dragging, and renders the plan’s length', async () => {
     const email = `length.${Date.now()}@example.com`;
-    await new Api(sys.baseUrl, dataDir).signUp(email, 'typed-password');
+    await new Api(sys.baseUrl, sys.dataDir).signUp(email, 'typed-password');
     await page.goto(`${sys.baseUrl}/`);
     await page.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
 
@@ -189,7 +189,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     await tabTo(/^Download$/);
     const res = await fetch((await download.getAttribute('href'))!.replace('localhost', '127.0.0.1'));
     expect(res.status).toBe(200);
-    const reel = path.join(dataDir, 'reel.mp4');
+    const reel = path.join(work, 'reel.mp4');
     fs.writeFileSync(reel, Buffer.from(await res.arrayBuffer()));
     const probe = (entries: string, stream?: string) =>
       execFileSync(

@@ -63,10 +63,13 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   return page;
 }
 
-/** A browser spec's afterAll: closes the browser, stops the system and removes its data folder. */
-export async function closeAll(browser: Browser | undefined, sys: RunningSystem | undefined, dataDir: string): Promise<void> {
+/**
+ * A browser spec's afterAll: closes the browser, stops the system it started (none for the shared
+ * product: pass undefined) and removes its folders.
+ */
+export async function closeAll(browser: Browser | undefined, sys: RunningSystem | undefined, ...dirs: string[]): Promise<void> {
   await browser?.close();
-  await stopSystem(sys, dataDir);
+  await stopSystem(sys, ...dirs);
 }
 
 /** Presses Tab until the focused element's name matches (a person reading the focus ring). */

@@ -32,25 +32,36 @@ export interface RunningSystem {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The environment of a product started by a test: `npm start`'s, on `port` with `dataDir`, quiet
+ * logs, an embedded NATS, and `extraEnv` over it.
+ */
+export function productEnv(port: number, dataDir: string, extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
+  // No first-start demo reels unless a test asks (DEMO_REELS=true): four background renders would
+  // compete with the jobs a test times. `npm start` itself renders them by default. Likewise no
+  // starter library (14 analyses in the background, about 30 s of both cores) unless a test asks
+  // with `STARTER_LIBRARY`.
+  return {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NATS_URL: '',
+    DEMO_REELS: 'false',
+    LIBRARY_STARTER_DIR: 'none',
+    ...extraEnv,
+  };
+}
+
+/** The line `npm start` prints once everything is up. */
+export const readyLine = (port: number) => `Reelsmith is running at http://localhost:${port}`;
+
 export async function startSystem(dataDir: string, extraEnv: Record<string, string> = {}, timeoutMs = 120_000): Promise<RunningSystem> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
-    // No first-start demo reels unless a test asks (DEMO_REELS=true): four background renders would
-    // compete with the jobs a test times. `npm start` itself renders them by default. Likewise no
-    // starter library (14 analyses in the background, about 30 s of both cores) unless a test asks
-    // with `STARTER_LIBRARY`.
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NATS_URL: '',
-      DEMO_REELS: 'false',
-      LIBRARY_STARTER_DIR: 'none',
-      ...extraEnv,
-    },
+    env: productEnv(port, dataDir, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -69,7 +80,7 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
     },
   };
   const deadline = Date.now() + timeoutMs;
-  while (!out.includes(`Reelsmith is running at http://localhost:${port}`)) {
+  while (!out.includes(readyLine(port))) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out.slice(-4000)}`);
     if (Date.now() > deadline) {
       await system.stop();
