@@ -3222,6 +3222,8 @@ export interface components {
             action: "halve" | "double" | "shift" | "reset";
             /** @description The object_key of the music (an upload of yours or a library track) */
             key: string;
+            /** @description Only a tap has taps */
+            taps?: unknown;
         };
         TempoCorrectionRequestInput: {
             /** @constant */
@@ -3238,6 +3240,8 @@ export interface components {
             action: "halve" | "double" | "shift" | "reset";
             /** @description The object_key of the music (an upload of yours or a library track) */
             key: string;
+            /** @description Only a tap has taps */
+            taps?: unknown;
         };
         TitleConfig: {
             /** @default true */

@@ -3223,6 +3223,8 @@ export interface components {
             action: "halve" | "double" | "shift" | "reset";
             /** @description The object_key of the music (an upload of yours or a library track) */
             key: string;
+            /** @description Only a tap has taps */
+            taps?: unknown;
         };
         TempoCorrectionRequestInput: {
             /** @constant */
@@ -3239,6 +3241,8 @@ export interface components {
             action: "halve" | "double" | "shift" | "reset";
             /** @description The object_key of the music (an upload of yours or a library track) */
             key: string;
+            /** @description Only a tap has taps */
+            taps?: unknown;
         };
         TitleConfig: {
             /** @default true */

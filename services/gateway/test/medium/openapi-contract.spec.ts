@@ -178,6 +178,41 @@ describe('gateway: the OpenAPI document is the exact contract', () => {
     expect(deref(job.properties!['media_files']!).items).toMatchObject({ minLength: 1, maxLength: 600 });
   });
 
+  it("answers a request the schema refuses for a service's rule with that service's detail and code", async () => {
+    const post = async (url: string, body: unknown) => {
+      const res = await fetch(`${base}/api/v1${url}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer admin', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const cases: Array<[string, unknown, string, string]> = [
+      ['/uploads/tempo', { key: 'k', action: 'tap', taps: [1, 1.5, 2] }, 'Tap at least 4 times along with the music.', 'too_few_taps'],
+      ['/uploads/tempo', { key: 'k', action: 'tap' }, 'Send the times you tapped (taps, seconds into the track).', 'too_few_taps'],
+      ['/uploads/tempo', { key: 'k', action: 'halve', taps: [1, 2, 3, 4] }, 'Only the tap action takes taps.', 'invalid_correction'],
+      ['/auth/register', { email: 'a@example.com', password: '12345' }, 'Password must be at least 6 characters', 'password_too_short'],
+      ['/auth/register', { email: 'not-an-email', password: '123456' }, 'Please enter a valid email address.', 'invalid_email'],
+      [
+        '/contact',
+        { name: ' ', email: 'a@example.com', topic: 'Billing', message: 'long enough text' },
+        'Please enter your name (up to 100 characters).',
+        'invalid_name',
+      ],
+      [
+        '/contact',
+        { name: 'Ada', email: 'a@example.com', topic: 'Billing', message: '  short  ' },
+        'Please write a message of 10 to 5000 characters.',
+        'invalid_message',
+      ],
+    ];
+    for (const [url, body, detail, code] of cases)
+      expect([url, await post(url, body)]).toEqual([url, { status: 400, body: { detail, code } }]);
+    // What the schema lets through reaches the service (here a stand-in's "not found").
+    expect((await post('/uploads/tempo', { key: 'k', action: 'tap', taps: [1, 1.5, 2, 2.5] })).status).toBe(404);
+    expect((await post('/uploads/tempo', { key: 'k', action: 'halve' })).status).toBe(404);
+  });
+
   it('documents media answers with their media types, and bodies that are not JSON', () => {
     const mediaOf = (method: string, url: string, status = '200') => op(method, url).responses[status];
     expect(mediaOf('GET', '/showcase/{id}/video')).toEqual(['video/mp4']);

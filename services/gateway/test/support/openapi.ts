@@ -175,7 +175,8 @@ export function arbitraryOf(s0: Schema, doc: Doc, depth = 0): fc.Arbitrary<unkno
       const item = s.items ? arbitraryOf(s.items, doc, depth + 1) : fc.constant(null);
       options.push(fc.array(item, { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, Math.max(s.minItems ?? 0, 4)) }));
     } else if (t === 'object') {
-      const props = Object.entries(s.properties ?? {});
+      // A property whose schema is `not: {}` may not be sent at all.
+      const props = Object.entries(s.properties ?? {}).filter(([, p]) => !(p['not'] && Object.keys(p['not'] as object).length === 0));
       const required = new Set(s.required ?? []);
       if (depth > 6) options.push(fc.constant({}));
       else

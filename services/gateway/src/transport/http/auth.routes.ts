@@ -9,6 +9,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { endSessionSockets, revokeSessionSockets } from '../socket.js';
 import { bearer, callerOf } from './auth.js';
 import { paymentIntent, toPaymentIntent } from './payments.schemas.js';
+import { mirrored } from './errors.js';
 import { displayName, email } from './input-text.js';
 import { errors, message, sessionReply, user, type UserBody } from './schemas.js';
 import { RATE_LIMITS } from './security.js';
@@ -19,8 +20,9 @@ const credentials = z
   .strict()
   .meta({ id: 'Credentials' });
 
-/** A new password as identity takes it: 6 to 1024 characters. */
-const newPassword = (what: string) => plainText(1024, what).min(6, `${what} must be at least 6 characters`);
+/** A new password as identity takes it: 6 to 1024 characters (identity's message and reason when shorter). */
+const newPassword = (what: string) =>
+  plainText(1024, what).min(6, mirrored('Password must be at least 6 characters', 'password_too_short'));
 
 const registration = z
   .object({ email: email(), password: newPassword('Password') })

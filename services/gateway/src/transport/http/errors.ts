@@ -35,6 +35,17 @@ export const UNAVAILABLE_DETAIL = 'Service temporarily unavailable, please retry
 /** Seconds a client should wait before retrying a 503/504. */
 export const RETRY_AFTER_SECONDS = 5;
 
+/**
+ * Validation messages that mirror a service's rule, with the service's reason: when a request
+ * breaks one, the answer is the service's own `{detail, code}` (the gateway now refuses it first).
+ */
+const MIRRORED = new Map<string, string>();
+/** `message`, answered with `code` when it is a request's first problem. */
+export const mirrored = (message: string, code: string): string => {
+  MIRRORED.set(message, code);
+  return message;
+};
+
 /** Requests whose 5xx the error handler has logged (the response hook logs the others). */
 const failureLogged = new WeakSet<object>();
 export const isFailureLogged = (req: FastifyRequest) => failureLogged.has(req);
@@ -42,8 +53,14 @@ export const isFailureLogged = (req: FastifyRequest) => failureLogged.has(req);
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   let domain: DomainError;
   if (isDomainError(error)) domain = error;
-  else if ((error as FastifyError).validation) domain = new DomainError(ErrorCode.INVALID_ARGUMENT, error.message, 'invalid_request');
-  else if ((error as FastifyError).statusCode === 413)
+  else if ((error as FastifyError).validation) {
+    const first = (error as FastifyError).validation![0]?.message;
+    const code = first === undefined ? undefined : MIRRORED.get(first);
+    domain =
+      code && first
+        ? new DomainError(ErrorCode.INVALID_ARGUMENT, first, code)
+        : new DomainError(ErrorCode.INVALID_ARGUMENT, error.message, 'invalid_request');
+  } else if ((error as FastifyError).statusCode === 413)
     domain = new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body too large', 'payload_too_large');
   else if ((error as FastifyError).statusCode && (error as FastifyError).statusCode! < 500)
     domain = new DomainError(ErrorCode.INVALID_ARGUMENT, error.message, (error as FastifyError).code?.toLowerCase());

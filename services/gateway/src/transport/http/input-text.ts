@@ -20,6 +20,7 @@ import { DomainError, ErrorCode } from '@reelsmith/kit';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX, displayNameProblem } from '@reelsmith/proto';
+import { mirrored } from './errors.js';
 
 // Character classes of the rules, as regex source (escapes, so the document's patterns are plain ASCII).
 /** Every C0 and C1 control character. */
@@ -182,5 +183,5 @@ export const email = (what = 'Email') =>
     .string()
     .max(320, `${what} must be at most 320 characters`)
     .check(wording<string>((s) => identifierProblem(s, what)))
-    .regex(EMAIL_RULE, 'Please enter a valid email address.')
+    .regex(EMAIL_RULE, mirrored('Please enter a valid email address.', 'invalid_email'))
     .meta({ description: 'An e-mail address (name@domain.tld)', examples: ['ada@example.com'] });

@@ -9,6 +9,7 @@ import { callerOf } from './auth.js';
 import { errors, message, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
 import { binary } from './contract.js';
+import { mirrored } from './errors.js';
 
 type Clip = marketplace.Clip;
 
@@ -68,14 +69,15 @@ export const payout = z
  * Cash in whole cents up to $1,000, credits in whole credits up to 1,000,000 (marketplace's
  * OFFER_LIMITS): the schema refuses anything else (nothing is rounded).
  */
+const CASH_RANGE = mirrored('A cash offer must be between $0.01 and $1000.00.', 'invalid_amount');
 const offerBody = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('cash'),
       amount: z
         .number()
-        .min(0.01, 'A cash offer must be between $0.01 and $1,000.00.')
-        .max(1000, 'A cash offer must be between $0.01 and $1,000.00.')
+        .min(0.01, CASH_RANGE)
+        .max(1000, CASH_RANGE)
         .multipleOf(0.01, 'A cash offer must be in whole cents')
         .optional()
         .describe('US dollars in whole cents, $0.01 to $1,000 (default 0.10)'),

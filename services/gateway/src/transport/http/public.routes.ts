@@ -11,6 +11,7 @@ import type { Peers } from '../../repositories/clients.js';
 import { showcaseVideo } from '../../repositories/showcase.source.js';
 import { callerOf } from './auth.js';
 import { binary, redirect } from './contract.js';
+import { mirrored } from './errors.js';
 import { email, trimmedRule } from './input-text.js';
 import { errors, pageQuery, uuidParams } from './schemas.js';
 import { sendStoredObject } from './send-object.js';
@@ -84,7 +85,10 @@ export const sharedReel = z
 const showcaseCategory = z
   .string()
   .max(400)
-  .regex(/^\s*[\p{L}\p{N}](?:[\p{L}\p{N}&'-]|\s+(?=[\p{L}\p{N}&'-])){0,39}\s*$/u, 'A category is 1 to 40 letters, digits or spaces.')
+  .regex(
+    /^\s*[\p{L}\p{N}](?:[\p{L}\p{N}&'-]|\s+(?=[\p{L}\p{N}&'-])){0,39}\s*$/u,
+    mirrored('A category is 1 to 40 letters, digits or spaces.', 'invalid_category'),
+  )
   .meta({
     description: "1 to 40 letters, digits, spaces, & ' or - (starting with a letter or digit), once trimmed",
     examples: ['Travel', 'Rock & roll'],
@@ -97,14 +101,14 @@ export const contactRequest = z
     name: z
       .string()
       .max(1000)
-      .regex(trimmedRule(1, 100), 'Please enter your name (up to 100 characters).')
+      .regex(trimmedRule(1, 100), mirrored('Please enter your name (up to 100 characters).', 'invalid_name'))
       .describe('1 to 100 characters once trimmed, on one line'),
     email: email('The e-mail address'),
     topic: z.enum(CONTACT_TOPICS),
     message: z
       .string()
       .max(20_000)
-      .regex(trimmedRule(10, 5000, { multiline: true }), 'Please write a message of 10 to 5000 characters.')
+      .regex(trimmedRule(10, 5000, { multiline: true }), mirrored('Please write a message of 10 to 5000 characters.', 'invalid_message'))
       .describe('10 to 5000 characters once trimmed'),
     website: z.string().max(500).default('').describe('Leave empty (a hidden field that only bots fill in)'),
   })

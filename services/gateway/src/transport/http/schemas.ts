@@ -6,6 +6,7 @@
  */
 import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, TAP_LIMITS, TEMPO_CORRECTION_KINDS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
+import { mirrored } from './errors.js';
 import { identifier } from './input-text.js';
 
 export { jobRequestSchema };
@@ -192,9 +193,11 @@ export const tempoCorrectionRequest = z
       key: tempoKey,
       action: z.literal('tap'),
       taps: z
-        .array(z.number().min(0).max(86_400))
-        .min(TAP_LIMITS.minTaps)
-        .max(TAP_LIMITS.maxTaps)
+        .array(z.number().min(0).max(86_400), {
+          error: mirrored('Send the times you tapped (taps, seconds into the track).', 'too_few_taps'),
+        })
+        .min(TAP_LIMITS.minTaps, mirrored(`Tap at least ${TAP_LIMITS.minTaps} times along with the music.`, 'too_few_taps'))
+        .max(TAP_LIMITS.maxTaps, mirrored(`At most ${TAP_LIMITS.maxTaps} taps are used.`, 'invalid_taps'))
         .describe(
           `The times you tapped, seconds into the track (${TAP_LIMITS.minTaps}-${TAP_LIMITS.maxTaps}); the server also needs them ascending, at a tempo of ${TAP_LIMITS.minBpm}-${TAP_LIMITS.maxBpm} BPM (400 invalid_taps otherwise)`,
         ),
@@ -204,6 +207,10 @@ export const tempoCorrectionRequest = z
       action: z
         .enum([...TEMPO_CORRECTION_KINDS.filter((k) => k !== 'tap'), 'reset'])
         .describe('halve or double the tempo, shift the beats half a beat later, or reset to the beats as analysed'),
+      taps: z
+        .never({ error: mirrored('Only the tap action takes taps.', 'invalid_correction') })
+        .optional()
+        .describe('Only a tap has taps'),
     }),
   ])
   .meta({ id: 'TempoCorrectionRequest' });
