@@ -40,6 +40,11 @@ const DURATION = Number(process.env.BENCH_DURATION_S || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_S || 3);
 /** `--http-only`: only the autocannon table (step 1), for quick iterations on the request path. */
 const HTTP_ONLY = process.argv.includes('--http-only');
+/**
+ * `--in-process`: no product (and no product lock): the gateway's HTTP app alone with the other
+ * services faked (scripts/bench-gateway-alone.js), against bare Fastify, BENCH_ROUNDS rounds (3).
+ */
+const IN_PROCESS = process.argv.includes('--in-process');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
@@ -502,7 +507,70 @@ async function main() {
   }
 }
 
-main().then(
+/** `--in-process`: bare, the finished job's status (plain, then 304) and a live job's, round by round. */
+async function inProcess() {
+  const gw = spawn(process.execPath, [path.join(__dirname, 'bench-gateway-alone.js')], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Its first line that names a port (log lines may come before).
+  const ids = await new Promise((resolve, reject) => {
+    let text = '';
+    gw.once('exit', (code) => reject(new Error(`the gateway alone exited (${code})`)));
+    gw.stdout.on('data', (d) => {
+      text += String(d);
+      for (const line of text.split('\n'))
+        if (line.startsWith('{"port"')) {
+          gw.stdout.removeAllListeners('data');
+          gw.stdout.resume();
+          resolve(JSON.parse(line));
+        }
+    });
+  });
+  const bare = await bareServer();
+  const base = `http://127.0.0.1:${ids.port}/api/v1/jobs`;
+  const auth = { authorization: `Bearer ${ids.token}` };
+  try {
+    const first = await fetch(`${base}/${ids.finished}/status`, { headers: auth });
+    if (!(await first.json()).download_url) throw new Error('the finished job has no link');
+    const etag = first.headers.get('etag');
+    const rounds = [];
+    for (let k = 0; k < Number(process.env.BENCH_ROUNDS || 3); k++) {
+      const rBare = await measure(bare.url);
+      const rows = [
+        row('bare Fastify route', rBare),
+        row('status, finished job', await measure(`${base}/${ids.finished}/status`, { headers: auth }), rBare),
+        row(
+          'status, finished, If-None-Match (304)',
+          await measure(`${base}/${ids.finished}/status`, { headers: { ...auth, 'if-none-match': etag } }),
+          rBare,
+        ),
+        row('status, live job', await measure(`${base}/${ids.live}/status`, { headers: auth }), rBare),
+      ];
+      rounds.push(rows);
+      log(
+        `round ${k + 1}: ${rows.map((x) => `${x.route} ${fmt(x['req/s'])} req/s (${fmt(x.ratio * 100)}%) p99 ${fmt(x.p99)} ms`).join('; ')}`,
+      );
+    }
+    console.log(
+      `\n## Gateway alone, in-process (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 16)}Z)`,
+    );
+    rounds.forEach((rows, k) => {
+      console.log(`\nRound ${k + 1}`);
+      printTable(rows);
+    });
+    const fin = rounds.map((rows) => rows[1]);
+    const best = fin.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    console.log(
+      `\nGoal: the status of a finished job >= 50% of bare req/s with p99 <= 25 ms at 50 connections: ${fin.map((x) => `${fmt(x.ratio * 100)}% / ${fmt(x.p99)} ms`).join(', ')}; best round ${best.ratio >= 0.5 && best.p99 <= 25 ? 'met' : 'NOT met'} (the 304 row's answers count as non-2xx)`,
+    );
+  } finally {
+    bare.stop();
+    gw.kill('SIGTERM');
+  }
+}
+
+(IN_PROCESS ? inProcess() : main()).then(
   () => process.exit(0),
   (e) => {
     console.error(e);
