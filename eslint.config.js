@@ -111,6 +111,7 @@ module.exports = tseslint.config(
       'data/**',
       'proto/src/gen/**',
       'web/src/api/schema.gen.ts',
+      'packages/sdk/src/schema.gen.ts',
       'web/dist/**',
       'test-artifacts/**',
       'coverage/**',
