@@ -38,7 +38,7 @@ export { SHARED_PRODUCT_ENV };
 /** Addresses that are admins in the shared product (PRIVILEGED_EMAILS): one per spec that needs one. */
 export const SHARED_ADMINS = {
   marketplace: 'marketplace.boss@example.com',
-  /** Free for a new spec. */
+  /** api-keys.spec.ts (an admin has API access). */
   spare: 'spare.admin@example.com',
 } as const;
 
