@@ -17,7 +17,7 @@ import {
   type RunningGrpcServer,
 } from '@reelsmith/kit';
 import { createTestDatabase, quietLogger, type TestDatabase } from '@reelsmith/kit/testing';
-import { assembly, billing, identity } from '@reelsmith/proto';
+import { assembly, billing, identity, media } from '@reelsmith/proto';
 import { Idempotency } from '../../src/domain/idempotency';
 import { dialPeers, type Peers } from '../../src/repositories/clients';
 import { DbIdempotencyStore } from '../../src/repositories/idempotency.repository';
@@ -50,6 +50,7 @@ describe('Idempotency-Key on POST /jobs/assemble and /jobs/plan', () => {
   const jobs: string[] = [];
   const charges: string[] = [];
   const tokens = new Map<string, string>();
+  const registered: string[] = [];
 
   beforeAll(async () => {
     pg = await createTestDatabase('idempotency');
@@ -67,7 +68,21 @@ describe('Idempotency-Key on POST /jobs/assemble and /jobs/plan', () => {
           },
         },
       ],
-      [billing.BillingService, { getAccount: async () => ({ account: { credits: 1000n } }) }],
+      [
+        billing.BillingService,
+        {
+          getAccount: async () => ({ account: { credits: 1000n, entitlements: { uploadCapBytes: 10_000_000n, uploadLimitMessage: '' } } }),
+        },
+      ],
+      [
+        media.MediaLibraryService,
+        {
+          registerUpload: async ({ objectKey, displayName }: { objectKey: string; displayName: string }) => {
+            registered.push(objectKey);
+            return { objectKey, kind: 'video', displayName, sizeBytes: 1000n, durationSec: 3, width: 640, height: 360, thumbnailKey: '' };
+          },
+        },
+      ],
       [
         assembly.AssemblyOrchestratorService,
         {
@@ -94,8 +109,8 @@ describe('Idempotency-Key on POST /jobs/assemble and /jobs/plan', () => {
       {
         identity: `127.0.0.1:${servers[0]!.port}`,
         billing: `127.0.0.1:${servers[1]!.port}`,
-        'assembly-orchestrator': `127.0.0.1:${servers[2]!.port}`,
-        'media-library': '127.0.0.1:1',
+        'assembly-orchestrator': `127.0.0.1:${servers[3]!.port}`,
+        'media-library': `127.0.0.1:${servers[2]!.port}`,
       },
       5000,
       createMetrics(`idem_${crypto.randomBytes(3).toString('hex')}`),
@@ -172,6 +187,28 @@ describe('Idempotency-Key on POST /jobs/assemble and /jobs/plan', () => {
     await post(a, '/jobs/assemble', { media_files: [] });
     await post(a, '/jobs/assemble', { media_files: [] });
     expect(jobs.length - before).toBe(4);
+  });
+
+  it('an upload sent twice with one key is stored once and answered twice; a file of another size with that key is refused', async () => {
+    const token = signIn();
+    const upload = async (bytes: number, key: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(bytes, 1)], { type: 'video/mp4' }), 'clip.mp4');
+      const res = await fetch(`${base}/api/v1/uploads/file`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+        body: form,
+      });
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as Record<string, unknown> };
+    };
+    const before = registered.length;
+    const first = await upload(1000, 'up-1');
+    const again = await upload(1000, 'up-1');
+    expect([first.status, again.status, again.replayed]).toEqual([201, 201, 'true']);
+    expect(again.body['object_key']).toBe(first.body['object_key']);
+    expect(registered.length - before).toBe(1);
+    expect(await upload(2000, 'up-1')).toMatchObject({ status: 409, body: { code: 'idempotency_key_reused' } });
+    expect(registered.length - before).toBe(1);
   });
 
   it('a failed request frees its key; a bad key is refused; the same key on another route is a different request', async () => {
