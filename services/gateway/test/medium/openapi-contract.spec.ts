@@ -192,6 +192,7 @@ describe('gateway: the OpenAPI document is the exact contract', () => {
       ['/uploads/tempo', { key: 'k', action: 'tap' }, 'Send the times you tapped (taps, seconds into the track).', 'too_few_taps'],
       ['/uploads/tempo', { key: 'k', action: 'halve', taps: [1, 2, 3, 4] }, 'Only the tap action takes taps.', 'invalid_correction'],
       ['/auth/register', { email: 'a@example.com', password: '12345' }, 'Password must be at least 6 characters', 'password_too_short'],
+      ['/auth/verify-email', { email: 'a@example.com' }, 'Email and code are required', 'code_required'],
       ['/auth/register', { email: 'not-an-email', password: '123456' }, 'Please enter a valid email address.', 'invalid_email'],
       [
         '/contact',

@@ -81,22 +81,25 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
     {
       schema: {
         summary: 'Verify an e-mail with the link token, or with the e-mail and its 6-digit code',
-        body: z.union([
-          z
-            .object({
-              token: plainText(200, 'Token').min(1, 'Token must not be empty').describe('The token of the link in the mail'),
-              email: email().optional().describe('Ignored with a token'),
-              code: plainText(12, 'Code').optional().describe('Ignored with a token'),
-            })
-            .strict(),
-          z
-            .object({
-              email: email(),
-              code: plainText(12, 'Code').min(1, 'Code must not be empty').describe('The 6-digit code in the mail'),
-              token: z.literal('').optional().describe('Empty or absent: the e-mail and code are used'),
-            })
-            .strict(),
-        ]),
+        body: z.union(
+          [
+            z
+              .object({
+                token: plainText(200, 'Token').min(1, 'Token must not be empty').describe('The token of the link in the mail'),
+                email: email().optional().describe('Ignored with a token'),
+                code: plainText(12, 'Code').optional().describe('Ignored with a token'),
+              })
+              .strict(),
+            z
+              .object({
+                email: email(),
+                code: plainText(12, 'Code').min(1, 'Code must not be empty').describe('The 6-digit code in the mail'),
+                token: z.literal('').optional().describe('Empty or absent: the e-mail and code are used'),
+              })
+              .strict(),
+          ],
+          { error: mirrored('Email and code are required', 'code_required') },
+        ),
         response: { 200: sessionReply, ...errors(400, 429) },
       },
     },
