@@ -160,7 +160,7 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 8;
+export const MUSIC_ANALYSIS_VERSION = 7;
 
 export interface MusicAnalysis {
   version: number;

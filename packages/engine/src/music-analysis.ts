@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { trackBeatsLearned } from './beat-learned.js';
-import type { MusicAnalysis } from './beat-tracker.js';
+import { onsetEnvelope, trackBeats, type MusicAnalysis } from './beat-tracker.js';
 import { execMedia } from './exec.js';
 import { INPUT_GUARD } from './probe.js';
 import { songSections, type SongSection } from './song-sections.js';
@@ -84,23 +84,31 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
 }
 
 /**
- * Tempo, beats, bars and sections of a music file: decode, then the learned beat model and its
- * bar-pointer decoding (beat-learned.ts): beats, downbeats, the meter and a confidence. The
- * rule-based tracker (beat-tracker.ts) is not on this path; the beat bench runs it beside the
- * model as a comparison. `opts.aubio` runs aubio's tracker too, for comparison (benches), and
- * returns its beats as `rawBeats` (empty otherwise); it does not change the beats.
+ * Tempo, beats, bars and sections of a music file: decode, onset envelope, the local-tempo beat
+ * tracker (beat-tracker.ts). `opts.tracker: 'model'` runs the learned beat model and its
+ * bar-pointer decoding instead (beat-learned.ts); it is not the product's path yet, because on
+ * the beat bench it still reads fewer songs right than the rule-based tracker (docs/beat-bench.md),
+ * so only the bench asks for it. `opts.aubio` runs aubio's tracker too, for comparison (benches),
+ * and returns its beats as `rawBeats` (empty otherwise); it does not change the beats.
  */
 export async function analyseMusic(
   file: string,
   durationSec: number,
   timeoutMs?: number,
   signal?: AbortSignal,
-  opts: { aubio?: boolean } = {},
+  opts: { aubio?: boolean; tracker?: 'rules' | 'model' } = {},
 ): Promise<MusicAnalysis & { rawBeats: number[]; sections: SongSection[] }> {
   const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE, timeoutMs, signal);
   const duration = Math.min(durationSec, samples.length / ANALYSIS_SAMPLE_RATE);
   const raw = opts.aubio ? await aubioBeats(samples, ANALYSIS_SAMPLE_RATE) : { bpm: 0, beats: [] };
-  const fit = await trackBeatsLearned(samples, ANALYSIS_SAMPLE_RATE, duration);
+  // aubio is for comparison only: its tempo does not seed the tracker, so a bench that asks for it
+  // scores the same beats the product computes.
+  const fit =
+    opts.tracker === 'model'
+      ? await trackBeatsLearned(samples, ANALYSIS_SAMPLE_RATE, duration)
+      : trackBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, {
+          accentAt: (t) => rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
+        });
   // The song's form on its bar lines (song-sections.ts): the reel's window is chosen from it.
   const sections = songSections(samples, ANALYSIS_SAMPLE_RATE, fit.bars, duration);
   return { ...fit, sections, rawBeats: raw.beats };

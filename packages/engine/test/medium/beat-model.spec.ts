@@ -1,5 +1,6 @@
 /**
- * The learned beat model in the product's path (analyseMusic): the committed model loads and
+ * The learned beat model (analyseMusic with `tracker: 'model'`; the product's path stays on the
+ * rule-based tracker until the model reads more of the beat bench right): the committed model loads and
  * tracks short songs correctly: generated pop and house songs (held-out test seeds, never trained
  * on) played by FluidSynth, and a synthesised 3/4 song (test/song.ts: no sampled instruments).
  * Training and inference read the same features (training-data.ts writes what beat-features.ts
@@ -27,9 +28,8 @@ describe('the beat model', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('is committed, small, and analyses are versioned for it', () => {
+  it('is committed and small', () => {
     expect(fs.statSync(BEAT_MODEL_FILE).size).toBeLessThan(10 * 1024 * 1024);
-    expect(MUSIC_ANALYSIS_VERSION).toBe(8);
   });
 
   it('tracks generated songs of held-out seeds: beats, tempo, meter, downbeats, confidence', async () => {
@@ -40,7 +40,7 @@ describe('the beat model', () => {
     for (const style of ['pop', 'house']) {
       const song = generateSong(SEEDS.test + STYLE_NAMES.indexOf(style), style);
       const file = renderGenerated(song, FONT, dir);
-      const m = await analyseMusic(file, song.durationSec);
+      const m = await analyseMusic(file, song.durationSec, undefined, undefined, { tracker: 'model' });
       expect(beatFMeasure(m.beats, song.beats)).toBeGreaterThanOrEqual(0.9);
       if (style === 'pop') expect(beatContinuity(m.beats, song.beats).cmlt).toBeGreaterThanOrEqual(0.9);
       expect(Math.abs(m.bpm / song.bpm - 1)).toBeLessThan(0.01);
@@ -63,7 +63,7 @@ describe('the beat model', () => {
     });
     const file = path.join(dir, 'waltz.wav');
     writeSong(song, file);
-    const m = await analyseMusic(file, song.durationSec);
+    const m = await analyseMusic(file, song.durationSec, undefined, undefined, { tracker: 'model' });
     expect(beatFMeasure(m.beats, song.beats)).toBeGreaterThanOrEqual(0.9);
     expect(m.beatsPerBar).toBe(3);
     // Its downbeats are not asserted: the model puts them on the wrong beat of this bar (a
