@@ -17,8 +17,8 @@ export interface RenderLimits {
   capReason: string;
 }
 
-/** A process that shows no new frame for a minute is stuck, however loaded the machine. */
-export const STALL_MS = 60_000;
+/** A process that shows no new frame for two minutes is stuck, however loaded the machine. */
+export const STALL_MS = 120_000;
 /** The cap's floor: start-up, seeking and the trailer. */
 const CAP_BASE_MS = 5 * 60_000;
 /**
