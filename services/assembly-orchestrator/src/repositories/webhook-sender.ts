@@ -24,12 +24,23 @@ export const guardedLookup =
     });
   };
 
-/** POSTs over http(s) with the guarded lookup and a timeout; redirects are not followed (a 3xx is a failure). */
+/**
+ * POSTs over http(s) with the guarded lookup; redirects are not followed (a 3xx is a failure).
+ * `timeoutMs` is a deadline for the whole exchange (connect, headers and the answer's body), not
+ * an idle limit: a receiver that trickles its answer cannot hold a delivery slot past it.
+ */
 export function httpWebhookSender(opts: { allowPrivate: boolean; timeoutMs: number }): WebhookSender {
   const lookup = guardedLookup(opts.allowPrivate);
   return {
     post: (url, headers, body) =>
       new Promise<SendResult>((resolve) => {
+        let settled = false;
+        const settle = (r: SendResult) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          resolve(r);
+        };
         const u = new URL(url);
         const req = (u.protocol === 'https:' ? https : http).request(
           u,
@@ -37,16 +48,20 @@ export function httpWebhookSender(opts: { allowPrivate: boolean; timeoutMs: numb
             method: 'POST',
             headers: { ...headers, 'content-length': Buffer.byteLength(body) },
             lookup,
-            timeout: opts.timeoutMs,
             agent: false,
           },
           (res) => {
-            res.resume(); // the answer's body is not read
-            resolve({ status: res.statusCode ?? 0 });
+            res.resume(); // the answer's body is read to its end and dropped
+            res.on('end', () => settle({ status: res.statusCode ?? 0 }));
+            res.on('error', (e) => settle({ error: e.message }));
+            res.on('close', () => settle({ error: 'the answer was cut off' }));
           },
         );
-        req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
-        req.on('error', (e) => resolve({ error: e.message }));
+        const deadline = setTimeout(() => {
+          settle({ error: `no complete answer within ${opts.timeoutMs} ms` });
+          req.destroy();
+        }, opts.timeoutMs);
+        req.on('error', (e) => settle({ error: e.message }));
         req.end(body);
       }),
   };
