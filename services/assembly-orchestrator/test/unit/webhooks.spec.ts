@@ -57,6 +57,33 @@ describe('SSRF guard', () => {
       expect([a, isForbiddenAddress(a)]).toEqual([a, false]);
   });
 
+  it('forbids the IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64, 6to4 and Teredo', () => {
+    for (const a of [
+      '::7f00:1', // IPv4-compatible 127.0.0.1
+      '::127.0.0.1',
+      '::a9fe:a9fe', // IPv4-compatible 169.254.169.254
+      '::ffff:7f00:1', // IPv4-mapped in hex
+      '64:ff9b::7f00:1', // NAT64 well-known prefix, 127.0.0.1
+      '64:ff9b::a00:1', // NAT64 well-known prefix, 10.0.0.1
+      '64:ff9b:1::a00:1', // NAT64 local use
+      '2002:7f00:1::1', // 6to4 for 127.0.0.1
+      '2002:a00:1::', // 6to4 for 10.0.0.1
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    ])
+      expect([a, isForbiddenAddress(a)]).toEqual([a, true]);
+    for (const url of [
+      'http://[::7f00:1]/hook',
+      'http://[::127.0.0.1]/hook',
+      'http://[2002:a9fe:a9fe::]/',
+      'http://[2001::1]/',
+      'http://[64:ff9b:1::1]/',
+    ])
+      expect(() => checkWebhookUrl(url, false)).toThrow(/public address/);
+    // Neighbours of those ranges stay public.
+    for (const a of ['2001:4860:4860::8888', '2003::1', '64:ff9b:2::1', '1::7f00:1'])
+      expect([a, isForbiddenAddress(a)]).toEqual([a, false]);
+  });
+
   it('takes only http(s) URLs without credentials, and no private host unless allowed', () => {
     expect(checkWebhookUrl('https://hooks.example.com/reelsmith', false).hostname).toBe('hooks.example.com');
     for (const [url, why] of [

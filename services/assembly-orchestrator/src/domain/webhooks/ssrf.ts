@@ -4,8 +4,8 @@ import { DomainError, ErrorCode } from '@reelsmith/kit';
 /**
  * The SSRF guard of webhooks: only http(s) URLs without credentials, and never an address inside
  * the network the service runs in: loopback, private, link-local (cloud metadata at 169.254.169.254),
- * carrier-grade NAT, unspecified, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped
- * included). Checked on the URL when it is given and on every address its host resolves to when a
+ * carrier-grade NAT, unspecified, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped,
+ * and the IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64, 6to4 and Teredo, included). Checked on the URL when it is given and on every address its host resolves to when a
  * delivery connects (the connection goes to the address checked). WEBHOOK_ALLOW_PRIVATE=true lifts
  * the address rule for development and tests.
  */
@@ -28,11 +28,13 @@ for (const [net4, bits] of [
 ] as const)
   blocked.addSubnet(net4, bits, 'ipv4');
 for (const [net6, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d, e.g. [::7f00:1])
+  ['64:ff9b::', 96], // NAT64 well-known prefix: reaches any IPv4 address, private ones included
+  ['64:ff9b:1::', 48], // NAT64 local use
   ['100::', 64],
+  ['2001::', 32], // Teredo: tunnels to an embedded IPv4 address
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4: tunnels to an embedded IPv4 address
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
