@@ -12,10 +12,16 @@ const raw = fetchBaseQuery({
   },
 });
 
-/** A 401 clears the stored session token (spec section 7). */
-const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
-  const result = await raw(args, api, extra);
-  if (result.error?.status === 401 && (api.getState() as { session: { token: string | null } }).session.token) api.dispatch(signedOut());
+/**
+ * A 401 clears the stored session token (spec section 7) and, as signing out does, the cached
+ * answers, so none of the previous user's data (API keys, webhook secret) outlives the session.
+ */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, store, extra) => {
+  const result = await raw(args, store, extra);
+  if (result.error?.status === 401 && (store.getState() as { session: { token: string | null } }).session.token) {
+    store.dispatch(signedOut());
+    store.dispatch(api.util.resetApiState());
+  }
   return result;
 };
 
