@@ -1,4 +1,11 @@
-import { SETTINGS_ACCOUNTS, SETTINGS_KEY, accountLeft, recallSettings, rememberSettings } from '../../src/features/assembly/settingsMemory';
+import {
+  SETTINGS_ACCOUNTS,
+  SETTINGS_KEY,
+  accountLeft,
+  recallSettings,
+  rememberSettings,
+  settingsOnAccount,
+} from '../../src/features/assembly/settingsMemory';
 
 const memory = () => {
   const m = new Map<string, string>();
@@ -51,5 +58,28 @@ describe('Home settings across sign-out and sign-in', () => {
     expect(accountLeft('ann', 'bob')).toBe(true);
     expect(accountLeft(null, 'ann')).toBe(false);
     expect(accountLeft('ann', 'ann')).toBe(false);
+  });
+
+  it("on a switch straight from one account to another, Home leaves the first one's settings and recalls the second's", () => {
+    const store = memory();
+    const fresh = () => ({ ...base, title_config: { ...base.title_config } });
+    const recall = (owner: string, b: typeof base) => recallSettings(store, owner, b);
+    const ann = { ...base, pacing_preset: 'high-energy', title_config: { ...base.title_config, text: 'Ann’s reel' } };
+    rememberSettings(store, 'ann', ann);
+    // Ann changed her settings (touched), then Bob signs in with no signed-out page between.
+    // Bob has nothing remembered: the defaults, not Ann's title.
+    expect(settingsOnAccount('ann', 'bob', true, fresh, recall)).toEqual(base);
+    // Bob has settings remembered: his come back, though Ann had touched hers.
+    rememberSettings(store, 'bob', { ...base, aspect: '9:16' });
+    expect(settingsOnAccount('ann', 'bob', true, fresh, recall)).toEqual({ ...base, aspect: '9:16' });
+    // Signing out: the defaults.
+    expect(settingsOnAccount('ann', null, true, fresh, recall)).toEqual(base);
+    // A visitor who changed settings and then signs in keeps them; untouched, the account's come back.
+    expect(settingsOnAccount(null, 'ann', true, fresh, recall)).toBeNull();
+    expect(settingsOnAccount(null, 'ann', false, fresh, recall)).toEqual(ann);
+    expect(settingsOnAccount(null, 'carl', false, fresh, recall)).toBeNull();
+    // The same account again: nothing changes.
+    expect(settingsOnAccount('ann', 'ann', false, fresh, recall)).toBeNull();
+    expect(settingsOnAccount(null, null, false, fresh, recall)).toBeNull();
   });
 });

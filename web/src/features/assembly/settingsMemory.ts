@@ -69,3 +69,25 @@ const recallFields = (saved: Record<string, unknown>, base: Record<string, unkno
 
 /** Whether the account on the page went (signed out, or another signed in): what was on Home was theirs. */
 export const accountLeft = (before: string | null, now: string | null) => before !== null && before !== now;
+
+/**
+ * Home's settings when the account on the page changes from `before` (the one they were recalled
+ * for) to `owner`, or null to keep them. When an account went (sign-out, or straight to another
+ * account) its settings go with it: Home starts again from `fresh()` and what was touched is
+ * forgotten. A signed-in account's remembered settings then come back, unless a signed-out visitor
+ * already changed some.
+ */
+export function settingsOnAccount<T>(
+  before: string | null,
+  owner: string | null,
+  touched: boolean,
+  fresh: () => T,
+  recall: (owner: string, base: T) => T | null,
+): T | null {
+  if (before === owner) return null;
+  const left = accountLeft(before, owner);
+  if (!owner) return fresh();
+  if (touched && !left) return null;
+  const base = fresh();
+  return recall(owner, base) ?? (left ? base : null);
+}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } from '../../api/types';
 import { loadDefaults } from '../settings';
 import { useEstimateQuery } from './assembly.api';
-import { recallSettings, rememberSettings } from './settingsMemory';
+import { accountLeft, recallSettings, rememberSettings, settingsOnAccount } from './settingsMemory';
 import { reelSeconds } from './steps';
 import { usable } from './tray';
 import type { MediaTrayState } from './useMediaTray';
@@ -35,27 +35,33 @@ export function useJobRequest(user: User | null, tray: MediaTrayState, edited: (
   const [settingsProblems, setSettingsProblems] = useState<Record<string, string>>({});
 
   // The settings are remembered for the account in this browser, as the tray is: on sign-in they
-  // come back (unless the visitor already changed some), on sign-out Home goes back to the defaults.
+  // come back (unless the visitor already changed some); on sign-out, or a switch straight to
+  // another account, Home goes back to the defaults (then the new account's own settings).
   const owner = user?.id ?? null;
   const recalledFor = useRef<string | null>(null);
   const touched = useRef(false);
+  // Set while the settings on Home are about to be replaced: the old ones are not saved under the new account.
+  const replacing = useRef(false);
   useEffect(() => {
-    if (!owner) {
-      if (recalledFor.current !== null) {
-        recalledFor.current = null;
-        touched.current = false;
-        setSettings(initialSettings());
-        setSettingsProblems({});
-      }
-      return;
-    }
-    if (recalledFor.current === owner) return;
+    const before = recalledFor.current;
     recalledFor.current = owner;
-    if (touched.current) return;
-    const saved = recallSettings(localStorage, owner, initialSettings(), ['target_duration_sec']);
-    if (saved) setSettings(saved);
+    const next = settingsOnAccount(before, owner, touched.current, initialSettings, (o, base) =>
+      recallSettings(localStorage, o, base, ['target_duration_sec']),
+    );
+    if (accountLeft(before, owner)) {
+      touched.current = false;
+      setSettingsProblems({});
+    }
+    if (next) {
+      replacing.current = true;
+      setSettings(next);
+    }
   }, [owner]);
   useEffect(() => {
+    if (replacing.current) {
+      replacing.current = false;
+      return;
+    }
     if (owner && recalledFor.current === owner) rememberSettings(localStorage, owner, settings);
   }, [owner, settings]);
 
