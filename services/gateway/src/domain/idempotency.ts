@@ -12,13 +12,23 @@ export interface IdempotencyRecord {
 export interface IdempotencyStore {
   /**
    * Takes the key for this request when it is free: unknown, expired (created before `expiredBefore`),
-   * or left running by a request that died (created before `staleBefore`). True when taken.
+   * or left running by a request that died (created before `staleBefore`), recording `claim` (a
+   * random token) as its holder. True when taken.
    */
-  claim(ownerId: string, key: string, fingerprint: string, now: Date, expiredBefore: Date, staleBefore: Date): Promise<boolean>;
+  claim(
+    ownerId: string,
+    key: string,
+    fingerprint: string,
+    claim: string,
+    now: Date,
+    expiredBefore: Date,
+    staleBefore: Date,
+  ): Promise<boolean>;
   read(ownerId: string, key: string): Promise<IdempotencyRecord | null>;
-  complete(ownerId: string, key: string, status: number, body: string): Promise<void>;
-  /** Forgets a running key (its request failed): a retry runs again. */
-  release(ownerId: string, key: string): Promise<void>;
+  /** Keeps the answer, only while `claim` still holds the key (a request taken over saves nothing). */
+  complete(ownerId: string, key: string, claim: string, status: number, body: string): Promise<void>;
+  /** Forgets a running key held by `claim` (its request failed): a retry runs again. */
+  release(ownerId: string, key: string, claim: string): Promise<void>;
   /** Drops keys created before `before`; the count dropped. */
   sweep(before: Date): Promise<number>;
 }
@@ -29,7 +39,10 @@ export interface IdempotencyOptions {
   /** A retry waits this long for the first request to finish, then answers 409. */
   waitMs: number;
   pollMs: number;
-  /** A key still running after this long belongs to a request that died: the next one takes it. */
+  /**
+   * A key still running after this long belongs to a request that died: the next one takes it.
+   * Longer than any request can take (the largest upload over a slow uplink): 2 hours.
+   */
   staleMs: number;
   clock: () => Date;
 }
@@ -38,11 +51,15 @@ export const IDEMPOTENCY_DEFAULTS: IdempotencyOptions = {
   ttlMs: 24 * 3600_000,
   waitMs: 10_000,
   pollMs: 50,
-  staleMs: 15 * 60_000,
+  staleMs: 2 * 3600_000,
   clock: () => new Date(),
 };
 
-export type Begin = { run: true } | { run: false; status: number; body: string };
+/** run: this request holds the key with `claim`, which saving or freeing it must name. */
+export type Begin = { run: true; claim: string } | { run: false; status: number; body: string };
+
+/** Seconds a retry told "still running" (409) should wait: its Retry-After. */
+export const IN_PROGRESS_RETRY_AFTER_S = 2;
 
 /** Keys clients choose: 1 to 255 visible ASCII characters (a UUID is typical). */
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -95,8 +112,9 @@ export class Idempotency {
     const deadline = clock().getTime() + waitMs;
     for (;;) {
       const now = clock();
-      if (await this.store.claim(ownerId, key, print, now, new Date(now.getTime() - ttlMs), new Date(now.getTime() - staleMs)))
-        return { run: true };
+      const claim = crypto.randomUUID();
+      if (await this.store.claim(ownerId, key, print, claim, now, new Date(now.getTime() - ttlMs), new Date(now.getTime() - staleMs)))
+        return { run: true, claim };
       const r = await this.store.read(ownerId, key);
       if (!r) continue; // released or swept between the two statements: claim again
       if (r.fingerprint !== print)
@@ -116,12 +134,12 @@ export class Idempotency {
     }
   }
 
-  complete(ownerId: string, key: string, status: number, body: string) {
-    return this.store.complete(ownerId, key, status, body);
+  complete(ownerId: string, key: string, claim: string, status: number, body: string) {
+    return this.store.complete(ownerId, key, claim, status, body);
   }
 
-  release(ownerId: string, key: string) {
-    return this.store.release(ownerId, key);
+  release(ownerId: string, key: string, claim: string) {
+    return this.store.release(ownerId, key, claim);
   }
 
   /** Drops the keys past their 24 hours. */

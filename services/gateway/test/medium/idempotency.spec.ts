@@ -225,4 +225,20 @@ describe('Idempotency-Key on POST /jobs/assemble and /jobs/plan', () => {
       body: { code: 'idempotency_key_reused' },
     });
   });
+
+  it('in the database, a request whose key was taken over neither saves its answer nor frees the key', async () => {
+    const store = new DbIdempotencyStore(db);
+    const t0 = new Date();
+    const old = new Date(t0.getTime() - 1);
+    expect(await store.claim('u-stale', 'k', 'p', 'first', t0, old, old)).toBe(true);
+    const t1 = new Date(t0.getTime() + 1000);
+    expect(await store.claim('u-stale', 'k', 'p', 'second', t1, old, t1)).toBe(true); // the first went stale
+    await store.release('u-stale', 'k', 'first');
+    await store.complete('u-stale', 'k', 'first', 200, '{"job_id":"stale"}');
+    expect(await store.read('u-stale', 'k')).toMatchObject({ status: null, body: null });
+    await store.complete('u-stale', 'k', 'second', 200, '{"job_id":"j2"}');
+    expect(await store.read('u-stale', 'k')).toMatchObject({ status: 200, body: '{"job_id":"j2"}' });
+    await store.release('u-stale', 'k', 'second'); // a kept answer is never freed
+    expect(await store.read('u-stale', 'k')).toMatchObject({ status: 200 });
+  });
 });

@@ -1,8 +1,8 @@
-import { Interval, type Logger } from '@reelsmith/kit';
+import { Interval, isDomainError, type Logger } from '@reelsmith/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { canonicalJson, fingerprint, Idempotency } from '../../domain/idempotency.js';
+import { canonicalJson, fingerprint, Idempotency, IN_PROGRESS_RETRY_AFTER_S } from '../../domain/idempotency.js';
 import { errorBody } from './schemas.js';
 
 /** The routes that honour an Idempotency-Key header (route templates with their method). */
@@ -48,19 +48,23 @@ export const idempotencyPlugin = fp<{ idempotency?: Idempotency }>(async (app: F
   const sweeper = new Interval(() => idempotency.sweep(), 3600_000, app.log as unknown as Logger);
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
-  const held = new WeakMap<FastifyRequest, { owner: string; key: string }>();
+  const held = new WeakMap<FastifyRequest, { owner: string; key: string; claim: string }>();
   const letGo = async (req: FastifyRequest) => {
     const h = held.get(req);
     if (!h) return;
     held.delete(req);
-    await idempotency.release(h.owner, h.key).catch((e: unknown) => req.log.warn({ err: e }, 'idempotency key not released'));
+    await idempotency.release(h.owner, h.key, h.claim).catch((e: unknown) => req.log.warn({ err: e }, 'idempotency key not released'));
   };
   app.addHook('preHandler', async (req, reply) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !req.caller || !IDEMPOTENT_ROUTES.has(`${req.method} ${req.routeOptions.url}`)) return;
-    const r = await idempotency.begin(req.caller.id, key, requestPrint(req));
+    const r = await idempotency.begin(req.caller.id, key, requestPrint(req)).catch((e: unknown) => {
+      // "Still running": the retry is told when to come back.
+      if (isDomainError(e) && e.reason === 'idempotency_in_progress') void reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_S));
+      throw e;
+    });
     if (r.run) {
-      held.set(req, { owner: req.caller.id, key });
+      held.set(req, { owner: req.caller.id, key, claim: r.claim });
       return;
     }
     // The first answer again; an upload's body is not read (and the connection not reused).
@@ -72,7 +76,7 @@ export const idempotencyPlugin = fp<{ idempotency?: Idempotency }>(async (app: F
     if (!h) return payload;
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
       held.delete(req);
-      await idempotency.complete(h.owner, h.key, reply.statusCode, payload);
+      await idempotency.complete(h.owner, h.key, h.claim, reply.statusCode, payload);
     } else await letGo(req);
     return payload;
   });
