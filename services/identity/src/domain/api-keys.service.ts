@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DomainError, ErrorCode } from '@reelsmith/kit';
+import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { API_KEY_PREFIX, isApiKeyScope, isApiKeySecret } from '@reelsmith/proto';
 import type { IdentityService, UserView } from './identity.service.js';
 
@@ -112,8 +112,10 @@ export class ApiKeysService {
     let user: UserView;
     try {
       user = await this.d.users.user(key.userId);
-    } catch {
-      throw invalidKey();
+    } catch (e) {
+      // The account is gone: the key is not valid. Any other failure (the database) is not the key's.
+      if (isDomainError(e) && e.code === ErrorCode.NOT_FOUND) throw invalidKey();
+      throw e;
     }
     const now = this.now();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { enqueueEvent, type Orm } from '@reelsmith/kit';
 import type { IdentityRepository, UserRecord } from '../domain/identity.service.js';
+import { apiKeys } from './api-keys.schema.js';
 import { emailVerifications, guestPass, sessions, users } from './schema.js';
 
 const toUser = (r: typeof users.$inferSelect): UserRecord => ({
@@ -195,6 +196,7 @@ export class DrizzleIdentityRepository implements IdentityRepository {
     await this.orm.transaction(async (tx) => {
       await tx.delete(sessions).where(eq(sessions.userId, userId));
       await tx.delete(emailVerifications).where(eq(emailVerifications.userId, userId));
+      await tx.delete(apiKeys).where(eq(apiKeys.userId, userId));
       await tx.delete(users).where(eq(users.id, userId));
     });
   }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
+import { DomainError, ErrorCode, migrate, openDatabase, outboxMigration, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, domainFailure, type TestDatabase } from '@reelsmith/kit/testing';
 import { ApiKeysService, LAST_USED_RESOLUTION_MS, MAX_API_KEYS } from '../../src/domain/api-keys.service';
 import { DrizzleApiKeyRepository } from '../../src/repositories/api-keys.repository';
@@ -14,6 +14,7 @@ describe('API keys', () => {
   let users: DrizzleIdentityRepository;
   let now = new Date('2026-11-29T04:00:00Z');
   const revoked: string[][] = [];
+  let usersDown = false;
   let svc: ApiKeysService;
 
   beforeAll(async () => {
@@ -25,8 +26,9 @@ describe('API keys', () => {
       repo: new DrizzleApiKeyRepository(db.orm),
       users: {
         user: async (id) => {
+          if (usersDown) throw new DomainError(ErrorCode.UNAVAILABLE, 'database unreachable');
           const u = await users.findUserById(id);
-          if (!u) throw new Error('user not found');
+          if (!u) throw new DomainError(ErrorCode.NOT_FOUND, 'user not found');
           return { ...u, unlimited: false, emailVerified: true, displayName: '' };
         },
       },
@@ -114,5 +116,19 @@ describe('API keys', () => {
       code: 'RESOURCE_EXHAUSTED',
       reason: 'too_many_api_keys',
     });
+  });
+
+  it('a failure to read the account (the database down) is not an invalid key; a deleted account takes its keys with it', async () => {
+    const userId = await newUser();
+    const { secret } = await svc.create(userId, 'ci', ['jobs:read']);
+    usersDown = true;
+    try {
+      await expect(svc.authenticate(secret)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    } finally {
+      usersDown = false;
+    }
+    await users.deleteUser(userId);
+    expect(await db.query('select 1 from api_keys where user_id = $1', [userId])).toHaveLength(0);
+    await expect(svc.authenticate(secret)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', reason: 'invalid_api_key' });
   });
 });
