@@ -29,7 +29,7 @@ async function fakeServices(bus: Bus) {
   const sessions = new Map<string, string>();
   const keys = new Map<string, { id: string; userId: string; name: string; scopes: string[]; revoked: boolean }>();
   const plans = new Map<string, string>();
-  const state = { keyAuthCalls: 0 };
+  const state = { keyAuthCalls: 0, publishRevocations: true };
   const user = (id: string) => ({ id, email: `${id}@example.com`, emailVerified: true });
   const view = (k: { id: string; name: string; scopes: string[] }) => ({
     id: k.id,
@@ -56,8 +56,9 @@ async function fakeServices(bus: Bus) {
       const found = [...keys.entries()].find(([, k]) => k.id === keyId && k.userId === userId && !k.revoked);
       if (!found) throw new DomainError(ErrorCode.NOT_FOUND, 'No such API key.', 'api_key_not_found');
       found[1].revoked = true;
-      bus.publishCore('sessionsRevoked', { tokenHashes: [tokenHash(found[0])], atUnixMs: BigInt(Date.now()) });
-      return {};
+      if (state.publishRevocations)
+        bus.publishCore('sessionsRevoked', { tokenHashes: [tokenHash(found[0])], atUnixMs: BigInt(Date.now()) });
+      return { publicHash: tokenHash(found[0]) };
     },
     authenticateApiKey: async ({ secret }: { secret: string }) => {
       state.keyAuthCalls++;
@@ -238,6 +239,20 @@ describe('API keys through the gateway', () => {
     expect(Date.now() - at).toBeLessThan(1000);
     expect(await call(a, secret, 'GET', '/auth/me')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
     expect((await call(a, corp, 'DELETE', `/api-keys/${made.body['id'] as string}`)).status).toBe(404);
+  });
+
+  it('the gateway that revokes a key drops it from its own cache before answering, whatever NATS does', async () => {
+    const corp = fake.signIn('corporate');
+    const made = await call(a, corp, 'POST', '/api-keys', { name: 'bot', scopes: ['jobs:read'] });
+    const secret = made.body['secret'] as string;
+    expect((await call(a, secret, 'GET', '/auth/me')).status).toBe(200); // cached on a
+    fake.state.publishRevocations = false; // the sessions.revoked message is lost
+    try {
+      expect((await call(a, corp, 'DELETE', `/api-keys/${made.body['id'] as string}`)).status).toBe(200);
+      expect(await call(a, secret, 'GET', '/auth/me')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    } finally {
+      fake.state.publishRevocations = true;
+    }
   });
 
   it('each key has its own rate limit: 429 with Retry-After past it', async () => {

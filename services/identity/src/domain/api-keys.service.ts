@@ -98,10 +98,12 @@ export class ApiKeysService {
     return this.d.repo.listActive(userId);
   }
 
-  async revoke(userId: string, keyId: string): Promise<void> {
+  /** Revokes the key; its public hash, so the gateway that asked drops it from its own cache at once. */
+  async revoke(userId: string, keyId: string): Promise<string> {
     const k = await this.d.repo.revoke(userId, keyId, this.now());
     if (!k) throw new DomainError(ErrorCode.NOT_FOUND, 'No such API key.', 'api_key_not_found');
     this.d.onRevoked([k.publicHash]);
+    return k.publicHash;
   }
 
   /** The key's user and the key; UNAUTHENTICATED unless the secret is a live key of an existing account. */

@@ -24,10 +24,7 @@ export const apiKeyHandlers = (svc: ApiKeysService): ApiKeyHandlers => ({
     return { key: key(r.key), secret: r.secret };
   },
   listApiKeys: async (req) => ({ keys: (await svc.list(req.userId)).map(key) }),
-  revokeApiKey: async (req) => {
-    await svc.revoke(req.userId, req.keyId);
-    return {};
-  },
+  revokeApiKey: async (req) => ({ publicHash: await svc.revoke(req.userId, req.keyId) }),
   authenticateApiKey: async (req) => {
     const r = await svc.authenticate(req.secret);
     return { user: user(r.user), key: key(r.key) };

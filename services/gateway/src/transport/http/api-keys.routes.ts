@@ -3,6 +3,7 @@ import { API_KEY_SCOPES, type identityApiKeys } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NO_API_ACCESS_DETAIL } from '../../domain/api-access.js';
+import type { SessionVerifier } from '../../domain/sessions.js';
 import type { Peers } from '../../repositories/clients.js';
 import { planAllowsApi } from '../../repositories/api-keys.js';
 import { callerOf } from './auth.js';
@@ -45,7 +46,7 @@ const view = (k: identityApiKeys.ApiKey) => ({
  * POST /api-keys, GET /api-keys, DELETE /api-keys/:id: a signed-in user's keys. Only with a
  * session (an API key never manages keys: domain/api-access.ts), and only on a plan with API access.
  */
-export const apiKeysRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, { peers }) => {
+export const apiKeysRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions?: SessionVerifier }> = async (app, { peers, sessions }) => {
   app.post(
     '/api-keys',
     {
@@ -98,7 +99,9 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
       },
     },
     async (req) => {
-      await peers.identity.revokeApiKey({ userId: callerOf(req).id, keyId: req.params.id }, { requestId: req.id });
+      const { publicHash } = await peers.identity.revokeApiKey({ userId: callerOf(req).id, keyId: req.params.id }, { requestId: req.id });
+      // This gateway at once (the key is cached by this hash); every gateway through identity's sessions.revoked.
+      if (publicHash) sessions?.revoke([publicHash]);
       req.log.info({ api_key_id: req.params.id }, 'API key revoked');
       return { message: 'API key revoked' };
     },

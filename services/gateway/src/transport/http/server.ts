@@ -309,7 +309,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(billingRoutes, { peers: deps.peers });
         await api.register(paymentsRoutes, { peers: deps.peers, checkout });
         await api.register(adminRoutes, { peers: deps.peers });
-        await api.register(apiKeysRoutes, { peers: deps.peers });
+        await api.register(apiKeysRoutes, { peers: deps.peers, sessions });
         await api.register(webhooksRoutes, { peers: deps.peers });
         if (deps.store) {
           const uploads = new UploadsService(uploadPorts(deps.peers, deps.store, newObjectKey));

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/identity/v1/api_keys.proto.
  */
 export const file_reelsmith_identity_v1_api_keys: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvYXBpX2tleXMucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSJ8CgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZwcmVmaXgYAyABKAkSDgoGc2NvcGVzGAQgAygJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgFIAEoAxIcChRsYXN0X3VzZWRfYXRfdW5peF9tcxgGIAEoAyJEChNDcmVhdGVBcGlLZXlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkiUgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKgoDa2V5GAEgASgLMh0ucmVlbHNtaXRoLmlkZW50aXR5LnYxLkFwaUtleRIOCgZzZWNyZXQYAiABKAkiJQoSTGlzdEFwaUtleXNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiQgoTTGlzdEFwaUtleXNSZXNwb25zZRIrCgRrZXlzGAEgAygLMh0ucmVlbHNtaXRoLmlkZW50aXR5LnYxLkFwaUtleSI2ChNSZXZva2VBcGlLZXlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDgoGa2V5X2lkGAIgASgJIhYKFFJldm9rZUFwaUtleVJlc3BvbnNlIisKGUF1dGhlbnRpY2F0ZUFwaUtleVJlcXVlc3QSDgoGc2VjcmV0GAEgASgJYgZwcm90bzM");
+  fileDesc("CiRyZWVsc21pdGgvaWRlbnRpdHkvdjEvYXBpX2tleXMucHJvdG8SFXJlZWxzbWl0aC5pZGVudGl0eS52MSJ8CgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZwcmVmaXgYAyABKAkSDgoGc2NvcGVzGAQgAygJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgFIAEoAxIcChRsYXN0X3VzZWRfYXRfdW5peF9tcxgGIAEoAyJEChNDcmVhdGVBcGlLZXlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkiUgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKgoDa2V5GAEgASgLMh0ucmVlbHNtaXRoLmlkZW50aXR5LnYxLkFwaUtleRIOCgZzZWNyZXQYAiABKAkiJQoSTGlzdEFwaUtleXNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiQgoTTGlzdEFwaUtleXNSZXNwb25zZRIrCgRrZXlzGAEgAygLMh0ucmVlbHNtaXRoLmlkZW50aXR5LnYxLkFwaUtleSI2ChNSZXZva2VBcGlLZXlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDgoGa2V5X2lkGAIgASgJIisKFFJldm9rZUFwaUtleVJlc3BvbnNlEhMKC3B1YmxpY19oYXNoGAEgASgJIisKGUF1dGhlbnRpY2F0ZUFwaUtleVJlcXVlc3QSDgoGc2VjcmV0GAEgASgJYgZwcm90bzM");
 
 /**
  * @generated from message reelsmith.identity.v1.ApiKey
@@ -178,6 +178,12 @@ export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__P
  * @generated from message reelsmith.identity.v1.RevokeApiKeyResponse
  */
 export type RevokeApiKeyResponse = Message<"reelsmith.identity.v1.RevokeApiKeyResponse"> & {
+  /**
+   * sha256 (hex) of the revoked key's secret: what the gateways' session caches are keyed by.
+   *
+   * @generated from field: string public_hash = 1;
+   */
+  publicHash: string;
 };
 
 /**
