@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { ErrorCode, isDomainError, type Bus, type Logger } from '@reelsmith/kit';
+import { checkApiKeyAccess } from '../domain/api-access.js';
 import type { JobStatusViews } from '../domain/job-status.js';
 import type { LiveJobs } from '../domain/live-jobs.js';
 import { SESSION_CACHE_DEFAULTS, SessionVerifier, tokenHash } from '../domain/sessions.js';
@@ -124,6 +125,15 @@ export function mountSocket(server: HttpServer, deps: SocketDeps): Server {
       sessions.verify(token).then(
         (caller) => {
           if (!caller) return next(new Error('unauthorized'));
+          // An API key follows jobs only as GET /jobs/{id}/status allows it: jobs:read, on a plan with API access.
+          if (caller.apiKey)
+            try {
+              checkApiKeyAccess(caller.apiKey, 'GET', '/jobs/:id/status', 'user');
+            } catch (e) {
+              const forbidden = new Error('forbidden') as Error & { data?: unknown };
+              if (isDomainError(e)) forbidden.data = { code: e.reason, detail: e.message };
+              return next(forbidden);
+            }
           socket.data.userId = caller.id;
           track(token, socket);
           next();
