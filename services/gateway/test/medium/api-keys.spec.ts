@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import os from 'node:os';
 import path from 'node:path';
-import { Bus, DomainError, ErrorCode, LocalObjectStore, bind, createMetrics, serveGrpc, type RunningGrpcServer } from '@reelsmith/kit';
+import {
+  Bus,
+  DomainError,
+  ErrorCode,
+  LocalObjectStore,
+  bind,
+  createLogger,
+  createMetrics,
+  serveGrpc,
+  type RunningGrpcServer,
+} from '@reelsmith/kit';
 import { TEST_NATS_URL, natsPrefix, quietLogger, waitFor } from '@reelsmith/kit/testing';
 import { billing, identity } from '@reelsmith/proto';
 import { NO_API_ACCESS_DETAIL } from '../../src/domain/api-access';
@@ -107,7 +117,7 @@ interface Gateway {
   peers: Peers;
 }
 
-async function gateway(addresses: Record<string, string>, bus: Bus): Promise<Gateway> {
+async function gateway(addresses: Record<string, string>, bus: Bus, log = quietLogger()): Promise<Gateway> {
   const metrics = createMetrics(`gw_${crypto.randomBytes(3).toString('hex')}`);
   const peers = admitted(
     dialPeers({ 'media-library': '127.0.0.1:1', 'assembly-orchestrator': '127.0.0.1:1', ...addresses }, 2000, metrics),
@@ -115,7 +125,7 @@ async function gateway(addresses: Record<string, string>, bus: Bus): Promise<Gat
   );
   const sessions = new SessionVerifier(verifyWithIdentity(peers), { maxEntries: 1000, ttlMs: 60_000 });
   const app = await buildHttpApp({
-    log: quietLogger(),
+    log,
     metrics,
     webDist: '/nonexistent',
     health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'x' }) },
@@ -147,13 +157,18 @@ describe('API keys through the gateway', () => {
   let buses: Bus[];
   let fake: Awaited<ReturnType<typeof fakeServices>>;
   let a: Gateway;
+  const logA: string[] = [];
   let b: Gateway;
   beforeAll(async () => {
     buses = await Promise.all(
       ['identity', 'gw-a', 'gw-b'].map((name) => Bus.connect({ url: TEST_NATS_URL, name, log: quietLogger(), prefix })),
     );
     fake = await fakeServices(buses[0]!);
-    a = await gateway(fake.addresses, buses[1]!);
+    a = await gateway(
+      fake.addresses,
+      buses[1]!,
+      createLogger({ service: 'gw-a', destination: { write: (l: string) => void logA.push(l) } }),
+    );
     b = await gateway(fake.addresses, buses[2]!);
     await Promise.all(buses.map((x) => x.flush()));
   });
@@ -234,6 +249,10 @@ describe('API keys through the gateway', () => {
     expect(fake.state.keyAuthCalls).toBe(calls); // served from b's cache
 
     expect((await call(a, corp, 'DELETE', `/api-keys/${made.body['id'] as string}`)).status).toBe(200);
+    // The log names the revoked key (its id is not a secret: the logger's redaction must not hide it).
+    expect(logA.map((l) => JSON.parse(l) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ msg: 'API key revoked', key_id: made.body['id'] }),
+    );
     const at = Date.now();
     await waitFor(async () => (await call(b, secret, 'GET', '/auth/me')).status === 401, 1000, 20);
     expect(Date.now() - at).toBeLessThan(1000);

@@ -102,7 +102,7 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ peers: Peers; sessions?: Ses
       const { publicHash } = await peers.identity.revokeApiKey({ userId: callerOf(req).id, keyId: req.params.id }, { requestId: req.id });
       // This gateway at once (the key is cached by this hash); every gateway through identity's sessions.revoked.
       if (publicHash) sessions?.revoke([publicHash]);
-      req.log.info({ api_key_id: req.params.id }, 'API key revoked');
+      req.log.info({ key_id: req.params.id }, 'API key revoked');
       return { message: 'API key revoked' };
     },
   );
