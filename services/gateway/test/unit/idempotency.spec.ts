@@ -1,3 +1,6 @@
+import Fastify from 'fastify';
+import { errorHandler } from '../../src/transport/http/errors';
+import { idempotencyPlugin } from '../../src/transport/http/idempotency';
 import {
   Idempotency,
   canonicalJson,
@@ -119,9 +122,6 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key on a route', () => {
   it('a retry while the first request still runs answers 409 with Retry-After', async () => {
-    const { default: Fastify } = await import('fastify');
-    const { idempotencyPlugin } = await import('../../src/transport/http/idempotency');
-    const { errorHandler } = await import('../../src/transport/http/errors');
     const store = new MemoryStore();
     const app = Fastify();
     app.setErrorHandler(errorHandler);
