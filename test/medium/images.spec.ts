@@ -28,7 +28,9 @@ describe('images: deploy/Dockerfile and skaffold.yaml', () => {
   it('installs production dependencies and copies the compiled code and migrations of every service', () => {
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     const workspaces = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
-    for (const ws of workspaces.filter((w) => w !== 'web' && w !== 'scripts')) {
+    // The web app is served from the build; scripts and the SDK (a client library for our API's
+    // users) are not part of any service.
+    for (const ws of workspaces.filter((w) => w !== 'web' && w !== 'scripts' && w !== 'packages/sdk')) {
       expect(dockerfile).toContain(`-w ${ws} `.trimEnd());
       expect(dockerfile).toContain(`COPY ${ws}/package.json ${ws}/`);
       expect(dockerfile).toContain(`COPY --from=build /src/${ws}/dist ${ws}/dist`);
