@@ -74,20 +74,24 @@ async function behaves(store: ObjectStore) {
   for (const k of ['frames/uploads/u/a.mp4.jpg', 'frames/uploads/u/ab.mp4/0.jpg']) await store.delete(k);
 }
 
+// Well under the object's 200 MB, so a store that buffered it whole fails; the margin is for the
+// multipart parts in flight and for a machine running other tests beside (126 MB was seen there).
+const BOUNDED_GROWTH = 160 * MB;
+
 async function movesBigObject(store: ObjectStore) {
   const src = bigStream(200 * MB);
   let growth = await peakRssGrowth(async () => {
     const info = await store.put('big/object.bin', src.stream);
     expect(info.size).toBe(200 * MB);
   });
-  expect(growth).toBeLessThan(120 * MB);
+  expect(growth).toBeLessThan(BOUNDED_GROWTH);
   let got = { hex: '', size: 0 };
   growth = await peakRssGrowth(async () => {
     got = await sha(await store.get('big/object.bin'));
   });
   expect(got.size).toBe(200 * MB);
   expect(got.hex).toBe(src.digest());
-  expect(growth).toBeLessThan(120 * MB);
+  expect(growth).toBeLessThan(BOUNDED_GROWTH);
   await store.delete('big/object.bin');
 }
 
