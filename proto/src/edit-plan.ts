@@ -19,6 +19,42 @@ const MAX_CLIP_INDEX = 999;
 export const ASPECTS = ['16:9', '9:16', '1:1'] as const;
 export type AspectName = (typeof ASPECTS)[number];
 
+/**
+ * How clips of another shape than the reel fill its frame: `subject` follows the clip's subject
+ * with a moving crop (issue 43), `letterbox` shows the whole picture with bars, `center` fills the
+ * frame with a centred crop. A clip of the reel's own shape is never cropped, whichever it is.
+ */
+export const FRAMINGS = ['subject', 'letterbox', 'center'] as const;
+export type FramingName = (typeof FRAMINGS)[number];
+/** The camera a segment's crop follows (AutoFlip's kinds), or letterbox: no crop at all. */
+export const CAMERA_KINDS = ['stationary', 'pan', 'track', 'letterbox'] as const;
+/** The most keys a segment's crop path may have. */
+export const CROP_PATH_MAX_KEYS = 2000;
+
+export const cropKeySchema = z
+  .object({
+    t: z.number().min(0).describe("Seconds of the clip's own timeline"),
+    x: z.number().min(0).describe("The crop's left edge, source pixels (as displayed)"),
+    y: z.number().min(0).describe("The crop's top edge, source pixels (as displayed)"),
+  })
+  .meta({ id: 'CropKey' });
+
+export const segmentFramingSchema = z
+  .object({
+    mode: z.enum(FRAMINGS),
+    camera: z.enum(CAMERA_KINDS).describe('stationary, pan or track: the crop moves so; letterbox: the whole picture with bars'),
+    reason: z.string().max(500).optional().describe('Why this camera (e.g. two subjects that do not both fit)'),
+    width: z.number().int().positive().max(16384).describe('The crop, source pixels (the whole picture for letterbox)'),
+    height: z.number().int().positive().max(16384),
+    path: z
+      .array(cropKeySchema)
+      .min(1)
+      .max(CROP_PATH_MAX_KEYS)
+      .describe("The crop's corner over time, keys in increasing t; linear between keys, held before the first and after the last"),
+  })
+  .meta({ id: 'SegmentFraming' });
+export type SegmentFramingWire = z.output<typeof segmentFramingSchema>;
+
 export const planSegmentSchema = z
   .object({
     clip: z.number().int().min(0).max(MAX_CLIP_INDEX).describe('Index into media_files'),
@@ -28,6 +64,11 @@ export const planSegmentSchema = z
     end: z.number().min(0),
     hold: z.number().min(0).default(0).describe("Seconds the clip's last frame is held (out - in + hold = end - start)"),
     score: z.number().nullable().default(null).describe("With Intelligence: the moment's quality, 0..1"),
+    framing: segmentFramingSchema
+      .optional()
+      .describe(
+        "How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render)",
+      ),
     thumbnail_url: z.string().max(4000).optional().describe('Ignored when sent back'),
   })
   .meta({ id: 'SubmittedPlanSegment' });
@@ -76,7 +117,16 @@ export interface EnginePlanShape {
   musicStart: number;
   musicFadeOutSec?: number;
   clampedToSong?: boolean;
-  segments: Array<{ clip: number; in: number; out: number; start: number; end: number; hold: number; score?: number }>;
+  segments: Array<{
+    clip: number;
+    in: number;
+    out: number;
+    start: number;
+    end: number;
+    hold: number;
+    score?: number;
+    framing?: SegmentFramingWire;
+  }>;
 }
 
 export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire {
@@ -97,6 +147,7 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
       end: s.end,
       hold: s.hold,
       score: s.score ?? null,
+      ...(s.framing ? { framing: s.framing } : {}),
     })),
   };
 }
@@ -119,6 +170,7 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
       end: s.end,
       hold: s.hold,
       ...(s.score === null ? {} : { score: s.score }),
+      ...(s.framing ? { framing: s.framing } : {}),
     })),
   };
 }

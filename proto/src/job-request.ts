@@ -8,7 +8,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
-import { ASPECTS, editPlanSchema, planJson, type AspectName } from './edit-plan.js';
+import { ASPECTS, FRAMINGS, editPlanSchema, planJson, type AspectName, type FramingName } from './edit-plan.js';
 import { TARGET_DURATION_LIMITS } from './reel-length.js';
 
 export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
@@ -26,7 +26,6 @@ export const JOB_DEFAULTS = {
   enable_fades: true,
   fade_in_duration_sec: 2,
   fade_out_duration_sec: 2,
-  enable_letterbox: true,
   get_footage_offers: false,
   aspect: '16:9',
 } as const;
@@ -84,9 +83,31 @@ export const renderOptionsShape = {
   enable_fades: z.boolean().default(JOB_DEFAULTS.enable_fades),
   fade_in_duration_sec: fade('The fade-in').default(JOB_DEFAULTS.fade_in_duration_sec),
   fade_out_duration_sec: fade('The fade-out').default(JOB_DEFAULTS.fade_out_duration_sec),
-  enable_letterbox: z.boolean().default(JOB_DEFAULTS.enable_letterbox),
   aspect: z.enum(ASPECTS).default(JOB_DEFAULTS.aspect),
+  framing: z
+    .enum(FRAMINGS)
+    .optional()
+    .describe(
+      'How clips of another shape fill the frame: subject (a crop that follows the subject), letterbox (the whole picture, with bars) ' +
+        'or center (filled, centre crop). A clip of the output shape is never cropped. Absent: from enable_letterbox when that is ' +
+        'sent, otherwise subject for 9:16 and 1:1 and letterbox for 16:9',
+    ),
+  enable_letterbox: z
+    .boolean()
+    .optional()
+    .describe('The older form of framing, used only when framing is absent: true is letterbox, false is center'),
 };
+
+/**
+ * The framing a request asks for (defined once): `framing` when sent; else `enable_letterbox`
+ * when sent (true letterbox, false center), so older clients keep what they had; else subject
+ * for vertical and square reels and letterbox for landscape ones.
+ */
+export function resolveFraming(r: { framing?: FramingName | null; enable_letterbox?: boolean | null; aspect?: AspectName }): FramingName {
+  if (r.framing) return r.framing;
+  if (typeof r.enable_letterbox === 'boolean') return r.enable_letterbox ? 'letterbox' : 'center';
+  return (r.aspect ?? JOB_DEFAULTS.aspect) === '16:9' ? 'letterbox' : 'subject';
+}
 
 export const jobRequestSchema = z
   .object({
@@ -118,19 +139,20 @@ export const jobRequestSchema = z
   })
   .meta({ id: 'JobRequest' });
 
-/** A valid request with every default applied. */
-export type JobRequest = z.output<typeof jobRequestSchema>;
+/** A valid request with every default applied (`framing` resolved, see `resolveFraming`). */
+export type JobRequest = z.output<typeof jobRequestSchema> & { framing: FramingName };
 /** What a caller may send (defaults optional). */
 export type JobRequestInput = z.input<typeof jobRequestSchema>;
 
 /** Validates a request; the message names every problem ("title_config.text: ..."). */
 export function parseJobRequest(input: unknown): { ok: true; value: JobRequest } | { ok: false; problems: string } {
   const r = jobRequestSchema.safeParse(input);
-  if (r.success) return { ok: true, value: r.data };
+  if (r.success) return { ok: true, value: { ...r.data, framing: resolveFraming(r.data) } };
   return { ok: false, problems: r.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ') };
 }
 
-export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobRequestSchema> {
+export function toJobRequestMessage(r: z.output<typeof jobRequestSchema>): MessageInitShape<typeof JobRequestSchema> {
+  const framing = resolveFraming(r);
   return {
     mediaFiles: r.media_files,
     musicFile: r.music_file ?? '',
@@ -148,7 +170,9 @@ export function toJobRequestMessage(r: JobRequest): MessageInitShape<typeof JobR
     enableFades: r.enable_fades,
     fadeInDurationSec: r.fade_in_duration_sec,
     fadeOutDurationSec: r.fade_out_duration_sec,
-    enableLetterbox: r.enable_letterbox,
+    // The resolved framing travels; enable_letterbox says the same for readers that predate it.
+    framing,
+    enableLetterbox: framing === 'letterbox',
     getFootageOffers: r.get_footage_offers,
     aspect: r.aspect,
     planJson: r.plan ? planJson(r.plan) : '',
@@ -182,7 +206,8 @@ export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
     enable_fades: m.enableFades,
     fade_in_duration_sec: m.fadeInDurationSec,
     fade_out_duration_sec: m.fadeOutDurationSec,
-    enable_letterbox: m.enableLetterbox,
+    // A message without framing predates it: its enable_letterbox decides.
+    ...(m.framing ? { framing: m.framing as FramingName } : { enable_letterbox: m.enableLetterbox }),
     get_footage_offers: m.getFootageOffers,
     aspect: m.aspect as AspectName,
     plan: planOf(m),

@@ -46,6 +46,7 @@ import { reelSeconds } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
+import type { SegmentFraming } from './reframe/types.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
 import { bestTier, chooseWindow, EPS, round6, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
 
@@ -85,6 +86,8 @@ export interface Segment {
   /** With Intelligence: the window's score (mean quality, 0..1) and why it was chosen. */
   score?: number;
   why?: SegmentChoice;
+  /** How the clip fills the output frame: the crop path in source pixels (plan-framing.ts); absent: the settings' framing. */
+  framing?: SegmentFraming;
 }
 
 // proto's EnginePlanShape (edit-plan.ts) repeats these fields on purpose: proto cannot import the engine.
