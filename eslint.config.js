@@ -38,21 +38,65 @@ const routeBoundary = (own) => ({
   },
 });
 
-// web/src is layered app -> pages -> features -> components / api. A feature is used from outside
-// only through its index.ts (`../auth`, never `../auth/AuthModal`); stylesheets are the exception.
-// Dynamic import() is not checked: the router loads each page module as its own chunk on purpose.
+// web/src is layered, top to bottom: shell (router, layout, user menu) -> pages -> features ->
+// components -> base (the API client, store, session, formats) -> api (the generated API types).
+// No file imports a layer above its own, with a static import or a dynamic import(). A feature is
+// used from outside only through its index.ts (`../auth`, never `../auth/AuthModal`), stylesheets
+// excepted; a dynamic import() may name a file inside a feature, because that file is then its own
+// chunk on purpose (the router's pages, Home's plan studio).
 // (These configurations repeat the service patterns: a later no-restricted-imports replaces an
 // earlier one for the same files.)
 const WEB = 'web/src';
+const WEB_LAYERS = ['shell', 'pages', 'features', 'components', 'base', 'api'];
+const unlayered = fs
+  .readdirSync(path.join(__dirname, WEB), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !WEB_LAYERS.includes(d.name))
+  .map((d) => d.name);
+if (unlayered.length) throw new Error(`eslint.config.js: place the web folder(s) ${unlayered.join(', ')} in WEB_LAYERS`);
 const FEATURES = fs.readdirSync(path.join(__dirname, WEB, 'features'), { withFileTypes: true }).filter((d) => d.isDirectory());
 const NOT_CSS = '(?!.*\\.css$)';
 const viaIndex = { message: 'Use a feature through its index.ts: import from its folder, not a file inside it.' };
-const webBoundary = (files, patterns) => ({
+/** The layers above `own`, as a pattern for a file `depth` folders below web/src. */
+const noUpward = (own, depth) => {
+  const above = WEB_LAYERS.slice(0, WEB_LAYERS.indexOf(own));
+  return above.length
+    ? [
+        {
+          regex: `^(\\.\\./){${depth}}(${above.join('|')})(/|$)`,
+          message: `web/src is layered ${WEB_LAYERS.join(' -> ')}: ${own} never imports a layer above it.`,
+        },
+      ]
+    : [];
+};
+// no-restricted-imports does not look at import() expressions: this rule applies the same patterns
+// to them, and refuses an import() whose path is not a plain string (it could not be checked).
+const dynamicImports = {
+  meta: { type: 'problem', schema: [{ type: 'array' }] },
+  create: (context) => ({
+    ImportExpression(node) {
+      const src = node.source;
+      const value =
+        src.type === 'Literal' ? src.value : src.type === 'TemplateLiteral' && !src.expressions.length ? src.quasis[0].value.cooked : null;
+      if (typeof value !== 'string') {
+        context.report({ node, message: 'import() takes a plain string path, so that the layer rules can check it.' });
+        return;
+      }
+      const hit = (context.options[0] ?? []).find((p) => new RegExp(p.regex).test(value));
+      if (hit) context.report({ node, message: hit.message });
+    },
+  }),
+};
+const webBoundary = (files, layerPatterns, indexPatterns = []) => ({
   files: files.flatMap((f) => [`${WEB}/${f}.ts`, `${WEB}/${f}.tsx`]),
-  rules: { 'no-restricted-imports': ['error', { patterns: [...boundaryPatterns(null), ...patterns] }] },
+  plugins: { reelsmith: { rules: { 'dynamic-imports': dynamicImports } } },
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [...boundaryPatterns(null), ...layerPatterns, ...indexPatterns] }],
+    'reelsmith/dynamic-imports': ['error', layerPatterns],
+  },
 });
 // Features import each other without loops: each may import only the features listed before it
-// here (a loop would need one import back up the list). A new feature folder must be placed in it.
+// here (a loop would need one import back up the list), with import() as with a static import. A
+// new feature folder must be placed in it.
 const FEATURE_ORDER = [
   'auth',
   'public',
@@ -80,27 +124,16 @@ const noLoop = (own) =>
       ]
     : [];
 const webLayers = [
-  webBoundary(
-    ['components/**/*'],
-    [
-      {
-        regex: '^\\.\\./(features|pages|app/router|app/Layout)(/|$)',
-        message: 'Components sit below features and pages; they import neither.',
-      },
-    ],
-  ),
-  webBoundary(['pages/**/*'], [{ regex: `^\\.\\./features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
-  webBoundary(['app/**/*', 'main'], [{ regex: `^\\.\\.?/features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  webBoundary(['main', 'shell/**/*'], [], [{ regex: `^\\.\\.?/features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
+  webBoundary(['pages/**/*'], noUpward('pages', 1), [{ regex: `^\\.\\./features/[^/]+/${NOT_CSS}`, ...viaIndex }]),
   ...FEATURES.map((f) =>
     webBoundary(
       [`features/${f.name}/**/*`],
-      [
-        { regex: `^\\.\\./(?!${f.name}/)[a-z-]+/${NOT_CSS}`, ...viaIndex },
-        { regex: '^\\.\\./\\.\\./pages(/|$)', message: 'Features sit below pages; they never import them.' },
-        ...noLoop(f.name),
-      ],
+      [...noUpward('features', 2), ...noLoop(f.name)],
+      [{ regex: `^\\.\\./(?!${f.name}/)[a-z-]+/${NOT_CSS}`, ...viaIndex }],
     ),
   ),
+  ...['components', 'base', 'api'].map((layer) => webBoundary([`${layer}/**/*`], noUpward(layer, 1))),
 ];
 
 module.exports = tseslint.config(

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin, Rollup } from 'vite';
-import { PAGES, pagePaths, type PageName } from '../src/app/routes.ts';
+import { PAGES, pagePaths, type PageName } from '../src/shell/routes.ts';
 
 /** The file of the build that lists the app's page paths (read by the gateway to answer 404s). */
 export const ROUTES_FILE = 'routes.json';
 
 /** The router, relative to the web app's folder. */
-const ROUTER = path.join('src', 'app', 'router.tsx');
+const ROUTER = path.join('src', 'shell', 'router.tsx');
 
 type OutputBundle = Rollup.OutputBundle;
 type OutputChunk = Rollup.OutputChunk;
@@ -78,7 +78,7 @@ export function withPreloads(html: string, p: { scripts: string[]; styles: strin
 }
 
 /**
- * Vite plugin: writes the router's page paths (src/app/routes.ts) to dist/routes.json, and for
+ * Vite plugin: writes the router's page paths (src/shell/routes.ts) to dist/routes.json, and for
  * each page a copy of index.html that preloads its code (`pages/<name>.html`, named in
  * routes.json's `html`), which the gateway sends for that page's path.
  */

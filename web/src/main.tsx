@@ -1,8 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { AppRoutes } from './app/router';
-import { store } from './app/store';
+import { AppRoutes } from './shell/router';
+import { store } from './base/store';
 import { ErrorBoundary } from './components/CrashScreen';
 import { NavigationProvider } from './components/navigation';
 import { LazyAuthModal } from './features/auth';

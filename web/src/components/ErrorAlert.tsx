@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { errorDetail } from '../app/api';
+import { errorDetail } from '../base/api';
 
 type ErrorAlertProps = {
   /** Classes before `error`, e.g. 'center'. */

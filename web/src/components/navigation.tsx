@@ -1,5 +1,5 @@
 /**
- * Client-side navigation for an app whose pages all have fixed paths (app/routes.ts): the browser's
+ * Client-side navigation for an app whose pages all have fixed paths (shell/routes.ts): the browser's
  * History API behind a React context, and the few pieces the pages use (Link, NavLink,
  * useLocation, useNavigate, useSearchParams).
  *

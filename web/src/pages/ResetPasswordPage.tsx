@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from '../components/navigation';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { errorDetail } from '../app/api';
-import { authOpened } from '../app/session';
-import { useAppDispatch } from '../app/store';
+import { errorDetail } from '../base/api';
+import { authOpened } from '../base/session';
+import { useAppDispatch } from '../base/store';
 import { useResetPasswordMutation } from '../features/auth';
 
 /**

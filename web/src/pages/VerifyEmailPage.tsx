@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from '../components/navigation';
-import { errorDetail } from '../app/api';
-import { authOpened, signedIn } from '../app/session';
-import { useAppDispatch, useAppSelector } from '../app/store';
+import { errorDetail } from '../base/api';
+import { authOpened, signedIn } from '../base/session';
+import { useAppDispatch, useAppSelector } from '../base/store';
 import { useLazyMeQuery, useVerifyEmailMutation } from '../features/auth';
 
 type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'already' } | { kind: 'error'; message: string };

@@ -1,6 +1,6 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { api } from '../../src/app/api';
-import { session, signedIn } from '../../src/app/session';
+import { api } from '../../src/base/api';
+import { session, signedIn } from '../../src/base/session';
 
 // A 401 signs the user out and drops every cached answer, as the user menu's Sign out does.
 describe('a 401 from the API', () => {

@@ -1,4 +1,4 @@
-import { formatCount, formatDate, formatDateTime, formatDecimal, formatMoney, formatPlural } from '../../src/app/format';
+import { formatCount, formatDate, formatDateTime, formatDecimal, formatMoney, formatPlural } from '../../src/base/format';
 import { formatViews } from '../../src/features/public/VideoCard';
 
 describe('the web app formatter', () => {

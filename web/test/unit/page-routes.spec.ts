@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Rollup } from 'vite';
 import { pageModules, pagePreloads, withPreloads } from '../../build/page-routes';
-import { PAGES } from '../../src/app/routes';
+import { PAGES } from '../../src/shell/routes';
 
 const WEB = path.resolve(__dirname, '..', '..');
-const ROUTER = path.join(WEB, 'src', 'app', 'router.tsx');
+const ROUTER = path.join(WEB, 'src', 'shell', 'router.tsx');
 
 describe("each page's own copy of index.html, preloading its code", () => {
   it("finds every page's module in the router, and the public pages' style sheet", () => {

@@ -1,5 +1,5 @@
-import { errorDetail } from '../../src/app/api';
-import { plainWords } from '../../src/app/plain-words';
+import { errorDetail } from '../../src/base/api';
+import { plainWords } from '../../src/base/plain-words';
 
 describe('server error details in plain words', () => {
   it('words the song window that is off the bar lines without the API field name', () => {

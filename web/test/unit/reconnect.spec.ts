@@ -43,8 +43,8 @@ describe('REST answers and the session', () => {
   });
 
   it('keeps the session on 503 (overloaded) and ends it on 401', async () => {
-    const { api } = await import('../../src/app/api');
-    const { session, signedIn } = await import('../../src/app/session');
+    const { api } = await import('../../src/base/api');
+    const { session, signedIn } = await import('../../src/base/session');
     let status = 503;
     (globalThis as { fetch: unknown }).fetch = async () =>
       new Response(JSON.stringify({ detail: 'Service temporarily unavailable, please retry', code: 'unavailable' }), {

@@ -1,4 +1,4 @@
-import { PAGES, pageAt } from '../../src/app/routes';
+import { PAGES, pageAt } from '../../src/shell/routes';
 
 describe('pageAt: which page a path shows', () => {
   it('finds every page of the table by its path, with or without a trailing slash', () => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from '../../components/navigation';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { Page } from '../../components/Page';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
@@ -20,7 +20,7 @@ import {
 import { ERROR_RATE_THRESHOLD, activityLabel, refreshInterval, relativeTime, statusColour } from './format';
 import { HourChart } from './HourChart';
 import './admin.css';
-import { formatCount, formatDecimal, formatMoney, formatTime } from '../../app/format';
+import { formatCount, formatDecimal, formatMoney, formatTime } from '../../base/format';
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',

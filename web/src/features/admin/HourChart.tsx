@@ -1,4 +1,4 @@
-import { formatCount } from '../../app/format';
+import { formatCount } from '../../base/format';
 
 const hh = (iso: string) => `${String(new Date(iso).getHours()).padStart(2, '0')}:00`;
 

@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { GuestPass } from '../../api/types';
 import type { components } from '../../api/schema.gen.js';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from '../../components/navigation';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { Modal } from '../../components/Modal';
 import { isFinal, useCancelJobMutation, useJobStatusQuery } from './assembly.api';
 import { PROGRESS_STEPS, stepFor, stepsReached } from './steps';

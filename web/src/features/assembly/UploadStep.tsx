@@ -1,7 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import type { User } from '../../api/types';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LibraryPickers } from '../library';
 import './assembly.css';

@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io-client';
-import { api } from '../../app/api';
-import { signedOut } from '../../app/session';
+import { api } from '../../base/api';
+import { signedOut } from '../../base/session';
 import { RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_SPREAD, handshakeFailure, reconnectDelay } from './reconnect';
 import type { EstimateRequest, JobList, JobRequest, JobStatus, TempoCorrectionRequest, UploadInfo, UploadResult } from '../../api/types';
 

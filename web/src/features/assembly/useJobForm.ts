@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EditPlan, User } from '../../api/types';
-import { errorDetail } from '../../app/api';
-import { authOpened } from '../../app/session';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { errorDetail } from '../../base/api';
+import { authOpened } from '../../base/session';
+import { useAppDispatch, useAppSelector } from '../../base/store';
 import type { ChosenMusic, ChosenVideo } from '../library';
 import { useCreateJobMutation } from './assembly.api';
 import { accountLeft } from './settingsMemory';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { User } from '../../api/types';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import type { ChosenMusic, ChosenVideo } from '../library';
 import { fetchUploadInfo, uploadFile } from './assembly.api';
 import { acceptDropped, readDuration, refusedMessage } from './steps';

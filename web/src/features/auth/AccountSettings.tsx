@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { api, errorDetail } from '../../app/api';
-import { signedOut } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { api, errorDetail } from '../../base/api';
+import { signedOut } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useChangePasswordMutation, useDeleteAccountMutation, useLogoutAllMutation, useSetDisplayNameMutation } from './auth.api';
 import { useCurrentUser } from './useCurrentUser';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { errorCode, errorDetail } from '../../app/api';
-import { authClosed, authOpened, signedIn, type AuthMode } from '../../app/session';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { errorCode, errorDetail } from '../../base/api';
+import { authClosed, authOpened, signedIn, type AuthMode } from '../../base/session';
+import { useAppDispatch, useAppSelector } from '../../base/store';
 import { Modal } from '../../components/Modal';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import {

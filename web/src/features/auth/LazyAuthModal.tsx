@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useAppSelector } from '../../app/store';
+import { useAppSelector } from '../../base/store';
 
 /** The sign-in dialog's code loads the first time someone opens it, not with every page. */
 const AuthModal = lazy(() => import('./AuthModal').then((m) => ({ default: m.AuthModal })));

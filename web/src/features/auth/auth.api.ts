@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { SessionReply, User } from '../../api/types';
 
 export type { User };

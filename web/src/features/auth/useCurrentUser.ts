@@ -1,4 +1,4 @@
-import { useAppSelector } from '../../app/store';
+import { useAppSelector } from '../../base/store';
 import { useMeQuery } from './auth.api';
 
 /** The signed-in user, checked with the server at start; null when signed out. */

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from '../../components/navigation';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
 import { useApiKeysQuery, useCreateApiKeyMutation, useRevokeApiKeyMutation, type ApiKeyCreated, type ApiKeyScope } from './developers.api';

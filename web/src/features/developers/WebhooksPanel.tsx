@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import {
   useCreateWebhookEndpointMutation,

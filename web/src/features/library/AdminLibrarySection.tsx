@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { useAddToLibraryMutation } from './library.api';
 
 /** Admins only: add video or music files to the stock libraries (the server probes and analyses them). */

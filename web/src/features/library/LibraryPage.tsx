@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { useCurrentUser } from '../auth';
 import { AdminLibrarySection } from './AdminLibrarySection';
 import { ClipCard } from './ClipCard';

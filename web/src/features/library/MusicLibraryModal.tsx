@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { Modal } from '../../components/Modal';
 import {
   capitalise,

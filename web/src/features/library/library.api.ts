@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen.js';
 
 // Alike by design with api/types.ts: one name per generated schema, each where it is used.

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { errorDetail } from '../../app/api';
-import { useAppSelector } from '../../app/store';
+import { errorDetail } from '../../base/api';
+import { useAppSelector } from '../../base/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -16,7 +16,7 @@ import {
   usePayoutsQuery,
   type FootageClip,
 } from './marketplace.api';
-import { formatDate, formatDecimal } from '../../app/format';
+import { formatDate, formatDecimal } from '../../base/format';
 import './marketplace.css';
 
 const statusLabel: Record<FootageClip['status'], string> = {

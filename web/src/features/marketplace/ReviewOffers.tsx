@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { Modal } from '../../components/Modal';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { offerText, useAcceptOfferMutation, useDeclineOfferMutation, useMyOffersQuery, type Offer } from './marketplace.api';
-import { formatDate, formatDecimal } from '../../app/format';
+import { formatDate, formatDecimal } from '../../base/format';
 import './marketplace.css';
 
 /** The Review Offers screen (opened from the Default Settings modal): the user's open offers. */

@@ -1,6 +1,6 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen';
-import { formatMoney, formatPlural } from '../../app/format';
+import { formatMoney, formatPlural } from '../../base/format';
 
 type Schemas = components['schemas'];
 export type FootageClip = Schemas['FootageClip'];

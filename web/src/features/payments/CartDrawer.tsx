@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import { useCurrentUser } from '../auth';
 import { useCart } from './cart';
 import { LazyPaymentDialog } from './LazyPaymentDialog';

@@ -1,7 +1,7 @@
 // The catalogue's plans and credit packs as cards: on the pricing page and in Home's pay gate.
 import { useState } from 'react';
 import type { User } from '../../api/types';
-import { formatPlural } from '../../app/format';
+import { formatPlural } from '../../base/format';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
 import { perCreditLine } from './credit-price';

@@ -4,7 +4,7 @@ import { Modal } from '../../components/Modal';
 import { CycleToggle, PackCards, PlanCards, type Cycle } from './CatalogueCards';
 import { LazyPaymentDialog } from './LazyPaymentDialog';
 import { packItem, useCatalogueQuery, type PaymentItem } from './payments.api';
-import { formatCount, formatPlural } from '../../app/format';
+import { formatCount, formatPlural } from '../../base/format';
 import './payments.css';
 
 /**

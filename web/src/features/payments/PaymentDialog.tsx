@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import './payments.css';
-import { errorCode, errorDetail } from '../../app/api';
+import { errorCode, errorDetail } from '../../base/api';
 import { Modal } from '../../components/Modal';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
@@ -15,7 +15,7 @@ import {
   type PaymentIntent,
   type PaymentItem,
 } from './payments.api';
-import { formatPlural } from '../../app/format';
+import { formatPlural } from '../../base/format';
 
 /** Spec timing: the wait before confirming, and before closing after success. */
 export const CONFIRM_WAIT_MS = 2000;

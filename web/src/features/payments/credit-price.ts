@@ -1,6 +1,6 @@
 // What a credit costs in money: per pack and per plan (the Pricing cards), and what a reel's
 // estimate costs at those prices (Home's estimate). Pure, tested alone.
-import { formatMoney } from '../../app/format';
+import { formatMoney } from '../../base/format';
 
 /** Dollars a credit costs when `credits` are bought for `price` dollars. */
 export const creditPrice = (price: number, credits: number) => (credits > 0 ? price / credits : 0);

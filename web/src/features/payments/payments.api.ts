@@ -1,7 +1,7 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen';
 import type { Catalogue, User } from '../../api/types';
-import { formatMoney, formatPlural } from '../../app/format';
+import { formatMoney, formatPlural } from '../../base/format';
 
 // Alike by design with api/types.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];

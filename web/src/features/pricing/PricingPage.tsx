@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { errorDetail } from '../../base/api';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import type { User } from '../../api/types';
 import { useCurrentUser } from '../auth';
 import {
@@ -19,7 +19,7 @@ import {
 } from '../payments';
 import '../payments/payments.css';
 import { usePageMeta } from '../public';
-import { formatCount, formatDate, formatPlural } from '../../app/format';
+import { formatCount, formatDate, formatPlural } from '../../base/format';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** Every answer is true of the product as built (issue 14). */

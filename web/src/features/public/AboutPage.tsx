@@ -1,6 +1,6 @@
 import { Link } from '../../components/navigation';
 import changelog from '../../../../CHANGELOG.md?raw';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../base/format';
 import { parseChangelog } from './changelog';
 import { usePageMeta } from './usePageMeta';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { PlayerModal } from './PlayerModal';
 import { useDemosQuery, type DemoVideo } from './public.api';
 import { usePageMeta } from './usePageMeta';

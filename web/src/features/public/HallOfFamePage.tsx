@@ -14,7 +14,7 @@ import { StarRating, ratingText } from './StarRating';
 import { useCurrentUser } from '../auth';
 import { usePageMeta } from './usePageMeta';
 import { formatViews, VideoCard } from './VideoCard';
-import { formatCount, formatDecimal, formatPlural } from '../../app/format';
+import { formatCount, formatDecimal, formatPlural } from '../../base/format';
 
 /** The spec's Hall of Fame fetch: 15 videos. */
 export const FEATURED_LIMIT = 15;

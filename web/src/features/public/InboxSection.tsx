@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useContactInboxQuery } from './public.api';
-import { formatDateTime } from '../../app/format';
+import { formatDateTime } from '../../base/format';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
 const PAGE = 20;

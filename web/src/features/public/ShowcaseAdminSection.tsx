@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useFeatureReelMutation, useSharedReelsQuery, useUnfeatureReelMutation, type SharedReel } from './public.api';
-import { formatDate, formatPlural } from '../../app/format';
+import { formatDate, formatPlural } from '../../base/format';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
 function Row({ reel }: { reel: SharedReel }) {

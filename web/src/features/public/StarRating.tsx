@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { formatDecimal, formatPlural } from '../../app/format';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { formatDecimal, formatPlural } from '../../base/format';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import type { User } from '../../api/types';
 import { useRateReelMutation, type ShowcaseRating } from './public.api';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DemoVideo } from './public.api';
-import { formatPlural } from '../../app/format';
+import { formatPlural } from '../../base/format';
 
 /** The spec's hover preview: three frames, one every 0.8 s. */
 export const PREVIEW_FRAME_MS = 800;

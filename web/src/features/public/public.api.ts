@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen';
 import type { Pacing } from '../../api/types';
 

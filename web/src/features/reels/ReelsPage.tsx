@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from '../../components/navigation';
 import type { Reel } from '../../api/types';
-import { authOpened } from '../../app/session';
-import { useAppDispatch } from '../../app/store';
+import { authOpened } from '../../base/session';
+import { useAppDispatch } from '../../base/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -11,7 +11,7 @@ import '../public/public.css';
 import { ShareToggle } from '../public';
 import '../library/library.css';
 import { useDeleteReelMutation, useReelAccessMutation, useReelsQuery } from './reels.api';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../base/format';
 
 /** A reel finished in another tab or while the page is open appears within this long, without a reload. */
 const REFRESH_MS = 15_000;

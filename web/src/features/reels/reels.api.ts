@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { ReelList } from '../../api/types';
 
 const reelsApi = api.injectEndpoints({

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useAppSelector } from '../../app/store';
+import { useAppSelector } from '../../base/store';
 import { Modal } from '../../components/Modal';
 import { ReviewOffersModal } from '../marketplace';
 import { FACTORY_DEFAULTS, loadDefaults, saveDefaults, type DefaultSettings } from './defaults';

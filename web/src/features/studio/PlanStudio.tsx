@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind, TempoCorrectionRequest } from '../../api/types';
-import { errorDetail } from '../../app/api';
+import { errorDetail } from '../../base/api';
 import { Waveform } from '../../components/Waveform';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { clock, useCorrectTempoMutation } from '../assembly';

@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../base/api';
 import type { PlanRequest, PlanResult } from '../../api/types';
 
 const studioApi = api.injectEndpoints({

@@ -17,7 +17,7 @@ const PRIVATE = /(^|\/)\.|\.(map|br|gz)$|^(index\.html|routes\.json)$/;
 
 /**
  * Finds the app's page path (`:name` is one segment) that a path shows, exactly as the web router
- * does (web/src/app/routes.ts `pageAt`): letter case matters and trailing slashes do not.
+ * does (web/src/shell/routes.ts `pageAt`): letter case matters and trailing slashes do not.
  * Undefined: no page.
  */
 export function pageFinder(paths: string[]): (pathname: string) => string | undefined {

@@ -16,7 +16,7 @@ const publicPage =
 /** Every page of the spec's table (section 2), each in its own chunk. */
 const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
   home: page(
-    () => import('../features/assembly/HomePage'),
+    () => import('../pages/HomePage'),
     (m) => m.HomePage,
   ),
   demos: page(

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from '../components/navigation';
-import { authOpened } from './session';
-import { useAppDispatch } from './store';
+import { authOpened } from '../base/session';
+import { useAppDispatch } from '../base/store';
 import { useCurrentUser } from '../features/auth';
 import { CartDrawer, PaymentNotice } from '../features/payments';
 

@@ -1,13 +1,14 @@
 import { lazy, Suspense } from 'react';
-import { Page } from '../../components/Page';
-import { useCurrentUser } from '../auth';
-import { GenerateStep } from './GenerateStep';
-import { SettingsStep } from './SettingsStep';
-import { UploadStep } from './UploadStep';
-import { useJobForm } from './useJobForm';
+import { Page } from '../components/Page';
+import { GenerateStep, SettingsStep, UploadStep, useJobForm } from '../features/assembly';
+import { useCurrentUser } from '../features/auth';
 
-/** The plan editor loads once there is something to preview. */
-const PlanStudio = lazy(() => import('../studio/PlanStudio').then((m) => ({ default: m.PlanStudio })));
+/**
+ * The plan editor loads once there is something to preview (its own chunk). Home is a page, not a
+ * part of the assembly feature, because it gathers two features: the studio builds on assembly's
+ * uploads and tempo corrections, so assembly must not import the studio back.
+ */
+const PlanStudio = lazy(() => import('../features/studio/PlanStudio').then((m) => ({ default: m.PlanStudio })));
 const waitingForUploads = (
   <p className="muted">Add your clips (and music) and wait for the uploads: then preview the edit before spending credits.</p>
 );

@@ -4,10 +4,10 @@ import type { User } from '../api/types';
 import { AccountSettings, useLogoutMutation } from '../features/auth';
 import { useOfferCount } from '../features/marketplace';
 import { DefaultSettingsModal } from '../features/settings';
-import { api } from './api';
-import { formatDate, formatPlural } from './format';
-import { signedOut } from './session';
-import { useAppDispatch } from './store';
+import { api } from '../base/api';
+import { formatDate, formatPlural } from '../base/format';
+import { signedOut } from '../base/session';
+import { useAppDispatch } from '../base/store';
 
 // API keys and webhooks load with the Settings dialog, not with every page.
 const DeveloperSettings = lazy(() => import('../features/developers').then((m) => ({ default: m.DeveloperSettings })));
@@ -25,7 +25,7 @@ export function usageLine(u: User): string {
 }
 
 /**
- * The user menu of spec section 2. It sits in app/ because it gathers several features (the account,
+ * The user menu of spec section 2. It sits in the shell (shell/) because it gathers several features (the account,
  * the marketplace's open offers, the default settings), none of which may import the others back.
  */
 export function UserMenu({ user }: { user: User }) {
