@@ -3,9 +3,12 @@
  *
  *   npx reelsmith-render --clip a.mp4 --clip b.mov [--music song.mp3] [--pacing standard]
  *     [--no-beat-mapping] [--no-intelligence] [--title "Text"] [--title-position center]
- *     [--no-fades] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--duration SECONDS]
+ *     [--no-fades] [--framing subject|letterbox|center] [--no-letterbox] [--aspect 16:9|9:16|1:1] [--duration SECONDS]
  *     [--music-start SECONDS] [--plan-only] [--timings] --out reel.mp4
  *
+ * --framing: how clips of another shape fill the frame: subject (a crop that follows the subject),
+ * letterbox (the whole picture, with bars) or center (centre crop); default subject for 9:16 and
+ * 1:1, letterbox for 16:9. --no-letterbox (older) means center when --framing is not given.
  * --duration: the reel's length (5 to 600 s): a whole number of bars nearest it, cut from the best
  * part of the song (absent: the whole song). --music-start: where in the song the reel's music
  * starts (the nearest bar line is used). --timings: how long each stage took, on stderr at the end
@@ -14,18 +17,19 @@
  * Exit status: 0 done, 2 bad usage or input (one clear line on stderr), 1 render failure.
  */
 import { parseArgs } from 'node:util';
-import { ASPECTS as ASPECT_NAMES, PACING_PRESETS, TARGET_DURATION_LIMITS, TITLE_POSITIONS } from '@reelsmith/proto';
+import { ASPECTS as ASPECT_NAMES, FRAMINGS, PACING_PRESETS, TARGET_DURATION_LIMITS, TITLE_POSITIONS } from '@reelsmith/proto';
 import { isEngineError } from './errors.js';
 import type { SongAnalysis } from './song-sections.js';
 import type { ClipAnalysis } from './clip-analysis.js';
 import type { EditPlan } from './plan.js';
+import type { PlanFraming } from './plan-framing.js';
 import type { MediaInfo } from './probe.js';
 import { prepare, renderReel, type StageTimings } from './render.js';
 import type { RenderSettingsInput } from './settings.js';
 
 const USAGE =
   `usage: reelsmith-render --clip FILE [--clip FILE ...] [--music FILE] [--pacing ${PACING_PRESETS.join('|')}] [--no-beat-mapping] [--no-intelligence] ` +
-  `[--title TEXT] [--title-position ${TITLE_POSITIONS.join('|')}] [--no-fades] [--no-letterbox] [--aspect ${ASPECT_NAMES.join('|')}] ` +
+  `[--title TEXT] [--title-position ${TITLE_POSITIONS.join('|')}] [--no-fades] [--framing ${FRAMINGS.join('|')}] [--no-letterbox] [--aspect ${ASPECT_NAMES.join('|')}] ` +
   '[--duration SECONDS] [--music-start SECONDS] [--plan-only] [--timings] --out FILE';
 
 class UsageError extends Error {}
@@ -59,6 +63,7 @@ export function parseCli(argv: string[]): {
         'title-position': { type: 'string' },
         'no-fades': { type: 'boolean' },
         'no-letterbox': { type: 'boolean' },
+        framing: { type: 'string' },
         aspect: { type: 'string' },
         duration: { type: 'string' },
         'music-start': { type: 'string' },
@@ -80,6 +85,8 @@ export function parseCli(argv: string[]): {
   if (v['title-position'] && !isOneOf(TITLE_POSITIONS, v['title-position']))
     throw new UsageError(`--title-position must be ${oneOf(TITLE_POSITIONS)}`);
   if (v.aspect && !isOneOf(ASPECT_NAMES, v.aspect)) throw new UsageError(`--aspect must be ${oneOf(ASPECT_NAMES)}`);
+  if (v.framing !== undefined && !isOneOf(FRAMINGS, v.framing))
+    throw new UsageError(`--framing must be ${oneOf(FRAMINGS)}, not ${v.framing}`);
   const seconds = (flag: string, raw: string | undefined, min: number, max: number) => {
     if (raw === undefined) return undefined;
     const x = Number(raw);
@@ -95,7 +102,9 @@ export function parseCli(argv: string[]): {
     enable_beat_mapping: !v['no-beat-mapping'],
     enable_intelligence: !v['no-intelligence'],
     enable_fades: !v['no-fades'],
-    enable_letterbox: !v['no-letterbox'],
+    // --no-letterbox is the older form of --framing center; neither: the aspect's default.
+    ...(v['no-letterbox'] ? { enable_letterbox: false } : {}),
+    framing: v.framing as RenderSettingsInput['framing'],
     aspect: v.aspect as RenderSettingsInput['aspect'],
     title_config: {
       enabled: v.title !== undefined ? v.title.trim() !== '' : true,
@@ -179,10 +188,20 @@ export function planSummary(
       .padEnd(width);
     const why = s.why ? `${s.score!.toFixed(3)}  ${s.why.reason}` : '   -   ';
     lines.push(
-      `${String(i + 1).padStart(3)}  ${f(s.start).padStart(6)}-${f(s.end).padEnd(6)}  ${clip}  ${f(s.in).padStart(6)}-${f(s.out).padEnd(6)}  ${why}${s.hold ? ` (last frame held ${f(s.hold)} s)` : ''}`,
+      `${String(i + 1).padStart(3)}  ${f(s.start).padStart(6)}-${f(s.end).padEnd(6)}  ${clip}  ${f(s.in).padStart(6)}-${f(s.out).padEnd(6)}  ${why}${s.hold ? ` (last frame held ${f(s.hold)} s)` : ''}${s.framing ? `  [${framingWords(s.framing)}]` : ''}`,
     );
   });
   return `${lines.join('\n')}\n`;
+}
+
+/** A segment's framing in a few words: the mode, the camera and where the crop goes. */
+export function framingWords(fr: PlanFraming): string {
+  if (fr.camera === 'letterbox') return `letterbox${fr.reason ? `: ${fr.reason}` : ''}`;
+  const first = fr.path[0];
+  const last = fr.path[fr.path.length - 1];
+  const at = (k?: { x: number; y: number }) => (k ? `${Math.round(k.x)},${Math.round(k.y)}` : '-');
+  const move = fr.path.length > 1 ? `${at(first)} -> ${at(last)}` : `at ${at(first)}`;
+  return `${fr.mode} ${fr.camera} ${fr.width}x${fr.height} ${move}${fr.reason ? `: ${fr.reason}` : ''}`;
 }
 
 /**

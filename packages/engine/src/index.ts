@@ -17,3 +17,5 @@ export * from './settings.js';
 export * from './tempo-correction.js';
 export * from './title.js';
 export * from './song-sections.js';
+export * from './plan-framing.js';
+export * from './render-framing.js';

@@ -2,7 +2,7 @@
  * The ffmpeg command line for a whole reel, built by pure functions and tested by its arguments.
  * One process does everything: it seeks into each input at its segment, normalises every
  * segment to the output frame (rotation applied by ffmpeg's autorotate, square pixels, constant
- * frame rate, yuv420p, letterbox or fill), concatenates, draws the title, fades, mixes the audio
+ * frame rate, yuv420p, its framing: letterbox, centre crop or the subject's crop path), concatenates, draws the title, fades, mixes the audio
  * and encodes H.264 + AAC with fast start, and writes the JPEG thumbnail as a second output.
  * No intermediate files.
  *
@@ -10,9 +10,11 @@
  * under music tends to muddy a highlight reel, and it keeps the mix predictable). Without music,
  * each segment keeps its clip's sound, and silent clips get silence.
  */
+import { resolveFraming, type FramingName } from '@reelsmith/proto';
 import type { EditPlan, Segment } from './plan.js';
 import type { MediaInfo } from './probe.js';
 import { INPUT_GUARD } from './probe.js';
+import { framingFilter } from './render-framing.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
 
 export const AUDIO_RATE = 48_000;
@@ -37,32 +39,11 @@ export interface RenderArgsInput {
 }
 
 export const num = (x: number) => String(Math.round(x * 1e6) / 1e6);
-const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
 
 /** Escapes a value for use inside a filtergraph option (paths of our own temp files). */
 export const filterValue = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "'\\\\\\''").replace(/:/g, '\\:')}'`;
 
-/** Scale (and pad or crop) a displayed WxH picture into the output frame. */
-export function frameFilter(
-  display: { width: number; height: number },
-  out: { width: number; height: number },
-  letterbox: boolean,
-): string {
-  const sx = out.width / display.width;
-  const sy = out.height / display.height;
-  if (letterbox) {
-    // Fit inside, bars on the sides or top and bottom.
-    const s = Math.min(sx, sy);
-    const w = Math.min(out.width, even(display.width * s));
-    const h = Math.min(out.height, even(display.height * s));
-    return `scale=${w}:${h}:flags=bicubic,setsar=1,pad=${out.width}:${out.height}:${(out.width - w) / 2}:${(out.height - h) / 2}:color=black`;
-  }
-  // Fill: cover the frame and crop the overflow, centred.
-  const s = Math.max(sx, sy);
-  const w = Math.max(out.width, even(display.width * s));
-  const h = Math.max(out.height, even(display.height * s));
-  return `scale=${w}:${h}:flags=bicubic,setsar=1,crop=${out.width}:${out.height}`;
-}
+export { frameFilter } from './render-framing.js';
 
 export interface BuiltCommand {
   args: string[];
@@ -123,7 +104,9 @@ export const filterThreadArgs = (threads?: number): string[] =>
 
 /**
  * The filters for one segment read from input `i`: its picture as `[v<i>]` and, with `audio`,
- * its sound as `[a<i>]`, each exactly as long as the segment's frames.
+ * its sound as `[a<i>]`, each exactly as long as the segment's frames. The picture fills the
+ * output frame by the segment's framing (its crop path), or by the request's `framing` when the
+ * plan has none (render-framing.ts).
  */
 export function segmentFilters(
   seg: Segment,
@@ -131,13 +114,13 @@ export function segmentFilters(
   clip: MediaInfo,
   fps: number,
   out: { width: number; height: number },
-  letterbox: boolean,
+  framing: FramingName,
   audio: boolean,
 ): string[] {
   const frames = segmentFrames(seg, fps);
   const filters = [
-    // fps first: frames a 60 fps (or VFR) source would drop are never scaled.
-    `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${frameFilter(clip.video!, out, letterbox)},format=yuv420p,` +
+    // fps first: frames a 60 fps (or VFR) source would drop are never scaled; the crop path counts these frames.
+    `[${i}:v]setpts=PTS-STARTPTS,fps=${fps},${framingFilter(seg, clip.video!, out, framing, fps)},format=yuv420p,` +
       // Exactly `frames` frames per segment, whatever the source delivers: the last frame is
       // held for the plan's hold, and for any frames a variable-rate or short source lacks at
       // its end, so later cuts stay on their beats.
@@ -209,7 +192,7 @@ export function buildRenderArgs(input: RenderArgsInput): BuiltCommand {
   plan.segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
     args.push(...segmentInputArgs(seg, clip, fps, input.threads));
-    filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, !withMusic));
+    filters.push(...segmentFilters(seg, i, clip, fps, out, resolveFraming(settings), !withMusic));
   });
   const n = plan.segments.length;
   const totalFrames = plan.segments.reduce((s, seg) => s + segmentFrames(seg, fps), 0);

@@ -17,6 +17,7 @@
  * The chunks are independent of each other: one process renders them one after another (peak
  * memory is that of one batch), or many render workers take them at once (render-chunks.ts).
  */
+import { resolveFraming } from '@reelsmith/proto';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
 import {
@@ -113,7 +114,7 @@ export function buildChunkArgs(input: ChunkArgsInput): BuiltCommand {
   segments.forEach((seg, i) => {
     const clip = input.clips[seg.clip]!;
     args.push(...segmentInputArgs(seg, clip, fps, input.threads));
-    filters.push(...segmentFilters(seg, i, clip, fps, out, settings.enable_letterbox, false));
+    filters.push(...segmentFilters(seg, i, clip, fps, out, resolveFraming(settings), false));
   });
   const n = segments.length;
   filters.push(`${segments.map((_, i) => `[v${i}]`).join('')}concat=n=${n}:v=1:a=0[vc]`);

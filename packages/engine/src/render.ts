@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveFraming } from '@reelsmith/proto';
 import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-tracker.js';
 import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
@@ -9,6 +10,7 @@ import { renderLimits } from './watchdog.js';
 import { analyseMusic } from './music-analysis.js';
 import { planEdit, type EditPlan } from './plan.js';
 import { validatePlan } from './plan-edit.js';
+import { framePlan, needsSubjects, planFramingProblem, subjectTrack } from './plan-framing.js';
 import { probe, type MediaInfo } from './probe.js';
 import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
 import { planBatches, type BatchOptions } from './render-batch-args.js';
@@ -156,6 +158,7 @@ export async function prepare(
 ): Promise<PlanResult> {
   if (!req.clips.length) throw new EngineError('INVALID_SETTINGS', 'Please add at least one video file.');
   const settings = parseSettings(req.settings);
+  const framing = resolveFraming(settings);
   const timings: StageTimings = {};
   let stageAt = Date.now();
   const lap = (stage: keyof StageTimings) => {
@@ -207,9 +210,16 @@ export async function prepare(
         musicSec: music?.durationSec,
         fps: settings.fps,
       });
-      if (problem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem}`);
+      const framingProblem = planFramingProblem(
+        req.plan,
+        clips.map((c) => c.video),
+        settings.aspect,
+      );
+      if (problem || framingProblem) throw new EngineError('INVALID_SETTINGS', `Invalid plan: ${problem ?? framingProblem}`);
       report(9, 'planning');
-      return { plan: req.plan, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined }, timings };
+      // Segments the plan frames already keep their framing (as previewed); others get the request's.
+      const given = framePlan(req.plan, frameSources(clips, req.analyses?.clips ?? []), settings.aspect, framing);
+      return { plan: given, settings, clips, music, analyses: { clips: clips.map(() => undefined), music: undefined }, timings };
     }
     report(2, 'analysing');
     // Clips are analysed in lanes within the thread budget (`analysisLanes`), the heaviest first
@@ -226,9 +236,10 @@ export async function prepare(
         // A cached analysis counts only if this engine's analysis would be the same (same version).
         const given = req.analyses?.clips?.[i];
         const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
+        // Subject framing needs the clip's subject track (a clip of the output's shape does not).
         const a =
           cached ??
-          (settings.enable_intelligence
+          (settings.enable_intelligence || needsSubjects(framing, clip.video, settings.aspect)
             ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, {
                 video: clip.video,
                 decode: req.analysisDecode,
@@ -255,10 +266,15 @@ export async function prepare(
       targetSec: req.targetSec,
       musicStartSec: req.musicStartSec,
     });
+    const framed = framePlan(plan, frameSources(clips, clipAnalyses), settings.aspect, framing);
     lap('plan');
-    return { plan, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis }, timings };
+    return { plan: framed, settings, clips, music, analyses: { clips: clipAnalyses, music: musicAnalysis }, timings };
   }
 }
+
+/** What framing needs of each clip: its displayed size and its subject track. */
+const frameSources = (clips: MediaInfo[], analyses: ReadonlyArray<ClipAnalysis | undefined>) =>
+  clips.map((c, i) => (c.video ? { width: c.video.width, height: c.video.height, subjects: subjectTrack(analyses[i]) } : undefined));
 
 /**
  * Probe -> analyse -> plan -> one ffmpeg render (reel and thumbnail); a long reel is rendered in

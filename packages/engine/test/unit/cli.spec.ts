@@ -1,4 +1,6 @@
-import { parseCli, timingsLine } from '../../src/cli';
+import { resolveFraming } from '@reelsmith/proto';
+import { framingWords, parseCli, timingsLine } from '../../src/cli';
+import { parseSettings } from '../../src/settings';
 
 describe('reelsmith-render arguments', () => {
   const clip = ['--clip', 'a.mp4', '--out', 'reel.mp4'];
@@ -13,6 +15,29 @@ describe('reelsmith-render arguments', () => {
     for (const aspect of ['16:9', '9:16', '1:1']) expect(parseCli([...clip, '--aspect', aspect]).settings.aspect).toBe(aspect);
     for (const pacing of ['relaxed', 'standard', 'high-energy'])
       expect(parseCli([...clip, '--pacing', pacing]).settings.pacing_preset).toBe(pacing);
+  });
+
+  it('--framing picks subject, letterbox or center; --no-letterbox is center; by default the aspect decides', () => {
+    const framing = (...args: string[]) => resolveFraming(parseSettings(parseCli([...clip, ...args]).settings));
+    expect(() => parseCli([...clip, '--framing', 'zoom'])).toThrow('--framing must be subject, letterbox or center, not zoom');
+    for (const f of ['subject', 'letterbox', 'center']) expect(framing('--framing', f, '--aspect', '9:16')).toBe(f);
+    expect(framing('--aspect', '9:16')).toBe('subject');
+    expect(framing('--aspect', '1:1')).toBe('subject');
+    expect(framing()).toBe('letterbox');
+    expect(framing('--aspect', '9:16', '--no-letterbox')).toBe('center');
+    expect(framing('--aspect', '9:16', '--no-letterbox', '--framing', 'subject')).toBe('subject');
+    expect(
+      framingWords({
+        mode: 'subject',
+        camera: 'pan',
+        width: 606,
+        height: 1080,
+        path: [
+          { t: 0, x: 0, y: 0 },
+          { t: 2, x: 1314, y: 0 },
+        ],
+      }),
+    ).toBe('subject pan 606x1080 0,0 -> 1314,0');
   });
 
   it('asks for a per-stage timing print with --timings, and prints the stages in the order they ran', () => {
