@@ -9,7 +9,7 @@ export interface DeletionRequest {
   requestId: string;
 }
 
-/** The services an account deletion touches (repositories/account-deletion.ts binds them to gRPC). */
+/** The services an account deletion touches (repositories/account-flows.ts binds them to gRPC). */
 export interface AccountDeletionPorts {
   /** Identity: PERMISSION_DENIED when the password is wrong. Changes nothing. */
   checkPassword(r: DeletionRequest): Promise<void>;

@@ -29,7 +29,7 @@ export interface CatalogueFacts {
   plans: Array<{ id: string; monthlyPriceCents: number; yearlyPriceCents: number }>;
 }
 
-/** Billing, as checkout needs it (repositories/checkout.ts binds it to gRPC). */
+/** Billing, as checkout needs it (repositories/account-flows.ts binds it to gRPC). */
 export interface CheckoutPorts {
   catalogue(requestId: string): Promise<CatalogueFacts>;
   createPayment(buyer: Buyer, order: PaymentOrder, requestId: string): Promise<StartedPayment>;
