@@ -328,7 +328,6 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     }
   }, 300_000);
 
-  // Each case signs up its own user (no shared state between cases), so the openings look alike.
   it('keeps a running job across a reload, and Start Over cancels it after asking', async () => {
     const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`home.cancel.${Date.now()}@example.com`);

@@ -10,7 +10,6 @@ import { startSystem, type RunningSystem } from '../support/system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
-// Setup shaped like reel-length.spec.ts by design: each spec starts its own system, browser and song.
 /**
  * A tempo correction in the plan preview, by keyboard as a person makes it: the tempo and meter
  * shown, Double re-plans at once and the cuts move, Tap tempo shows the tapped BPM and Escape

@@ -21,7 +21,6 @@ describe('a job whose worker dies on its last delivery', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // Opens like assembly.spec's crash case by design: each e2e case signs up its own user and uploads its own clips.
   it('ends failed with the spec message and a refund within a minute', async () => {
     const api = new Api(sys.baseUrl, dataDir);
     await api.signUp(`watchdog.${Date.now()}@example.com`);

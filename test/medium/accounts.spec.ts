@@ -94,7 +94,6 @@ describe('accounts through the gateway: identity + billing on PostgreSQL, mail o
     base = `${await listenLocal(app)}/api/v1`;
   }, 60_000);
 
-  // Teardown shaped like the other composed specs by design: each stops exactly what it started.
   afterAll(async () => {
     await app?.close();
     peers?.close();

@@ -99,7 +99,6 @@ describe('admin dashboard: telemetry counts exactly what happened', () => {
     base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
-  // Teardown shaped like the other composed specs by design: each stops exactly what it started.
   afterAll(async () => {
     await app?.close();
     peers?.close();

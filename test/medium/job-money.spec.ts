@@ -32,7 +32,6 @@ const uid = () => crypto.randomUUID();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are compared by value
 type Row = Record<string, any>;
 
-// Setup shaped like the other medium specs by design: each declares and wires its own parts.
 describe('job money against real billing and PostgreSQL (issue 20)', () => {
   const data = tempDir('job-money');
   let billingDb: TestDatabase;

@@ -181,7 +181,6 @@ export function marketplaceStack() {
     live.base = `${await listenLocal(app)}/api/v1`;
   }, 90_000);
 
-  // Teardown shaped like the other composed specs by design: each stops exactly what it started.
   afterAll(async () => {
     await app?.close();
     peers?.close();

@@ -28,7 +28,6 @@ describe('PayPal webhooks through the gateway: verified against a PayPal stand-i
   let peers: Peers;
   let base: string;
 
-  // Same harness as payments-stripe.spec.ts by design (startBillingGateway); only the provider's stand-in and settings differ.
   beforeAll(async () => {
     await standIn.start();
     gw = await startBillingGateway('billing_paypal_hooks', data.dir, {

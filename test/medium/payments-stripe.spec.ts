@@ -150,7 +150,6 @@ describe('Stripe provider and webhooks: billing on PostgreSQL + NATS, gateway, a
   let peers: Peers;
   let base: string;
 
-  // Same harness as payments-paypal-webhooks.spec.ts by design (startBillingGateway); only the provider's stand-in and settings differ.
   beforeAll(async () => {
     await standIn.start();
     gw = await startBillingGateway('billing_stripe', data.dir, {
@@ -253,7 +252,6 @@ describe('Stripe provider and webhooks: billing on PostgreSQL + NATS, gateway, a
 
   it('a plan is a Stripe subscription for the synced price; paid invoice -> active plan and credits; cancel at period end reaches Stripe', async () => {
     const userId = crypto.randomUUID();
-    // Alike by design: each case spells out the createPayment request it makes (a pack here, a plan below).
     const r = await peers.billing.createPayment({
       userId,
       email: 'sub@example.com',

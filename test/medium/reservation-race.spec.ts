@@ -6,7 +6,6 @@ import { ffmpeg as ff } from '../support/media';
 
 const SECRET = 'reservation-race-signing-secret-0123456';
 
-// Same job-stack opening as plan-routes.spec.ts by design (startJobStack); each spec its own secret and data.
 /**
  * 30 submits of the same user at once, through the gateway with its rate limit raised, against
  * the real billing, media-library and orchestrator on PostgreSQL: the reservation is what decides,

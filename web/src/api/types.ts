@@ -4,7 +4,6 @@
  */
 import type { components } from './schema.gen.js';
 
-// Alike by design with the features' *.api.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];
 
 export type ApiErrorBody = Schemas['ErrorBody'];

@@ -141,7 +141,6 @@ export function beatTracks(opts: { sampleRate?: number; seconds?: number; only?:
     m.pad(0, s);
     push('live drummer', '116 BPM drifting +-4 % with 10 ms timing jitter', m, beats);
   }
-  // The tracks below open (a mix, its beats) and close (a pad, push) alike by design: each writes its own groove in between.
   if (want('syncopated')) {
     const m = new Mix(s, sr);
     const beats = beatsFrom(s, () => 108);

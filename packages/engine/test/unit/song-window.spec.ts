@@ -110,7 +110,6 @@ describe('a reel cut from the best part of the song', () => {
   });
 
   it('a target longer than the song gives the whole song and says it was clamped; none gives the whole song', () => {
-    // Each case writes out its own song's form (no shared state between cases), so the openings look alike.
     const song = synthSong({
       bpm: 120,
       beatsPerBar: 4,

@@ -18,7 +18,6 @@ const uid = () => crypto.randomUUID();
 
 const reel = { outputKey: 'reels/u/j.mp4', thumbnailKey: 'reels/u/j.jpg', durationSec: 31.5, sizeBytes: 4_200_000 };
 
-// Same database setup as the other repository specs by design: each migrates its own service's schema.
 describe('DrizzleJobsRepository against real PostgreSQL', () => {
   let testDb: TestDatabase;
   let db: Database;
@@ -189,7 +188,6 @@ describe('DrizzleJobsRepository against real PostgreSQL', () => {
         { message: 'a.mp4: not a video' },
         { kind: 'failed', reason: 'a.mp4: not a video' },
       );
-      // Same checks as the completed case by design: a failed job leaves its own row and outbox event.
       expect(failed).toMatchObject({ status: 'failed', message: 'a.mp4: not a video' });
       expect((await row(job.id)).finished_at).toBeInstanceOf(Date);
       const rows = await outbox(job.id);

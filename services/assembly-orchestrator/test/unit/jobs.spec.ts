@@ -220,7 +220,6 @@ describe('jobs service', () => {
     expect(calls).not.toContain(`release ${id}`);
   });
 
-  // Each case builds its own fakes (no shared state between cases), so the openings look alike.
   it('ignores progress from an older delivery once a later one has taken the job', async () => {
     const repo = new MemoryJobs();
     const svc = new JobsService(repo, peers([clip('a')]).p, new Published(), log);
@@ -250,7 +249,6 @@ describe('jobs service', () => {
     expect(calls).not.toContain(`capture ${id}`);
   });
 
-  // Each case builds its own fakes (no shared state between cases), so the openings look alike.
   it("words a failure without a reason (a dead-lettered job) with the spec's failure text", async () => {
     const repo = new MemoryJobs();
     const svc = new JobsService(repo, peers([clip('a')]).p, new Published(), log);

@@ -199,7 +199,6 @@ export class BillingService {
     });
   }
 
-  // Mirror image of capture by design: the same lock and checks, opposite end state and effects.
   /** Refunds a held reservation exactly: the credits or the day's free video come back. */
   async release(jobId: string): Promise<ReservationRecord> {
     return this.tx(async (tx) => {

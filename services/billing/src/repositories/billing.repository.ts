@@ -15,7 +15,6 @@ export const toAccount = (r: typeof accounts.$inferSelect): AccountRecord => ({
   cancelAtPeriodEnd: r.cancelAtPeriodEnd,
 });
 
-// Same shape as toPayment (payments.repository) by design: each table's rows are mapped field by field, text columns cast to their unions.
 const toReservation = (r: typeof reservations.$inferSelect): ReservationRecord => ({
   jobId: r.jobId,
   userId: r.userId,

@@ -71,7 +71,6 @@ export const payments = pgTable('payments', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-// Composite-key tables look alike across services by design (drizzle's pgTable); each service owns its schema.
 export const webhookEvents = pgTable(
   'webhook_events',
   {

@@ -25,7 +25,6 @@ import { grpcBinding } from '../../src/transport/grpc';
 type BillingClient = Client<typeof billing.BillingService>;
 const uid = () => crypto.randomUUID();
 
-// Same test-database setup as media-library's showcase spec by design: each service's tests wire their own parts.
 describe('billing against real PostgreSQL, over gRPC', () => {
   let pg: TestDatabase;
   let db: Database;

@@ -13,7 +13,6 @@ import { PaypalStandIn } from '../paypal-standin';
 
 type Obj = Record<string, unknown>;
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('PayPal provider (Orders v2 with @paypal/paypal-server-sdk) against a local stand-in, on real PostgreSQL', () => {
   const standIn = new PaypalStandIn((_raw, b) => b.transmission_sig === 'good-sig' && b.webhook_id === 'WH-standin');
   let pg: TestDatabase;

@@ -49,7 +49,6 @@ describe('amounts come from the catalogue', () => {
   });
 });
 
-// Same shape as the orchestrator's job state machine test by design: each service tests its own canMove table.
 describe('payment and subscription state machines', () => {
   it('moves payments only forward', () => {
     expect(canMove('pending', 'succeeded')).toBe(true);

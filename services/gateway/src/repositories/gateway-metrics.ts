@@ -27,7 +27,6 @@ export function gatewayMetrics(metrics: Metrics): GatewayObservers {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers,
   });
-  // One declaration per metric by design (prom-client): each its own name, help and labels.
   const cache = new Counter({
     name: 'gateway_session_cache_total',
     help: 'Session lookups in the gateway cache, by result',

@@ -22,7 +22,6 @@ import { admitted, dialPeers, type Peers } from '../../src/repositories/clients'
 import { followRevocations, verifyWithIdentity } from '../../src/repositories/sessions';
 import { buildHttpApp } from '../../src/transport/http/server';
 
-// Set-up shaped like overload.spec's by design: fake identity and billing over real gRPC, gateways on real NATS.
 const complete = (service: { methods: Array<{ localName: string }> }, impl: Record<string, unknown>) =>
   Object.fromEntries(
     service.methods.map((m) => [

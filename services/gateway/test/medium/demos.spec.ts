@@ -92,7 +92,6 @@ const showcaseVideo: DemoVideo = {
 };
 const showcase: ShowcaseSource = { list: async () => ({ videos: [showcaseVideo], categories: ['Demo'] }) };
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('demo gallery: YouTube mode against a local stand-in, cached in the gateway database', () => {
   let pg: TestDatabase;
   let db: Database;

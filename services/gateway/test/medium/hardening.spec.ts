@@ -52,7 +52,6 @@ const JOB = {
   pacing_preset: 'standard',
 };
 
-// Setup shaped like the other gateway specs by design: each builds the app with its own stand-ins and options.
 describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => {
   const web = tempDir('gw-web');
   const objects = tempDir('gw-obj');

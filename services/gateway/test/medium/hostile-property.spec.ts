@@ -191,7 +191,6 @@ function filesUnder(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile());
 }
 
-// Same gateway setup as hostile-inputs.spec.ts by design: each spec builds the app with its own stand-ins and options.
 describe('gateway: generated hostile input to every operation of the OpenAPI document', () => {
   const objects = tempDir('gw-property');
   const store = new LocalObjectStore({ root: objects.dir, signingSecret: 's'.repeat(32), publicUrl: 'http://localhost:8080' });

@@ -305,7 +305,6 @@ export class IdentityService {
     this.opts.onSessionsEnded?.({ tokenHashes: r.tokenHashes ?? [], userId: r.userId });
   }
 
-  // Opens like resendVerification by design: the same normalise-and-limit steps, then a different mail.
   /**
    * Mails a single-use reset link valid 1 hour to a known, non-guest account. The answer is the
    * same whether or not the e-mail is known.

@@ -44,7 +44,6 @@ export const LIMITS = {
   loginIp: { limit: 100, windowMs: 15 * 60_000 },
   registerIp: { limit: 20, windowMs: 60 * 60_000 },
   registerAccount: { limit: 5, windowMs: 60 * 60_000 },
-  // Alike by design: one limit per action and per key (account or IP), tuned separately.
   verifyAccount: { limit: 10, windowMs: 15 * 60_000 },
   verifyIp: { limit: 50, windowMs: 15 * 60_000 },
   resendAccount: { limit: 3, windowMs: 15 * 60_000 },

@@ -21,7 +21,6 @@ export const sessions = pgTable('sessions', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });
 
-// Same shape as sessions by design: each token table has its owner and times.
 export const emailVerifications = pgTable('email_verifications', {
   tokenHash: text('token_hash').primaryKey(),
   userId: uuid('user_id').notNull(),

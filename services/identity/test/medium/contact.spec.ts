@@ -7,7 +7,6 @@ import { ContactService } from '../../src/domain/contact.service';
 import { DrizzleContactRepository, contactMailer } from '../../src/repositories/contact.repository';
 import { DbRateLimiter } from '../../src/repositories/rate-limiter';
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 /** The contact form on real PostgreSQL, with mail written to the embedded outbox (.eml files). */
 describe('contact messages', () => {
   let pg: TestDatabase;

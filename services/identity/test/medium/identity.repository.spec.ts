@@ -278,7 +278,6 @@ describe('identity repository against real PostgreSQL', () => {
   });
 });
 
-// Same database setup as the other repository specs by design: each migrates its own service's schema.
 describe('rate limiter against real PostgreSQL', () => {
   let pg: TestDatabase;
   let db: Database;

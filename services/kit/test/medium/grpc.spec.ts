@@ -116,7 +116,6 @@ describe('gRPC over grpc-js with protobuf-es messages', () => {
 describe('service-to-service authentication', () => {
   let server: RunningGrpcServer;
   const token = 'internal-token-0123456789';
-  // Same server setup as the other describe blocks by design: each starts its own server with its own handlers.
   beforeAll(async () => {
     server = await serveGrpc({
       host: '127.0.0.1',

@@ -21,7 +21,6 @@ export const clips = pgTable('marketplace_clips', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-// Same owner columns as clips by design: a payout names its clip's owner as the clip does.
 export const payouts = pgTable('marketplace_payouts', {
   id: uuid('id').primaryKey(),
   clipId: uuid('clip_id').notNull().unique(),

@@ -139,7 +139,6 @@ describe('MarketplaceService', () => {
     ]);
   });
 
-  // Each case builds its own fakes and opt-in (no shared state between cases), so the openings look alike.
   it('accepting cash records a pending payout; Remove drops the stored copy', async () => {
     const f = fakes();
     f.objects.set('uploads/a/clip.mp4', Buffer.from('abc'));

@@ -103,7 +103,6 @@ export class DrizzleLibraryRepository implements LibraryRepository {
     const [row] = await this.orm.select({ n: sql<number>`count(*)::int` }).from(libraryItems);
     return Number(row?.n ?? 0);
   }
-  // Same claim pattern as media.repository's claimStaleAnalysis by design (skip-locked lease); library items and uploads are separate tables with their own order.
   async claimStaleItem(versions: Record<MediaKind, number>, replicaId: string, leaseMs: number) {
     const stale = staleForKind(libraryItems.kind, libraryItems.analysis, versions);
     const claimable = this.orm

@@ -175,7 +175,6 @@ export class DrizzleMediaRepository implements MediaRepository, ReelsRepository 
     return rows.map(toMedia);
   }
 
-  // Same query shape as unusedBefore by design: two sweeps over two tables, each with its own condition and order.
   async expiredReels(now: Date, limit: number) {
     const rows = await this.orm
       .select()

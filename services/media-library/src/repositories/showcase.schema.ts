@@ -21,7 +21,6 @@ export const showcaseViews = pgTable(
   (t) => [primaryKey({ columns: [t.reelId, t.viewer] })],
 );
 
-// Composite-key tables look alike by design (drizzle's pgTable); each declares its own columns.
 /** One user's stars (1-5) for a featured reel; rating again replaces them (see migration 0104). */
 export const showcaseRatings = pgTable(
   'showcase_ratings',

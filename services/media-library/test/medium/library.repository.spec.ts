@@ -32,7 +32,6 @@ function item(kind: 'video' | 'audio', analysis: unknown, status: 'done' | 'fail
   };
 }
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 describe('library repository against real PostgreSQL', () => {
   let pg: TestDatabase;
   let db: Database;

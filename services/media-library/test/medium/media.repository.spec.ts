@@ -30,7 +30,6 @@ function media(ownerId: string, over: Partial<MediaRecord> = {}): MediaRecord {
   };
 }
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 /**
  * media-library's database as two replicas see it: one PostgreSQL database migrated the way the
  * service migrates it (its own files; it does not use the outbox), opened through two pools. Each

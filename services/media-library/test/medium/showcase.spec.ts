@@ -13,7 +13,6 @@ import { ShowcaseService } from '../../src/domain/showcase.service';
 const MIGRATIONS = path.join(__dirname, '..', '..', 'migrations');
 const uid = () => crypto.randomUUID();
 
-// Setup shaped like the other repository specs by design: each wires its own service on its own database.
 /** The showcase on real PostgreSQL, real files and real ffmpeg frames. */
 describe('showcase against real PostgreSQL', () => {
   let pg: TestDatabase;

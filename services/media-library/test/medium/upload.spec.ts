@@ -10,7 +10,6 @@ import { DrizzleMediaRepository } from '../../src/repositories/media.repository'
 
 const OWNER = '33333333-3333-4333-8333-333333333333';
 
-// Setup shaped like the other medium specs by design: each declares and wires its own parts.
 /** An upload as the gateway leaves it: real files, local object storage, then RegisterUpload. */
 describe('registering real uploads: ffprobe, ffmpeg thumbnail and analysis, PostgreSQL', () => {
   const tmp = tempDir('media-upload');

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '@reelsmith/kit/testing';
 import { quietLogger } from '@reelsmith/kit/testing';
-// The import list looks like jobs.spec's by design: each spec imports its own domain's ports.
 import {
   CATALOGUE_CHECK_MS,
   LibraryService,
@@ -17,7 +16,6 @@ import {
 } from '../../src/domain/library.service';
 import { listLibraryFiles } from '../../src/repositories/library-files';
 
-// One expectation per input, written out (as the engine's title spec does): alike in form only.
 describe('library import rules', () => {
   it('names categories from folder names, lower case, and "general" for nothing usable', () => {
     expect(normaliseCategory(' Nature Clips ')).toBe('nature clips');

@@ -81,7 +81,6 @@ describe('registering an upload', () => {
   ])('%s is refused with the list of formats, and deleted', async (_what, probe) => {
     const t = setup();
     t.upload('uploads/f', probe);
-    // Alike by design: each refusal case states its own code, reason and message.
     expect(await failure(t.service.registerUpload(OWNER, 'uploads/f', 'holiday.flv', 0))).toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
       reason: 'unsupported_format',

@@ -70,7 +70,6 @@ const money = (amount: number) => `$${amount.toFixed(2)}`;
 
 /** What one event means for the dashboard. `now` stands in for a missing event time. */
 export function effectsOf<S extends Consumed>(subject: S, m: MessageShape<SubjectSchema<S>>, now: Date): Effects {
-  // The cases look alike on purpose: each event type names its own fields, checked by the compiler.
   const s = subject as Consumed;
   switch (s) {
     case 'events.identity.user_registered': {

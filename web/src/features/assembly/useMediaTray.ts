@@ -39,7 +39,6 @@ const libraryClip = (v: ChosenVideo): TrayItem => ({
   playableUrl: `/api/v1/video-library/file/${encodeURIComponent(v.key)}`,
 });
 
-// Same shape as libraryClip by design: a tray item from the music library rather than the video library.
 const libraryTrack = (m: ChosenMusic): TrayItem => ({
   id: `lib-${m.key}`,
   kind: 'audio',

@@ -1,7 +1,6 @@
 import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen.js';
 
-// Alike by design with api/types.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];
 export type VideoLibraryFile = Schemas['VideoLibraryFile'];
 export type VideoLibraryList = Schemas['VideoLibraryList'];

@@ -283,7 +283,6 @@ const formatExpiry = (s: string) => {
 };
 
 /** The sandbox's card form: the published test cards, any future expiry and any CVC. */
-// Its three fields are written out alike on purpose: each has its own label, format and placeholder.
 function SandboxCardForm({
   total,
   busy,

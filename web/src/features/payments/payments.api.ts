@@ -3,7 +3,6 @@ import type { components } from '../../api/schema.gen';
 import type { Catalogue, User } from '../../api/types';
 import { formatMoney, formatPlural } from '../../base/format';
 
-// Alike by design with api/types.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];
 export type PaymentIntent = Schemas['PaymentIntent'];
 export type PaymentRecord = Schemas['PaymentRecord'];

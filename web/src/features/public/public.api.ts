@@ -2,7 +2,6 @@ import { api } from '../../base/api';
 import type { components } from '../../api/schema.gen';
 import type { Pacing } from '../../api/types';
 
-// Alike by design with api/types.ts: one name per generated schema, each where it is used.
 type Schemas = components['schemas'];
 export type DemoVideo = Schemas['DemoVideo'];
 export type DemoList = Schemas['DemoList'];

@@ -96,7 +96,6 @@ export function strummedGuitar(): Song {
 
 /** 6/8 folk ballad: two dotted-quarter beats a bar at 76, guitar arpeggios in eighths. */
 export function sixEight(): Song {
-  // Opens like every score here by design: each song is its own score, written out bar by bar.
   const s = new SongBuilder(beatTimes(40, steady(76)), 2, 20, 8).program(0, 25).program(1, 32);
   for (let bar = 0; bar < 20; bar++) {
     const b = s.bar(bar);

@@ -35,7 +35,6 @@ export function dance(): Song {
 
 /** House, 124: four on the floor, a side-chained pad pumping on every beat, off-beat bass. */
 export function house(): Song {
-  // Opens like every score here by design: each song is its own score, written out bar by bar.
   const s = new SongBuilder(beatTimes(72, steady(124)), 4, 16, 3).program(0, 39).program(1, 90);
   for (let bar = 0; bar < 18; bar++) {
     const b = s.bar(bar);
@@ -108,7 +107,6 @@ export function reggae(): Song {
 
 /** Rock, 82: kick 1 and 3, snare 2 and 4, eighth hats, eighth-note bass and power chords. */
 export function rock(): Song {
-  // Opens like every score here by design: each song is its own score, written out bar by bar.
   const s = new SongBuilder(beatTimes(56, steady(82)), 4, 18, 7).program(0, 33).program(1, 30);
   for (let bar = 0; bar < 14; bar++) {
     const b = s.bar(bar);
@@ -308,7 +306,6 @@ export function funk(): Song {
 
 /** Half-time trap, 140: hats on the eighths with rolls, snare on 3, long 808 bass with the kick. */
 export function trap(): Song {
-  // Opens like every score here by design: each song is its own score, written out bar by bar.
   const s = new SongBuilder(beatTimes(80, steady(140)), 4, 28, 2).program(0, 38).program(1, 90);
   for (let bar = 0; bar < 20; bar++) {
     const b = s.bar(bar);

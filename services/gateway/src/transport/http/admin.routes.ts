@@ -18,7 +18,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/admin/guest-pass',
     {
@@ -37,7 +36,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app, 
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/admin/jobs/:id',
     {

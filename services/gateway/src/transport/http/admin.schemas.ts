@@ -40,7 +40,6 @@ export const metricsSchema = z
   })
   .meta({ id: 'Metrics' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const activityEventSchema = z
   .object({
     type: z.string(),

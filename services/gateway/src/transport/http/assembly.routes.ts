@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import { isMusicAnalysis, parseAnalysisJson, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
+import { analysisDoc, isMusicAnalysis, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notModified, type FinishedJobs } from '../../domain/finished-jobs.js';
@@ -44,11 +44,11 @@ export interface AssemblyDeps {
 
 /**
  * A music item's analysis (the engine's MusicAnalysis, the user's corrections applied) and
- * waveform, as the timeline wants them. The analysis is read through the one schema
- * (parseAnalysisJson): a document that is not a music analysis counts as none (no beats, tempo 0).
+ * waveform, as the timeline wants them. An analysis that is not a music analysis counts as none
+ * (no beats, tempo 0).
  */
-export function musicView(m: Pick<media.MediaItem, 'analysisJson' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
-  const doc = parseAnalysisJson(m.analysisJson);
+export function musicView(m: Pick<media.MediaItem, 'analysis' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
+  const doc = analysisDoc(m.analysis);
   const a: Partial<MusicAnalysisDoc> = isMusicAnalysis(doc) ? doc : {};
   return {
     tempo_bpm: a.bpm ?? 0,
@@ -137,7 +137,6 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     );
   });
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/uploads/info',
     {

@@ -113,7 +113,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
     },
   );
 
-  // Alike by design with forgot-password: both take an e-mail and answer the same whether or not it is known; separate routes, limits and calls.
   app.post(
     '/auth/resend-verification',
     {
@@ -185,7 +184,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesDeps> = async (app, { p
     revokeSessionSockets(app.server, [], userId);
   };
 
-  // Alike by design with resend-verification: both take an e-mail and answer the same whether or not it is known; separate routes, limits and calls.
   app.post(
     '/auth/forgot-password',
     {

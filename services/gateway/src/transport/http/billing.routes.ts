@@ -66,7 +66,6 @@ export const billingRoutes: FastifyPluginAsyncZod<{ peers: Peers }> = async (app
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/billing/subscription/cancel',
     {

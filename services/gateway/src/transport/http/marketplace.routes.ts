@@ -36,7 +36,6 @@ export const footageClip = z
   })
   .meta({ id: 'FootageClip' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const offer = z
   .object({
     id: z.string(),
@@ -51,7 +50,6 @@ export const offer = z
   })
   .meta({ id: 'Offer' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const payout = z
   .object({
     id: z.string(),
@@ -276,7 +274,6 @@ export const marketplaceRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Obj
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/user/offers/:id/decline',
     {

@@ -50,7 +50,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ peers: Peers; checkout: Che
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.post(
     '/payments/create-intent',
     {

@@ -63,7 +63,6 @@ export const showcaseCreator = z
   })
   .meta({ id: 'ShowcaseCreator' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const sharedReel = z
   .object({
     id: z.string(),
@@ -329,7 +328,6 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/showcase/:id/rating',
     {
@@ -350,7 +348,6 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
       ),
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/library/:id/showcase',
     {
@@ -371,7 +368,6 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.get(
     '/admin/showcase',
     {
@@ -401,7 +397,6 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { pee
     },
   );
 
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
   app.put(
     '/admin/showcase/:id',
     {

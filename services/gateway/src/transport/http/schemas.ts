@@ -4,7 +4,7 @@
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
  * component of that document. The job request itself is the shared contract in @reelsmith/proto.
  */
-import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, TAP_LIMITS, TEMPO_CORRECTION_KINDS, jobRequestSchema } from '@reelsmith/proto';
+import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, SECTION_KINDS, TAP_LIMITS, TEMPO_CORRECTION_KINDS, jobRequestSchema } from '@reelsmith/proto';
 import { z } from 'zod';
 import { mirrored } from './errors.js';
 import { identifier } from './input-text.js';
@@ -48,7 +48,6 @@ export const entitlements = z
   })
   .meta({ id: 'Entitlements' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const user = z
   .object({
     id: z.string(),
@@ -161,7 +160,7 @@ export const planSection = z
     start: z.number().describe('Seconds into the song (a bar line)'),
     end: z.number().describe('Seconds into the song (a bar line)'),
     label: z.string().describe('Same letter, same material (A, B, C...)'),
-    kind: z.enum(['intro', 'verse', 'chorus', 'bridge', 'outro']).nullable(),
+    kind: z.enum(SECTION_KINDS).nullable(),
     energy: z.number().describe("Loudness between the song's quietest (0) and loudest (1) section"),
   })
   .meta({ id: 'PlanSection' });
@@ -256,7 +255,6 @@ export const uploadInfo = z
   })
   .meta({ id: 'UploadInfo' });
 
-// Alike by design: a Zod schema per OpenAPI component, each with its own fields.
 export const reel = z
   .object({
     id: z.string(),
