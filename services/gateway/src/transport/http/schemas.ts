@@ -4,7 +4,16 @@
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
  * component of that document. The job request itself is the shared contract in @reelsmith/proto.
  */
-import { ASPECTS, PACING_PRESETS, PLAN_MAX_SEGMENTS, SECTION_KINDS, TAP_LIMITS, TEMPO_CORRECTION_KINDS, jobRequestSchema } from '@reelsmith/proto';
+import {
+  ASPECTS,
+  PACING_PRESETS,
+  PLAN_MAX_SEGMENTS,
+  SECTION_KINDS,
+  TAP_LIMITS,
+  TEMPO_CORRECTION_KINDS,
+  jobRequestSchema,
+  segmentFramingSchema,
+} from '@reelsmith/proto';
 import { z } from 'zod';
 import { mirrored } from './errors.js';
 import { identifier } from './input-text.js';
@@ -137,6 +146,9 @@ export const planSegment = z
     end: z.number(),
     hold: z.number(),
     score: z.number().nullable(),
+    framing: segmentFramingSchema
+      .optional()
+      .describe('How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it'),
     thumbnail_url: z.string().describe("A small JPEG of the segment's source moment (signed link)"),
   })
   .meta({ id: 'PlanSegment' });
