@@ -337,9 +337,9 @@ describe('A first-time user', () => {
     expect(await focusedName(page)).toBe('Browse Music Library');
 
     await page.keyboard.press('Enter');
-    const row = library.getByTestId('track').filter({ hasText: 'first-user-beat.mp3' });
+    const row = library.getByTestId('track').filter({ hasText: 'first-user-beat' });
     await row.waitFor();
-    await press(page, row.getByRole('button', { name: 'first-user-beat.mp3', exact: true }));
+    await press(page, row.getByRole('button', { name: 'first-user-beat', exact: true }));
     const use = library.getByRole('button', { name: 'Use this track' });
     expect(await use.isEnabled()).toBe(true);
     await library.getByLabel('Search music').focus();

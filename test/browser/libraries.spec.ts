@@ -123,19 +123,19 @@ describe('libraries and My Reels in Chromium', () => {
     expect(await browseMusic.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await music.getByTestId('track').first().waitFor();
-    const slow = music.getByTestId('track').filter({ hasText: 'Paper Lanterns.mp3' });
+    const slow = music.getByTestId('track').filter({ hasText: 'Paper Lanterns' });
     expect(await slow.textContent()).toContain('86 BPM');
-    await slow.getByRole('button', { name: 'Play Paper Lanterns.mp3' }).click();
-    await slow.getByRole('button', { name: 'Stop Paper Lanterns.mp3' }).waitFor();
+    await slow.getByRole('button', { name: 'Play Paper Lanterns' }).click();
+    await slow.getByRole('button', { name: 'Stop Paper Lanterns' }).waitFor();
     // Only one at a time: playing another stops the first.
-    const fast = music.getByTestId('track').filter({ hasText: 'Neon Tide.mp3' });
-    await fast.getByRole('button', { name: 'Play Neon Tide.mp3' }).click();
-    await fast.getByRole('button', { name: 'Stop Neon Tide.mp3' }).waitFor();
-    await slow.getByRole('button', { name: 'Play Paper Lanterns.mp3' }).waitFor();
-    await fast.getByRole('button', { name: 'Stop Neon Tide.mp3' }).click();
-    await fast.getByRole('button', { name: 'Play Neon Tide.mp3' }).waitFor();
+    const fast = music.getByTestId('track').filter({ hasText: 'Neon Tide' });
+    await fast.getByRole('button', { name: 'Play Neon Tide' }).click();
+    await fast.getByRole('button', { name: 'Stop Neon Tide' }).waitFor();
+    await slow.getByRole('button', { name: 'Play Paper Lanterns' }).waitFor();
+    await fast.getByRole('button', { name: 'Stop Neon Tide' }).click();
+    await fast.getByRole('button', { name: 'Play Neon Tide' }).waitFor();
 
-    await slow.getByRole('button', { name: 'Paper Lanterns.mp3', exact: true }).click();
+    await slow.getByRole('button', { name: 'Paper Lanterns', exact: true }).click();
     await music.getByRole('img', { name: /Waveform with \d+ beat markers/ }).waitFor();
     // 2:40 at 86 BPM: about 228 beats.
     const markers = await music.getByTestId('beat-marker').count();
@@ -144,7 +144,7 @@ describe('libraries and My Reels in Chromium', () => {
     await page.screenshot({ path: shot('libraries-1-music'), fullPage: true });
     await music.getByRole('button', { name: 'Use this track' }).click();
     const tray = page.getByRole('region', { name: 'Media tray' });
-    await tray.getByTestId('tray-music').getByText('Paper Lanterns.mp3').waitFor();
+    await tray.getByTestId('tray-music').getByText('♪ Paper Lanterns', { exact: true }).waitFor();
     // The library knows its tempo and the tray draws its waveform once its analysis is read.
     await tray.getByTestId('music-facts').getByText('2:40 · 86 BPM').waitFor();
     await tray

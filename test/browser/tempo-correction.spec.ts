@@ -141,7 +141,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
     await trayDone(page);
     const browse = page.getByRole('button', { name: 'Browse Music Library' });
     const library = page.getByRole('dialog', { name: 'Music Library' });
-    const row = library.getByTestId('track').filter({ hasText: 'library-beat.mp3' });
+    const row = library.getByTestId('track').filter({ hasText: 'library-beat' });
     const selectedLine = library.locator('[aria-live=polite] p').first();
     /** Opens the music library by keyboard, finds the track by typing, selects it: its listed BPM and the selected line's. */
     const openAndSelect = async () => {
@@ -150,9 +150,9 @@ describe('Home: correcting the tempo in the plan preview', () => {
       await library.getByLabel('Search music').waitFor();
       await library.getByLabel('Search music').pressSequentially('beat');
       await row.waitFor();
-      await row.getByRole('button', { name: 'library-beat.mp3', exact: true }).focus();
+      await row.getByRole('button', { name: 'library-beat', exact: true }).focus();
       await page.keyboard.press('Enter');
-      await selectedLine.getByText('library-beat.mp3').waitFor();
+      await selectedLine.getByText('library-beat', { exact: true }).waitFor();
       return { listed: (await row.textContent()) ?? '', selected: (await selectedLine.textContent()) ?? '' };
     };
 

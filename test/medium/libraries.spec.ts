@@ -37,9 +37,10 @@ describe('stock libraries and My Reels through the gateway', () => {
     expect(v.body.categories).toEqual(['city', 'general', 'nature']);
     expect(v.body.files.find((f) => f.filename === 'loose-clip.mp4')?.category).toBe('general');
     const m = await call<MusicList>('GET', '/music-library-detailed');
-    expect(m.body.files.map((f) => [f.filename, f.category])).toEqual([
-      ['fast-140.mp3', 'beats'],
-      ['slow-90.mp3', 'beats'],
+    // Listed by title: the file name without its extension.
+    expect(m.body.files.map((f) => [f.filename, f.title, f.category])).toEqual([
+      ['fast-140.mp3', 'fast-140', 'beats'],
+      ['slow-90.mp3', 'slow-90', 'beats'],
     ]);
     const bpm = Object.fromEntries(m.body.files.map((f) => [f.filename, f.bpm]));
     expect(Math.abs(bpm['slow-90.mp3']! - 90)).toBeLessThan(3);

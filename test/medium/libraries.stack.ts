@@ -55,7 +55,7 @@ export type VideoList = {
   total: number;
 };
 export type MusicList = {
-  files: Array<{ key: string; filename: string; category: string; size: number; duration: number; bpm: number }>;
+  files: Array<{ key: string; filename: string; title: string; category: string; size: number; duration: number; bpm: number }>;
   categories: string[];
   total: number;
 };

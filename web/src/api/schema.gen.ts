@@ -2522,18 +2522,24 @@ export interface components {
             bpm: number;
             category: string;
             duration: number;
+            /** @description The file the track was imported from; what POST /music-library/select names */
             filename: string;
             key: string;
             size: number;
+            /** @description What to call the track: its file name without the extension */
+            title: string;
         };
         MusicLibraryFileInput: {
             /** @description Tempo; 0 when the track has no steady beat. For a signed-in caller, after their tempo corrections of the track */
             bpm: number;
             category: string;
             duration: number;
+            /** @description The file the track was imported from; what POST /music-library/select names */
             filename: string;
             key: string;
             size: number;
+            /** @description What to call the track: its file name without the extension */
+            title: string;
         };
         MusicLibraryList: {
             categories: string[];
@@ -2552,11 +2558,14 @@ export interface components {
                 bpm: number;
                 category: string;
                 duration: number;
+                /** @description The file the track was imported from; what POST /music-library/select names */
                 filename: string;
                 key: string;
                 /** @description What a job request names in music_file */
                 s3_key: string;
                 size: number;
+                /** @description What to call the track: its file name without the extension */
+                title: string;
             }[];
             total: number;
         };
@@ -2567,11 +2576,14 @@ export interface components {
                 bpm: number;
                 category: string;
                 duration: number;
+                /** @description The file the track was imported from; what POST /music-library/select names */
                 filename: string;
                 key: string;
                 /** @description What a job request names in music_file */
                 s3_key: string;
                 size: number;
+                /** @description What to call the track: its file name without the extension */
+                title: string;
             }[];
             total: number;
         };

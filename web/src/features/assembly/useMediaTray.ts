@@ -42,7 +42,7 @@ const libraryClip = (v: ChosenVideo): TrayItem => ({
 const libraryTrack = (m: ChosenMusic): TrayItem => ({
   id: `lib-${m.key}`,
   kind: 'audio',
-  name: m.filename,
+  name: m.title,
   size: m.size,
   source: 'library',
   state: 'ready',

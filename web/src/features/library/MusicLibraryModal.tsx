@@ -19,6 +19,8 @@ export interface ChosenMusic {
   key: string;
   object_key: string;
   filename: string;
+  /** What to call it (the file name without its extension). */
+  title: string;
   size: number;
   duration: number;
   bpm: number;
@@ -74,7 +76,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
     } catch {
       if (attempt.current !== mine) return;
       stop();
-      setError(`Could not load preview for ${f.filename}.`);
+      setError(`Could not load preview for ${f.title}.`);
     }
   };
   const choose = async () => {
@@ -124,17 +126,12 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
                     className="btn"
                     onClick={() => void toggle(f)}
                     disabled={p === 'loading'}
-                    aria-label={`${p === 'playing' ? 'Stop' : 'Play'} ${f.filename}`}
+                    aria-label={`${p === 'playing' ? 'Stop' : 'Play'} ${f.title}`}
                   >
                     {p === 'loading' ? 'Loading…' : p === 'playing' ? 'Stop' : 'Play'}
                   </button>
-                  <button
-                    className="link track-name"
-                    onClick={() => setPicked(f)}
-                    aria-pressed={selected?.key === f.key}
-                    title={f.filename}
-                  >
-                    {f.filename}
+                  <button className="link track-name" onClick={() => setPicked(f)} aria-pressed={selected?.key === f.key} title={f.title}>
+                    {f.title}
                   </button>
                   <span className="tag">{capitalise(f.category)}</span>
                   <span className="muted">{f.bpm > 0 ? `${Math.round(f.bpm)} BPM` : 'No beat'}</span>
@@ -147,7 +144,7 @@ export function MusicLibraryModal({ onClose, onChoose }: { onClose: () => void; 
         {selected && (
           <div aria-live="polite">
             <p>
-              <strong>{selected.filename}</strong> · {selected.bpm > 0 ? `${Math.round(selected.bpm)} BPM` : 'no steady beat'} ·{' '}
+              <strong>{selected.title}</strong> · {selected.bpm > 0 ? `${Math.round(selected.bpm)} BPM` : 'no steady beat'} ·{' '}
               {clock(selected.duration)}
             </p>
             {analysis.data ? (

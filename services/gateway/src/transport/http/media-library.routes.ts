@@ -4,6 +4,7 @@ import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { libraryTitle } from '../../domain/library-title.js';
 import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
 import { librarySelectionPorts } from '../../repositories/library-selection.js';
@@ -52,7 +53,8 @@ const userVideoList = z
 const musicFile = z
   .object({
     key: z.string(),
-    filename: z.string(),
+    filename: z.string().describe('The file the track was imported from; what POST /music-library/select names'),
+    title: z.string().describe('What to call the track: its file name without the extension'),
     category: z.string(),
     size: z.number().int(),
     duration: z.number(),
@@ -102,6 +104,7 @@ const videoView = (i: Item) => ({
 const musicView = (i: Item) => ({
   key: i.key,
   filename: i.filename,
+  title: libraryTitle(i.filename),
   category: i.category,
   size: Number(i.sizeBytes),
   duration: i.durationSec,
