@@ -14,7 +14,9 @@
  *
  * Only the predecessors chosen at the beat boundaries are stored (one byte per period, beat
  * and frame); inside a beat the predecessor is the frame before, so memory stays at a few
- * megabytes for a 10-minute song. The beats are then placed at the 100 fps beat activation's
+ * megabytes for a 10-minute song. The states inside a beat are not updated frame by frame (their
+ * score is the beat's first frame plus a running sum, see decodeMeter), so a frame costs only its
+ * beat boundaries. The beats are then placed at the 100 fps beat activation's
  * peak within 30 ms of the decoded frame (sub-frame, by a parabola).
  */
 import { parabolicPeakOffset } from './numeric.js';
@@ -83,14 +85,18 @@ function decodeMeter(beat: Float32Array, down: Float32Array, m: number): Path {
     return row;
   });
   const region = taus.map(() => BEAT_REGION);
+  const transInto = taus.map((_, j) => Float64Array.from(taus, (__, i) => trans[i]![j]!));
   // The source periods that can reach each period (the others have probability 0).
   const from = taus.map((_, j) => {
     const ok = taus.map((_, i) => i).filter((i) => trans[i]![j]! > -Infinity);
     return [ok[0]!, ok.at(-1)!] as const;
   });
-  let prev = new Float64Array(total).fill(-Math.log(total));
-  let cur = new Float64Array(total);
-  const back = new Uint8Array(n * m * nt);
+  // Inside a beat (past its first frame: BEAT_REGION is 1) every state moves on one frame and
+  // observes "no beat" (lN), so a state's score is the score of its beat's first frame plus the
+  // lN summed since. Each (period, beat of the bar) keeps, per frame its beat started, that first
+  // frame's score minus cum[start] (cum: lN summed from frame 0) in a ring of tau slots: start s
+  // lives in slot s mod tau, and the score at frame t of a beat started at s is ring + cum[t].
+  // A frame then costs only the beat boundaries.
   const lN = new Float64Array(n);
   const lB = new Float64Array(n);
   const lD = new Float64Array(n);
@@ -101,64 +107,68 @@ function decodeMeter(beat: Float32Array, down: Float32Array, m: number): Path {
     lB[t] = Math.log(Math.max(FLOOR, b - d));
     lN[t] = Math.log((1 - b) / (OBS_LAMBDA - 1));
   }
-  // The first frame: observations only.
+  const cum = new Float64Array(n);
+  cum[0] = lN[0]!;
+  for (let t = 1; t < n; t++) cum[t] = cum[t - 1]! + lN[t]!;
+  const ring = new Float64Array(total);
+  const back = new Uint8Array(n * m * nt);
+  // The first frame: observations only. A state at phase ph > 0 began its beat at frame -ph.
+  const init = -Math.log(total);
   for (let i = 0; i < nt; i++) {
     const tau = taus[i]!;
-    for (let p = 0; p < m * tau; p++) {
-      const ph = p % tau;
-      const at = offset[i]! + p;
-      prev[at] = prev[at]! + (ph < region[i]! ? (p < tau ? lD[0]! : lB[0]!) : lN[0]!);
+    for (let k = 0; k < m; k++) {
+      for (let ph = 0; ph < tau; ph++) {
+        const score = init + (ph < region[i]! ? (k === 0 ? lD[0]! : lB[0]!) : lN[0]!);
+        ring[offset[i]! + k * tau + ((tau - (ph % tau)) % tau)] = score - cum[0]!;
+      }
     }
   }
-  const endScore = new Float64Array(nt);
+  const endScore = new Float64Array(m * nt);
   for (let t = 1; t < n; t++) {
-    const on = lN[t]!;
-    // Scores of the last frame of each beat k of each period, for the boundaries.
+    // The last frame (at t - 1) of each beat k of each period: it began at t - tau, slot t mod tau.
+    for (let i = 0; i < nt; i++) {
+      const tau = taus[i]!;
+      const slot = t % tau;
+      for (let k = 0; k < m; k++) endScore[k * nt + i] = ring[offset[i]! + k * tau + slot]! + cum[t - 1]!;
+    }
     for (let k = 0; k < m; k++) {
-      const kPrev = (k + m - 1) % m;
-      for (let i = 0; i < nt; i++) endScore[i] = prev[offset[i]! + (kPrev + 1) * taus[i]! - 1]!;
-      const ob = k === 0 ? lD[t]! : lB[t]!;
+      const kPrev = ((k + m - 1) % m) * nt;
+      const ob = (k === 0 ? lD[t]! : lB[t]!) - cum[t]!;
       for (let j = 0; j < nt; j++) {
         let best = -Infinity;
         let arg = 0;
         const [iLo, iHi] = from[j]!;
+        const into = transInto[j]!;
         for (let i = iLo; i <= iHi; i++) {
-          const s = endScore[i]! + trans[i]![j]!;
+          const s = endScore[kPrev + i]! + into[i]!;
           if (s > best) {
             best = s;
             arg = i;
           }
         }
-        cur[offset[j]! + k * taus[j]!] = best + ob;
+        const tau = taus[j]!;
+        ring[offset[j]! + k * tau + (t % tau)] = best + ob;
         back[(t * m + k) * nt + j] = arg;
       }
     }
-    for (let i = 0; i < nt; i++) {
-      const tau = taus[i]!;
-      const o = offset[i]!;
-      const reg = region[i]!;
-      for (let k = 0; k < m; k++) {
-        const ob = k === 0 ? lD[t]! : lB[t]!;
-        const base = o + k * tau;
-        for (let ph = 1; ph < tau; ph++) cur[base + ph] = prev[base + ph - 1]! + (ph < reg ? ob : on);
-      }
-    }
-    const tmp = prev;
-    prev = cur;
-    cur = tmp;
   }
   // Best final state, then back along the path.
   let best = -Infinity;
-  let state = 0;
-  for (let s = 0; s < total; s++) {
-    if (prev[s]! > best) {
-      best = prev[s]!;
-      state = s;
+  let ti = 0;
+  let p = 0;
+  for (let i = 0; i < nt; i++) {
+    const tau = taus[i]!;
+    for (let k = 0; k < m; k++) {
+      for (let slot = 0; slot < tau; slot++) {
+        const sc = ring[offset[i]! + k * tau + slot]! + cum[n - 1]!;
+        if (sc > best) {
+          best = sc;
+          ti = i;
+          p = k * tau + ((n - 1 - slot + tau * n) % tau);
+        }
+      }
     }
   }
-  let ti = 0;
-  while (ti + 1 < nt && offset[ti + 1]! <= state) ti++;
-  let p = state - offset[ti]!;
   const beatFrames: number[] = [];
   const beatPos: number[] = [];
   for (let t = n - 1; t >= 0; t--) {

@@ -58,13 +58,16 @@ export function featureBands(): number {
 }
 
 let twiddle: { cos: Float64Array; sin: Float64Array; rev: Uint32Array } | undefined;
+/** Twiddles of every stage from the size-8 stage on, each stage's contiguous; the bit reversal. */
 function tables() {
   if (twiddle) return twiddle;
-  const cos = new Float64Array(FRAME / 2);
-  const sin = new Float64Array(FRAME / 2);
-  for (let i = 0; i < FRAME / 2; i++) {
-    cos[i] = Math.cos((2 * Math.PI * i) / FRAME);
-    sin[i] = -Math.sin((2 * Math.PI * i) / FRAME);
+  const cos: number[] = [];
+  const sin: number[] = [];
+  for (let size = 8; size <= FRAME; size <<= 1) {
+    for (let k = 0; k < size >> 1; k++) {
+      cos.push(Math.cos((2 * Math.PI * k) / size));
+      sin.push(-Math.sin((2 * Math.PI * k) / size));
+    }
   }
   const rev = new Uint32Array(FRAME);
   const bits = Math.log2(FRAME);
@@ -73,32 +76,44 @@ function tables() {
     for (let b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
     rev[i] = r;
   }
-  twiddle = { cos, sin, rev };
+  twiddle = { cos: Float64Array.from(cos), sin: Float64Array.from(sin), rev };
   return twiddle;
 }
 
+/**
+ * In-place radix-2 FFT of FRAME points whose input is already in bit-reversed order (`fill`
+ * writes it so): the first two stages without multiplications, then one twiddle per k.
+ */
 function fft(re: Float64Array, im: Float64Array): void {
-  const { cos, sin, rev } = tables();
+  const { cos, sin } = tables();
   const n = FRAME;
-  for (let i = 0; i < n; i++) {
-    const j = rev[i]!;
-    if (j > i) {
-      let t = re[i]!;
-      re[i] = re[j]!;
-      re[j] = t;
-      t = im[i]!;
-      im[i] = im[j]!;
-      im[j] = t;
-    }
+  // Sizes 2 and 4 together: twiddles 1 and -i.
+  for (let s = 0; s < n; s += 4) {
+    const r0 = re[s]! + re[s + 1]!;
+    const i0 = im[s]! + im[s + 1]!;
+    const r1 = re[s]! - re[s + 1]!;
+    const i1 = im[s]! - im[s + 1]!;
+    const r2 = re[s + 2]! + re[s + 3]!;
+    const i2 = im[s + 2]! + im[s + 3]!;
+    const r3 = re[s + 2]! - re[s + 3]!;
+    const i3 = im[s + 2]! - im[s + 3]!;
+    re[s] = r0 + r2;
+    im[s] = i0 + i2;
+    re[s + 2] = r0 - r2;
+    im[s + 2] = i0 - i2;
+    // (r3 + i i3) * -i = i3 - i r3
+    re[s + 1] = r1 + i3;
+    im[s + 1] = i1 - r3;
+    re[s + 3] = r1 - i3;
+    im[s + 3] = i1 + r3;
   }
-  for (let size = 2; size <= n; size <<= 1) {
+  let tw = 0;
+  for (let size = 8; size <= n; size <<= 1) {
     const half = size >> 1;
-    const step = n / size;
-    for (let s = 0; s < n; s += size) {
-      for (let k = 0; k < half; k++) {
-        const c = cos[k * step]!;
-        const si = sin[k * step]!;
-        const a = s + k;
+    for (let k = 0; k < half; k++) {
+      const c = cos[tw + k]!;
+      const si = sin[tw + k]!;
+      for (let a = k; a < n; a += size) {
         const b = a + half;
         const tr = re[b]! * c - im[b]! * si;
         const ti = re[b]! * si + im[b]! * c;
@@ -108,6 +123,7 @@ function fft(re: Float64Array, im: Float64Array): void {
         im[a] = im[a]! + ti;
       }
     }
+    tw += half;
   }
 }
 
@@ -126,11 +142,13 @@ export function beatFeatures(samples: Float32Array): { data: Float32Array; bands
   const im = new Float64Array(FRAME);
   const mag = new Float64Array(FRAME / 2 + 1);
   const mag2 = new Float64Array(FRAME / 2 + 1);
+  const { rev } = tables();
+  // The windowed frame, written in bit-reversed order (fft's input order).
   const fill = (buf: Float64Array, frame: number) => {
     const c = Math.round(frame * (FEATURE_SAMPLE_RATE / FEATURE_FPS)) - FRAME / 2;
     for (let i = 0; i < FRAME; i++) {
       const s = c + i;
-      buf[i] = s >= 0 && s < samples.length ? samples[s]! * win[i]! : 0;
+      buf[rev[i]!] = s >= 0 && s < samples.length ? samples[s]! * win[i]! : 0;
     }
   };
   const bandsOf = (m: Float64Array, frame: number) => {
