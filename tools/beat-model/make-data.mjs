@@ -2,32 +2,51 @@
 /* global process, console */
 // Renders generated songs and writes the beat model's training data: per song the model input
 // (packages/engine/src/beat-features.ts, the same code the engine runs) and its beats and downbeats.
-//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count>
+//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count> [--excerpts]
 // Fonts: the training fonts only (TRAIN_FONTS, chosen by seed); the held-out font is never used here.
+// --excerpts (training seeds): songs of 12-22 s instead of 26-44 s (more songs for the same CPU),
+// and 40 % of them with the style's tempo scaled by 0.7-1.45 (kept within 55-210 BPM): tempo
+// augmentation in the audio, the score's beats still exact. Both drawn from the seed.
 // Needs the engine built (node scripts/build.js), fluidsynth and the sound fonts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio } from '../../packages/engine/dist/music-analysis.js';
-import { TRAIN_FONTS, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
+import { mulberry32 } from '../../packages/engine/dist/numeric.js';
+import { SEEDS, TRAIN_FONTS, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
 import { generateSong } from '../../packages/engine/dist/bench/corpus/generator.js';
 import { writeTrainingExample } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
-const [out, first, count] = [process.argv[2], Number(process.argv[3] ?? 0), Number(process.argv[4] ?? 100)];
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const excerpts = process.argv.includes('--excerpts');
+const [out, first, count] = [args[0], Number(args[1] ?? 0), Number(args[2] ?? 100)];
+if (excerpts && first + count > SEEDS.validation) throw new Error('--excerpts is for training seeds only');
 fs.mkdirSync(out, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beat-model-render-'));
 const t0 = Date.now();
+
+/** The song of a seed: as the bench draws it, or (--excerpts) a short excerpt, maybe at another tempo. */
+function songOf(seed) {
+  if (!excerpts) return generateSong(seed);
+  const r = mulberry32(seed * 104729 + 3);
+  const durationSec = [12, 22];
+  let tempoScale = r() < 0.4 ? Math.exp(Math.log(0.7) + r() * (Math.log(1.45) - Math.log(0.7))) : 1;
+  const plain = generateSong(seed, undefined, { durationSec });
+  tempoScale = Math.min(210 / plain.bpm, Math.max(55 / plain.bpm, tempoScale));
+  return tempoScale === 1 ? plain : generateSong(seed, undefined, { durationSec, tempoScale });
+}
+
 for (let seed = first; seed < first + count; seed++) {
   const base = path.join(out, String(seed));
   if (fs.existsSync(`${base}.json`)) continue;
-  const song = generateSong(seed);
+  const song = songOf(seed);
   // Font by seed: a hash spreads every style over every training font.
   const font = TRAIN_FONTS[((seed * 2654435761) >>> 0) % TRAIN_FONTS.length];
   const file = renderGenerated(song, font, tmp);
   const samples = await decodeAudio(file);
   fs.rmSync(file, { force: true });
   writeTrainingExample(base, samples, song, font);
-  if ((seed - first) % 20 === 0) console.log(`${seed} ${song.style} ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  if ((seed - first) % 20 === 0) console.log(`${seed} ${song.style} ${song.bpm} BPM ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -688,14 +688,26 @@ const PROGRESSIONS: number[][] = [
 const MINOR_DEGREES = new Set([2, 4, 9]);
 const SCALE = [0, 2, 4, 5, 7, 9, 11];
 
+/**
+ * Options for training songs (tools/beat-model/make-data.mjs); the bench and the tests use none.
+ * `durationSec`: the range the length is drawn from (default 26-44 s; training renders shorter
+ * excerpts, more songs for the same CPU). `tempoScale`: the style's drawn tempo times this
+ * (tempo augmentation: a style heard outside its own tempo range, so the model cannot learn the
+ * metrical level from the tempo alone).
+ */
+export interface SongOptions {
+  durationSec?: [number, number];
+  tempoScale?: number;
+}
+
 /** The generated song of a seed: the style is `seed % STYLE_NAMES.length` unless one is named. */
-export function generateSong(seed: number, styleName?: string): GeneratedSong {
+export function generateSong(seed: number, styleName?: string, opts: SongOptions = {}): GeneratedSong {
   const r = mulberry32(seed * 7919 + 17);
   const style = styleName ? STYLES.find((s) => s.name === styleName)! : STYLES[seed % STYLES.length]!;
   const { meter, sub } = style;
   const steps = meter * sub;
-  const baseBpm = between(r, style.bpm[0], style.bpm[1]);
-  const duration = between(r, 26, 44);
+  const baseBpm = between(r, style.bpm[0], style.bpm[1]) * (opts.tempoScale ?? 1);
+  const duration = between(r, ...(opts.durationSec ?? [26, 44]));
   const start = between(r, 0.1, 2.5);
   const mode = style.tempo ?? 'steady';
 
