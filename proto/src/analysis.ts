@@ -1,83 +1,107 @@
 /**
- * The engine's media analyses as they cross gRPC (`MediaItem.analysis_json`): media-library
- * stores what the engine measured at upload, the orchestrator plans from it and the render worker
- * renders with it. One zod schema per document checks it at every boundary: `analysisJson` when
- * media-library sends one, `parseAnalysisJson` when a service reads one. The engine's own types
- * (`ClipAnalysis` in clip-analysis.ts, `MusicAnalysis` beside the beat tracker) must fit these
- * shapes; the services assign the parsed documents to them, so the compiler checks that they do.
+ * The engine's media analyses as they cross gRPC (`MediaItem.analysis`, the message
+ * `reelsmith.engine.v1.MediaAnalysis`): media-library stores what the engine measured at upload,
+ * the orchestrator plans from it and the render worker renders with it. media-library keeps each
+ * analysis as the engine wrote it, which is the message's JSON form; `analysisMessage` reads it
+ * into the message, `analysisDoc` gives a service the engine's form back (components and
+ * sections absent rather than empty). The engine's own types (`ClipAnalysis` in clip-scores.ts,
+ * `MusicAnalysis` beside the beat tracker) must fit these documents: the services assign them,
+ * so the compiler checks that they do.
  *
- * Unknown keys are kept (an upload's music analysis carries its waveform, `peaks`). A document
- * that does not fit is treated as absent: the orchestrator and the worker then analyse the media
- * themselves, as they do for an analysis of an older version.
+ * A stored document that does not fit is treated as absent: the orchestrator and the worker then
+ * analyse the media themselves, as they do for an analysis of an older version.
  */
-import { z } from 'zod';
+import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
+import * as pb from './gen/reelsmith/engine/v1/analysis_pb.js';
+import type { SongSection } from './edit-plan.js';
+import { sectionKind, type SectionKind } from './song.js';
+import type { Plain } from './plain.js';
 
-const seconds = z.array(z.number());
+/** A clip's analysis in the engine's form: the score components absent in analyses without them. */
+export type ClipAnalysisDoc = Omit<Plain<pb.ClipAnalysis>, 'sharpness' | 'motion' | 'exposure' | 'decoding'> & {
+  sharpness?: number[];
+  motion?: number[];
+  exposure?: number[];
+  decoding?: Omit<Plain<pb.ClipDecoding>, 'mode' | 'reason' | 'gaps'> & {
+    mode: 'dense' | 'sparse';
+    reason?: string;
+    gaps?: Plain<pb.DecodingGaps>;
+  };
+};
 
-export const clipAnalysisSchema = z.looseObject({
-  version: z.number().int(),
-  durationSec: z.number(),
-  sampleIntervalSec: z.number(),
-  times: seconds,
-  score: z.array(z.number()),
-  black: z.array(z.boolean()),
-  frozen: z.array(z.boolean()),
-  blurred: z.array(z.boolean()),
-  scenes: seconds,
-  sharpness: z.array(z.number()).optional(),
-  motion: z.array(z.number()).optional(),
-  exposure: z.array(z.number()).optional(),
-  decoding: z
-    .looseObject({
-      mode: z.enum(['dense', 'sparse']),
-      reason: z.string().optional(),
-      decodedShare: z.number(),
-      measuredShare: z.number(),
-      gaps: z.object({ decoded: z.record(z.string(), z.number()), filled: z.number() }).optional(),
-    })
-    .optional(),
-});
+/** A song's analysis in the engine's form: meter, onsets, waveform and sections absent when it has none. */
+export type MusicAnalysisDoc = Omit<Plain<pb.MusicAnalysis>, 'beatsPerBar' | 'onsets' | 'peaks' | 'sections'> & {
+  beatsPerBar?: 3 | 4;
+  onsets?: number[];
+  peaks?: number[];
+  sections?: AnalysedSection[];
+};
 
-export const musicAnalysisSchema = z.looseObject({
-  version: z.number().int(),
-  durationSec: z.number(),
-  bpm: z.number(),
-  beatPeriodSec: z.number(),
-  beats: seconds,
-  bars: seconds,
-  confidence: z.number(),
-  /** The meter (beats a bar) and the strongest onsets, in analyses that have them. */
-  beatsPerBar: z.union([z.literal(3), z.literal(4)]).optional(),
-  onsets: seconds.optional(),
-  /** The waveform the studio's timeline draws (uploads keep it with the analysis). */
-  peaks: z.array(z.number()).optional(),
-});
+/** A section of an analysed song, of a kind this version knows. */
+export type AnalysedSection = SongSection & { kind: SectionKind };
 
-export const mediaAnalysisSchema = z.union([clipAnalysisSchema, musicAnalysisSchema]);
+export type MediaAnalysisDoc = ClipAnalysisDoc | MusicAnalysisDoc;
 
-export type ClipAnalysisDoc = z.output<typeof clipAnalysisSchema>;
-export type MusicAnalysisDoc = z.output<typeof musicAnalysisSchema>;
-export type MediaAnalysisDoc = z.output<typeof mediaAnalysisSchema>;
+export const isClipAnalysis = (a: MediaAnalysisDoc | undefined): a is ClipAnalysisDoc => a !== undefined && 'sampleIntervalSec' in a;
+export const isMusicAnalysis = (a: MediaAnalysisDoc | undefined): a is MusicAnalysisDoc => a !== undefined && 'bpm' in a;
 
-export const isClipAnalysis = (a: MediaAnalysisDoc | undefined): a is ClipAnalysisDoc => clipAnalysisSchema.safeParse(a).success;
-export const isMusicAnalysis = (a: MediaAnalysisDoc | undefined): a is MusicAnalysisDoc => musicAnalysisSchema.safeParse(a).success;
+const some = <T>(xs: T[]): T[] | undefined => (xs.length ? xs : undefined);
 
-/** An analysis for `analysis_json`: '' when there is none or it is not an analysis. */
-export function analysisJson(analysis: unknown): string {
-  if (analysis === null || analysis === undefined) return '';
-  const r = mediaAnalysisSchema.safeParse(analysis);
-  return r.success ? JSON.stringify(analysis) : '';
+/**
+ * A stored analysis (the engine's document, the message's JSON form) as the message, for
+ * `MediaItem.analysis`; undefined when there is none or it is not an analysis this version reads.
+ * Keys the message does not know (a newer engine's) are left out.
+ */
+export function analysisMessage(doc: unknown): pb.MediaAnalysis | undefined {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  const json = doc as JsonValue;
+  const read = { ignoreUnknownFields: true };
+  try {
+    if ('bpm' in doc)
+      return create(pb.MediaAnalysisSchema, { kind: { case: 'music', value: fromJson(pb.MusicAnalysisSchema, json, read) } });
+    if ('sampleIntervalSec' in doc)
+      return create(pb.MediaAnalysisSchema, { kind: { case: 'clip', value: fromJson(pb.ClipAnalysisSchema, json, read) } });
+  } catch {
+    // A field of the wrong type: not an analysis.
+  }
+  return undefined;
 }
 
-/** `analysis_json` back to an analysis: undefined when empty, not JSON or not an analysis. */
-export function parseAnalysisJson(text: string): MediaAnalysisDoc | undefined {
-  if (!text) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
+/** `MediaItem.analysis` back in the engine's form; undefined when unset. */
+export function analysisDoc(m: pb.MediaAnalysis | undefined): MediaAnalysisDoc | undefined {
+  const k = m?.kind;
+  if (k?.case === 'clip') {
+    const { $typeName: _t, $unknown: _u, sharpness, motion, exposure, decoding, ...rest } = k.value;
+    return {
+      ...rest,
+      ...(some(sharpness) ? { sharpness } : {}),
+      ...(some(motion) ? { motion } : {}),
+      ...(some(exposure) ? { exposure } : {}),
+      ...(decoding
+        ? {
+            decoding: {
+              mode: decoding.mode === 'sparse' ? 'sparse' : 'dense',
+              ...(decoding.reason ? { reason: decoding.reason } : {}),
+              decodedShare: decoding.decodedShare,
+              measuredShare: decoding.measuredShare,
+              ...(decoding.gaps ? { gaps: { decoded: { ...decoding.gaps.decoded }, filled: decoding.gaps.filled } } : {}),
+            },
+          }
+        : {}),
+    };
   }
-  const r = mediaAnalysisSchema.safeParse(value);
-  return r.success ? r.data : undefined;
+  if (k?.case === 'music') {
+    const { $typeName: _t, $unknown: _u, beatsPerBar, onsets, peaks, sections, ...rest } = k.value;
+    const doc: MusicAnalysisDoc = { ...rest };
+    if (beatsPerBar === 3 || beatsPerBar === 4) doc.beatsPerBar = beatsPerBar;
+    if (some(onsets)) doc.onsets = onsets;
+    if (some(peaks)) doc.peaks = peaks;
+    const known = sections.flatMap(({ $typeName: _s, $unknown: _v, kind, ...x }) => {
+      const k = sectionKind(kind);
+      return k ? [{ ...x, kind: k }] : [];
+    });
+    if (known.length) doc.sections = known;
+    return doc;
+  }
+  return undefined;
 }

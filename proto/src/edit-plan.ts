@@ -1,11 +1,16 @@
 /**
- * The edit plan on the wire (issue 20): what POST /jobs/plan answers and what POST /jobs/assemble
- * may carry back, so the render follows it exactly. The engine plans in its own shape
- * (packages/engine plan.ts, camelCase); `planToWire` / `planFromWire` convert. Only the form is
- * checked here; whether a plan fits its clips and music is the engine's `validatePlan`, run by the
- * orchestrator before anything is reserved and by the worker again before it renders.
+ * The edit plan. Its one definition is the protobuf message `reelsmith.engine.v1.EditPlan`
+ * (proto/reelsmith/engine/v1/plan.proto): the engine plans in it (as plain objects, `Plain`), and
+ * it crosses gRPC and NATS as that message. The public HTTP API shows it in snake_case: what
+ * POST /jobs/plan answers and what POST /jobs/assemble may carry back (`editPlanSchema`, which also
+ * gives the OpenAPI schema); `planToWire` / `planFromWire` are the one mapping between the two.
+ * Only the form is checked here; whether a plan fits its clips and music is the engine's
+ * `validatePlan`, run by the orchestrator before anything is reserved and by the worker again
+ * before it renders.
  */
 import { z } from 'zod';
+import type * as pb from './gen/reelsmith/engine/v1/plan_pb.js';
+import type { Plain } from './plain.js';
 
 /** The most segments a plan may have (the engine's segment cap). */
 export const PLAN_MAX_SEGMENTS = 5000;
@@ -107,29 +112,47 @@ export const editPlanSchema = z
 export type EditPlanWire = z.output<typeof editPlanSchema>;
 export type EditPlanWireInput = z.input<typeof editPlanSchema>;
 
-/** The engine's plan, structurally (the engine depends on this package, not the reverse). */
-// Repeats the engine's EditPlan fields on purpose: the engine depends on proto, never the reverse.
-export interface EnginePlanShape {
-  version: number;
-  totalSec: number;
-  fps: number;
-  beatAligned: boolean;
-  musicStart: number;
-  musicFadeOutSec?: number;
-  clampedToSong?: boolean;
-  segments: Array<{
-    clip: number;
-    in: number;
-    out: number;
-    start: number;
-    end: number;
-    hold: number;
-    score?: number;
-    framing?: SegmentFramingWire;
-  }>;
+/**
+ * The plan as the engine and the services hold it: the message's fields as a plain object, with
+ * a framing's mode and camera of the kinds above (`editPlanOf` reads a message so).
+ */
+export type EditPlan = Omit<Plain<pb.EditPlan>, 'segments'> & { segments: PlanSegment[] };
+export type PlanSegment = Omit<Plain<pb.PlanSegment>, 'framing'> & { framing?: SegmentFraming };
+export type SegmentChoice = Plain<pb.SegmentChoice>;
+export type SegmentFraming = Omit<Plain<pb.SegmentFraming>, 'mode' | 'camera'> & {
+  mode: FramingName;
+  camera: (typeof CAMERA_KINDS)[number];
+};
+/** The music of a plan preview (beats, waveform, sections), as the orchestrator answers it. */
+export type PlanMusic = Plain<pb.PlanMusic>;
+export type SongSection = Plain<pb.SongSection>;
+
+/**
+ * A plan message (from gRPC or NATS) as the engine holds it: a framing of a mode or camera this
+ * version does not know is left out (the render then frames that segment by the settings).
+ */
+export function editPlanOf(m: Plain<pb.EditPlan>): EditPlan {
+  const { segments, ...plan } = ownFields(m);
+  return {
+    ...plan,
+    segments: segments.map((seg) => {
+      const { framing, ...s } = ownFields(seg);
+      return framing && isFraming(framing) ? { ...s, framing } : s;
+    }),
+  };
 }
 
-export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire {
+/** The fields of a message without protobuf-es's own keys. */
+function ownFields<T extends object>(m: T): T {
+  const { $typeName: _t, $unknown: _u, ...rest } = m as T & { $typeName?: string; $unknown?: unknown };
+  return rest as T;
+}
+
+const isFraming = (f: Plain<pb.SegmentFraming>): f is SegmentFraming =>
+  (FRAMINGS as readonly string[]).includes(f.mode) && (CAMERA_KINDS as readonly string[]).includes(f.camera);
+
+/** A plan for the HTTP API; `aspect` when the plan does not name its own. */
+export function planToWire(p: Plain<pb.EditPlan>, aspect: AspectName): EditPlanWire {
   return {
     version: p.version,
     total_sec: p.totalSec,
@@ -137,8 +160,8 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
     beat_aligned: p.beatAligned,
     music_start: p.musicStart,
     music_fade_out_sec: p.musicFadeOutSec ?? 0,
-    clamped_to_song: p.clampedToSong ?? false,
-    aspect,
+    clamped_to_song: p.clampedToSong,
+    aspect: (p.aspect as AspectName) || aspect,
     segments: p.segments.map((s) => ({
       clip: s.clip,
       in: s.in,
@@ -147,21 +170,32 @@ export function planToWire(p: EnginePlanShape, aspect: AspectName): EditPlanWire
       end: s.end,
       hold: s.hold,
       score: s.score ?? null,
-      ...(s.framing ? { framing: s.framing } : {}),
+      ...(s.framing ? { framing: framingToWire(s.framing) } : {}),
     })),
   };
 }
 
-// The mirror of planToWire by design: one explicit mapping each way (snake_case on the wire, camelCase in the engine).
-export function planFromWire(w: EditPlanWire): EnginePlanShape {
+/** A segment's framing field by field (a message's own keys never reach a client). */
+const framingToWire = (f: Plain<pb.SegmentFraming>): SegmentFramingWire => ({
+  mode: f.mode as FramingName,
+  camera: f.camera as SegmentFramingWire['camera'],
+  ...(f.reason ? { reason: f.reason } : {}),
+  width: f.width,
+  height: f.height,
+  path: f.path.map((k) => ({ t: k.t, x: k.x, y: k.y })),
+});
+
+/** A plan from the HTTP API, as the engine and the messages hold it (the thumbnail links are dropped). */
+export function planFromWire(w: EditPlanWire): EditPlan {
   return {
     version: w.version,
     totalSec: w.total_sec,
     fps: w.fps,
     beatAligned: w.beat_aligned,
     musicStart: w.music_start,
-    ...(w.music_fade_out_sec ? { musicFadeOutSec: w.music_fade_out_sec } : {}),
-    ...(w.clamped_to_song ? { clampedToSong: true } : {}),
+    musicFadeOutSec: w.music_fade_out_sec,
+    clampedToSong: w.clamped_to_song,
+    aspect: w.aspect,
     segments: w.segments.map((s) => ({
       clip: s.clip,
       in: s.in,
@@ -173,24 +207,4 @@ export function planFromWire(w: EditPlanWire): EnginePlanShape {
       ...(s.framing ? { framing: s.framing } : {}),
     })),
   };
-}
-
-/** The plan as stored and sent to the worker: without the links (they expire, and mean nothing there). */
-export const planJson = (w: EditPlanWire): string => JSON.stringify({ ...w, segments: w.segments.map(({ thumbnail_url: _t, ...s }) => s) });
-
-/**
- * A plan that crossed gRPC as JSON (`PlanJobResponse.plan_json`), checked against the one schema;
- * throws naming what does not fit. Its counterpart for sending is `planJson`.
- */
-export function parsePlanJson(text: string): EditPlanWire {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('plan_json is not JSON');
-  }
-  const r = editPlanSchema.safeParse(value);
-  if (!r.success)
-    throw new Error(`plan_json is not an edit plan: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return r.data;
 }

@@ -28,3 +28,8 @@ export * from './analysis.js';
 export * from './display-name.js';
 export * as identityApiKeys from './gen/reelsmith/identity/v1/api_keys_pb.js';
 export * from './api-keys.js';
+export * as enginePlan from './gen/reelsmith/engine/v1/plan_pb.js';
+export * as engineAnalysis from './gen/reelsmith/engine/v1/analysis_pb.js';
+export * as engineProbe from './gen/reelsmith/engine/v1/probe_pb.js';
+export * from './song.js';
+export type { Plain } from './plain.js';

@@ -8,7 +8,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import type { JobRequest as JobRequestMessage, JobRequestSchema } from './gen/reelsmith/assembly/v1/assembly_pb.js';
-import { ASPECTS, FRAMINGS, editPlanSchema, planJson, type AspectName, type FramingName } from './edit-plan.js';
+import { ASPECTS, FRAMINGS, editPlanSchema, planFromWire, planToWire, type AspectName, type FramingName } from './edit-plan.js';
 import { TARGET_DURATION_LIMITS } from './reel-length.js';
 
 export const PACING_PRESETS = ['relaxed', 'standard', 'high-energy'] as const;
@@ -175,21 +175,11 @@ export function toJobRequestMessage(r: z.output<typeof jobRequestSchema>): Messa
     enableLetterbox: framing === 'letterbox',
     getFootageOffers: r.get_footage_offers,
     aspect: r.aspect,
-    planJson: r.plan ? planJson(r.plan) : '',
+    plan: r.plan ? planFromWire(r.plan) : undefined,
     targetDurationSec: r.target_duration_sec ?? undefined,
     musicStartSec: r.music_start_sec ?? undefined,
     callbackUrl: r.callback_url ?? '',
   };
-}
-
-/** The plan a message carries: parsed JSON, or the raw text (which the schema then refuses). */
-function planOf(m: JobRequestMessage): unknown {
-  if (!m.planJson) return undefined;
-  try {
-    return JSON.parse(m.planJson) as unknown;
-  } catch {
-    return m.planJson;
-  }
 }
 
 /** The message back to a request as it was sent; check it with `parseJobRequest`. */
@@ -210,7 +200,7 @@ export function fromJobRequestMessage(m: JobRequestMessage): JobRequestInput {
     ...(m.framing ? { framing: m.framing as FramingName } : { enable_letterbox: m.enableLetterbox }),
     get_footage_offers: m.getFootageOffers,
     aspect: m.aspect as AspectName,
-    plan: planOf(m),
+    plan: m.plan ? planToWire(m.plan, m.aspect as AspectName) : undefined,
     target_duration_sec: m.targetDurationSec ?? null,
     music_start_sec: m.musicStartSec ?? null,
     callback_url: m.callbackUrl || null,

@@ -2,6 +2,7 @@
  * Rule 4 of planning (plan.ts): which moment of a clip a segment shows. Every candidate window is
  * ranked by its kind (CHOICE_REASONS), then by quality or by how long ago it was on the reel.
  */
+import type { SegmentChoice } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 
 export const EPS = 1e-6;
@@ -18,23 +19,8 @@ export interface Used {
   reelEnd: number;
 }
 
-/** Why a segment shows what it shows: the window's score and its components (plan JSON). */
-export interface SegmentChoice {
-  /** Rank of the window's kind, best first: see CHOICE_REASONS. */
-  tier: number;
-  reason: string;
-  /** Means over the window's analysis samples, 0..1. */
-  quality: number;
-  sharpness: number;
-  motion: number;
-  exposure: number;
-  /** Shares of the window's samples that are black, frozen or blurred. */
-  black: number;
-  frozen: number;
-  blurred: number;
-  /** For a moment shown again: reel seconds since it was last on screen. */
-  repeatGapSec?: number;
-}
+/** Why a segment shows what it shows: the message `SegmentChoice` (proto/reelsmith/engine/v1/plan.proto). */
+export type { SegmentChoice };
 
 /**
  * The kinds of window, best first. A window is clean when it has no black, frozen or blurred

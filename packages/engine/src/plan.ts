@@ -42,13 +42,12 @@
  *    moves to an earlier beat; if a clip is shorter than even one beat its last frame is held.
  * 6. Times are then snapped to output frames, so a cut is within half a frame of its beat.
  */
-import { reelSeconds } from '@reelsmith/proto';
+import { reelSeconds, type EditPlan, type PlanSegment } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
-import type { SegmentFraming } from './reframe/types.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
-import { bestTier, chooseWindow, EPS, round6, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
+import { bestTier, chooseWindow, EPS, round6, type Candidate, type Used } from './plan-windows.js';
 
 export { CHOICE_REASONS, forEachWindow, type Candidate, type SegmentChoice, type Used } from './plan-windows.js';
 
@@ -72,38 +71,13 @@ export interface PlanInput {
   musicStartSec?: number;
 }
 
-export interface Segment {
-  /** Index into the clips. */
-  clip: number;
-  /** Source in and out points, seconds. */
-  in: number;
-  out: number;
-  /** Place on the reel's timeline, seconds (frame-aligned). */
-  start: number;
-  end: number;
-  /** Seconds the clip's last frame is held to fill the segment (clips shorter than a beat). */
-  hold: number;
-  /** With Intelligence: the window's score (mean quality, 0..1) and why it was chosen. */
-  score?: number;
-  why?: SegmentChoice;
-  /** How the clip fills the output frame: the crop path in source pixels (plan-framing.ts); absent: the settings' framing. */
-  framing?: SegmentFraming;
-}
-
-// proto's EnginePlanShape (edit-plan.ts) repeats these fields on purpose: proto cannot import the engine.
-export interface EditPlan {
-  version: number;
-  totalSec: number;
-  fps: number;
-  beatAligned: boolean;
-  /** Seconds into the song where the reel's music begins (0: from the start, or no music). */
-  musicStart: number;
-  /** Seconds the music fades out over at the reel's end (its last beat) when the window ends before the song. */
-  musicFadeOutSec?: number;
-  /** The target was longer than the song: the reel is the whole song. */
-  clampedToSong?: boolean;
-  segments: Segment[];
-}
+/**
+ * The plan is the message `reelsmith.engine.v1.EditPlan` (proto/reelsmith/engine/v1/plan.proto),
+ * held as a plain object: what each field means is written there once. A segment's `framing` is
+ * the crop path reframing gives it (plan-framing.ts); absent: the settings' framing.
+ */
+export type { EditPlan };
+export type Segment = PlanSegment;
 
 const BEATS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 8, standard: 4, 'high-energy': 2 };
 const SECONDS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 4, standard: 2.5, 'high-energy': 1.2 };
@@ -325,15 +299,16 @@ export function planEdit(input: PlanInput): EditPlan {
     }
     return seg;
   });
-  const plan: EditPlan = {
+  return {
     version: PLAN_VERSION,
     totalSec: round6(total),
     fps,
     beatAligned,
     musicStart: round6(window?.start ?? 0),
+    musicFadeOutSec: window?.fadeOutSec ?? 0,
+    clampedToSong: window?.clamped ?? false,
+    // The output shape is the job's, named when the plan leaves the engine (planToWire).
+    aspect: '',
     segments,
   };
-  if (window?.fadeOutSec) plan.musicFadeOutSec = window.fadeOutSec;
-  if (window?.clamped) plan.clampedToSong = true;
-  return plan;
 }

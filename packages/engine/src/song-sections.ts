@@ -27,24 +27,15 @@
  * best score wins; ties go to the earliest start. A target at least the song's length gives the
  * whole song (clamped).
  */
+import { barsNearest, type AnalysedSection, type SectionKind } from '@reelsmith/proto';
 import type { MusicAnalysis } from './beat-tracker.js';
 import { periodAt } from './beat-tracker.js';
 import { cosineSimilarity } from './numeric.js';
 
-export type SectionKind = 'intro' | 'verse' | 'chorus' | 'bridge' | 'outro';
+export type { SectionKind };
 
-export interface SongSection {
-  /** Bar-aligned boundaries, seconds into the song. */
-  start: number;
-  end: number;
-  /** Same letter, same material (A, B, C...). */
-  label: string;
-  kind: SectionKind;
-  /** Loudness between the quietest (0) and the loudest (1) section. */
-  energy: number;
-  /** Mean RMS loudness, dB full scale. */
-  loudnessDb: number;
-}
+/** A section of the song: the message `SongSection` (proto/reelsmith/engine/v1/plan.proto), of a known kind. */
+export type SongSection = AnalysedSection;
 
 /** A music analysis that may carry the song's sections (analyses cached before them lack them). */
 export type SongAnalysis = MusicAnalysis & { sections?: SongSection[]; beatsPerBar?: number };
@@ -249,16 +240,7 @@ export function chooseMusicWindow(
     return { start: round6(start), end: round6(start + targetSec), clamped: false, fadeOutSec: fadeAt(start + targetSec) };
   }
   // The whole number of bars nearest the target from bar i: its end bar index, or -1.
-  const endFor = (i: number) => {
-    let best = -1;
-    for (let j = i + 1; j < bars.length; j++) {
-      if (best < 0 || Math.abs(bars[j]! - bars[i]! - targetSec) < Math.abs(bars[best]! - bars[i]! - targetSec)) best = j;
-      if (bars[j]! - bars[i]! > targetSec) break;
-    }
-    if (best < 0) return -1;
-    const barLen = (bars[best]! - bars[i]!) / (best - i);
-    return Math.abs(bars[best]! - bars[i]! - targetSec) <= barLen / 2 + 1e-6 ? best : -1;
-  };
+  const endFor = (i: number) => barsNearest(bars, i, targetSec);
   const sections = analysis?.sections ?? [];
   let chosen = -1;
   if (startSec !== undefined) {

@@ -45,7 +45,17 @@ describe('rendering a given (edited) plan', () => {
       const end = frames[k + 1]! / FPS;
       return { clip, in: ins[k]!, out: ins[k]! + (end - start), start, end, hold: 0 };
     });
-    const plan: EditPlan = { version: PLAN_VERSION, totalSec: 5, fps: FPS, beatAligned: false, musicStart: 0, segments };
+    const plan: EditPlan = {
+      version: PLAN_VERSION,
+      totalSec: 5,
+      fps: FPS,
+      beatAligned: false,
+      musicStart: 0,
+      musicFadeOutSec: 0,
+      clampedToSong: false,
+      aspect: '',
+      segments,
+    };
     const output = path.join(root, 'reel.mp4');
     const r = await renderReel({
       clips,
@@ -74,6 +84,9 @@ describe('rendering a given (edited) plan', () => {
       fps: FPS,
       beatAligned: false,
       musicStart: 0,
+      musicFadeOutSec: 0,
+      clampedToSong: false,
+      aspect: '',
       segments: [{ clip: 1, in: 5, out: 7, start: 0, end: 2, hold: 0 }],
     };
     await expect(renderReel({ clips, plan, output: path.join(root, 'bad.mp4'), tmpRoot: root })).rejects.toThrow(

@@ -36,7 +36,7 @@ const input = (over: Partial<PlanInput> = {}): PlanInput => ({
   ...over,
 });
 const limits: PlanLimits = { clipDurations: [10, 8, 12], musicSec: 30, fps: 30 };
-const clone = (p: EditPlan): EditPlan => JSON.parse(JSON.stringify(p)) as EditPlan;
+const clone = (p: EditPlan): EditPlan => structuredClone(p);
 
 describe('validatePlan', () => {
   const plan = planEdit(input());
@@ -111,7 +111,16 @@ describe('validatePlan', () => {
       end: (i + 1) / 10,
       hold: 0,
     }));
-    const p: EditPlan = { version: plan.version, totalSec: segments.at(-1)!.end, fps: 30, beatAligned: false, musicStart: 0, segments };
+    const p: EditPlan = {
+      ...plan,
+      totalSec: segments.at(-1)!.end,
+      fps: 30,
+      beatAligned: false,
+      musicStart: 0,
+      musicFadeOutSec: 0,
+      clampedToSong: false,
+      segments,
+    };
     expect(validatePlan(p, limits)).toBe(`plan.segments: ${MAX_SEGMENTS + 1} segments, at most ${MAX_SEGMENTS} are allowed`);
   });
 

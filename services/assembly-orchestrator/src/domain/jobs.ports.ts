@@ -1,8 +1,7 @@
 // What jobs are made of and the ports the orchestrator goes through (repository, status
 // publisher, peer services); the use cases are in jobs.service.ts.
-import type { EditPlanWire, JobRequest, MediaAnalysisDoc, PacingPreset } from '@reelsmith/proto';
+import type { EditPlan, JobRequest, MediaAnalysisDoc, PacingPreset, PlanMusic } from '@reelsmith/proto';
 import type { JobState, Stage } from './job-states.js';
-import type { PlanSectionInfo } from './plan-sections.js';
 
 /** One chunk of a long reel's picture and the worker that rendered it. */
 export interface RenderedChunk {
@@ -103,22 +102,12 @@ export interface MediaInfo {
 }
 
 /** What POST /jobs/plan answers (besides the thumbnails the gateway adds). */
-// The gateway's PlannedMusic has the same fields on purpose: services share proto, never code.
 export interface PlanAnswer {
-  plan: EditPlanWire;
+  /** The plan, naming the request's output shape. */
+  plan: EditPlan;
   estimate: number;
-  music: {
-    durationSec: number;
-    tempoBpm: number;
-    beats: number[];
-    downbeats: number[];
-    peaks: number[];
-    beatsPerBar: number;
-    analysedBpm: number;
-    tempoCorrections: string[];
-    /** The song's sections (bar-aligned) from the music analysis, for the plan preview's window. */
-    sections: PlanSectionInfo[];
-  } | null;
+  /** The music's beats, waveform and sections (bar-aligned) for the plan preview's timeline; null without music. */
+  music: PlanMusic | null;
 }
 
 /** The plan options of POST /jobs/plan. */

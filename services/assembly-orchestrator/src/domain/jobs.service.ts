@@ -9,10 +9,9 @@ import {
   validatePlan,
   type ClipAnalysis,
   type EditPlan,
-  type MusicAnalysis,
   type PlanInput,
 } from '@reelsmith/engine/plan';
-import { isClipAnalysis, isMusicAnalysis, parseJobRequest, planFromWire, planToWire, reelSeconds, type JobRequest } from '@reelsmith/proto';
+import { isClipAnalysis, isMusicAnalysis, parseJobRequest, planFromWire, reelSeconds, type JobRequest } from '@reelsmith/proto';
 import {
   CANCELLED_MESSAGE,
   COMPLETE_MESSAGE,
@@ -222,8 +221,7 @@ export class JobsService {
       const a = m.analysisStatus === 'done' && isClipAnalysis(m.analysis) ? m.analysis : undefined;
       return a?.version === CLIP_ANALYSIS_VERSION ? a : undefined;
     };
-    const musicAnalysis: MusicAnalysis | undefined =
-      music?.analysisStatus === 'done' && isMusicAnalysis(music.analysis) ? music.analysis : undefined;
+    const musicAnalysis = music?.analysisStatus === 'done' && isMusicAnalysis(music.analysis) ? music.analysis : undefined;
     const input: PlanInput = {
       clips: clips.map((c) => ({ durationSec: c.durationSec, analysis: clipAnalysis(c) })),
       music: music
@@ -249,7 +247,7 @@ export class JobsService {
     }
     const estimate = await this.price(x, plan);
     return {
-      plan: planToWire(plan, request.aspect),
+      plan: { ...plan, aspect: request.aspect },
       estimate,
       music: music
         ? {
@@ -258,7 +256,7 @@ export class JobsService {
             beats: musicAnalysis?.beats ?? [],
             downbeats: musicAnalysis?.bars ?? [],
             peaks: music.peaks ?? [],
-            beatsPerBar: (musicAnalysis as { beatsPerBar?: number } | undefined)?.beatsPerBar ?? 4,
+            beatsPerBar: musicAnalysis?.beatsPerBar ?? 4,
             analysedBpm: music.analysedBpm ?? musicAnalysis?.bpm ?? 0,
             tempoCorrections: music.tempoCorrections ?? [],
             sections: planSections(musicAnalysis),

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, dial, isDomainError, type Metrics } from '@reelsmith/kit';
-import { billing, media, parseAnalysisJson } from '@reelsmith/proto';
+import { analysisDoc, billing, media } from '@reelsmith/proto';
 import type { Peers } from '../domain/jobs.service.js';
 
 /** Billing and media-library over gRPC, shaped as the jobs service needs them. */
@@ -16,7 +16,7 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         displayName: i.displayName,
         thumbnailKey: i.thumbnailKey,
         analysisStatus: (i.analysisStatus || 'pending') as 'pending' | 'done' | 'failed',
-        analysis: parseAnalysisJson(i.analysisJson),
+        analysis: analysisDoc(i.analysis),
         peaks: i.peaks,
         analysedBpm: i.analysedBpm,
         tempoCorrections: i.tempoCorrections.map((c) => c.kind),

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, bind, describeHandler } from '@reelsmith/kit';
-import { assembly, fromJobRequestMessage, planJson, toJobRequestMessage } from '@reelsmith/proto';
+import { assembly, fromJobRequestMessage, toJobRequestMessage } from '@reelsmith/proto';
 import { publicStatus, type Stage } from '../domain/job-states.js';
 import type { JobRecord, JobsService, WorkerReport } from '../domain/jobs.service.js';
 import type { WebhooksService } from '../domain/webhooks/webhooks.service.js';
@@ -71,7 +71,7 @@ export const grpcBinding = (svc: JobsService, webhooks?: Pick<WebhooksService, '
         locked: req.locked,
         seed: Number(req.seed),
       });
-      return { planJson: planJson(r.plan), estimateCredits: BigInt(r.estimate), music: r.music ?? undefined };
+      return { plan: r.plan, estimateCredits: BigInt(r.estimate), music: r.music ?? undefined };
     },
     cancelJob: async (req) => job(await svc.cancel(req.jobId, req.ownerId)),
     listJobs: async (req) => ({ jobs: (await svc.list(req.ownerId, req.activeOnly, req.limit)).map(job) }),

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@reelsmith/kit';
 import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
-import { parseJobRequest } from '@reelsmith/proto';
+import { parseJobRequest, planToWire } from '@reelsmith/proto';
 import { JobsService, footageOptIns, type MediaInfo } from '../../src/domain/jobs.service';
 import { MemoryJobs, Published, paidEnt, peers, clip, song, log } from './jobs.fakes';
 
@@ -313,7 +313,7 @@ describe('edit plans and cancelling (issue 20)', () => {
     const svc = new JobsService(repo, p, new Published(), log);
     const r = await svc.plan('u1', false, { media_files: ['a', 'b'], aspect: '9:16' }, { reroll: [], locked: [], seed: 0 });
     expect(r.plan.aspect).toBe('9:16');
-    expect(r.plan.total_sec).toBe(18);
+    expect(r.plan.totalSec).toBe(18);
     expect(r.plan.segments.length).toBeGreaterThan(2);
     expect(r.estimate).toBe(30);
     expect(estimated).toEqual([18]);
@@ -326,8 +326,11 @@ describe('edit plans and cancelling (issue 20)', () => {
     const repo = new MemoryJobs();
     const { p, calls, estimated } = peers([analysedClip('a', 10), analysedClip('b', 8)]);
     const svc = new JobsService(repo, p, new Published(), log);
-    const { plan } = await svc.plan('u1', false, { media_files: ['a', 'b'] }, { reroll: [], locked: [], seed: 0 });
-    const bad = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    const planned = await svc.plan('u1', false, { media_files: ['a', 'b'] }, { reroll: [], locked: [], seed: 0 });
+    // The plan as POST /jobs/plan shows it and a client sends it back.
+    const plan = planToWire(planned.plan, '9:16');
+    expect(plan.aspect).toBe('16:9');
+    const bad = structuredClone(plan);
     bad.segments[1]!.out = 9.5;
     bad.segments[1]!.in = 7;
     await expect(svc.create('u1', false, { media_files: ['a', 'b'], plan: bad }, '')).rejects.toThrow(

@@ -1,28 +1,15 @@
-import { TEMPO_CORRECTION_KINDS, type EditPlanWire, type JobRequest, type TempoCorrectionKind } from '@reelsmith/proto';
+import {
+  TEMPO_CORRECTION_KINDS,
+  sectionKind,
+  type EditPlanWire,
+  type JobRequest,
+  type PlanMusic,
+  type TempoCorrectionKind,
+} from '@reelsmith/proto';
 
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 
-// The orchestrator's PlanAnswer.music has the same fields on purpose: services share proto, never code.
-export interface PlannedMusic {
-  durationSec: number;
-  tempoBpm: number;
-  beats: number[];
-  downbeats: number[];
-  peaks: number[];
-  /** The meter found (3 or 4; 0 when unknown). */
-  beatsPerBar: number;
-  /** The tempo the analysis found, before the user's corrections (0 when unknown). */
-  analysedBpm: number;
-  /** The user's tempo corrections of this track, in the order applied. */
-  tempoCorrections: string[];
-  /** The song's sections on its bar lines (none for analyses made before sections). */
-  sections?: Array<{ start: number; end: number; label: string; kind: string; energy: number }>;
-}
-
-const SECTION_KINDS = ['intro', 'verse', 'chorus', 'bridge', 'outro'] as const;
-export type SectionKind = (typeof SECTION_KINDS)[number];
-const sectionKind = (k: string): SectionKind | null => ((SECTION_KINDS as readonly string[]).includes(k) ? (k as SectionKind) : null);
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export const correctionKind = (k: string): TempoCorrectionKind =>
@@ -35,7 +22,7 @@ export interface PlanPreviewPorts {
     ownerId: string,
     unlimited: boolean,
     request: PlanPreviewRequest,
-  ): Promise<{ plan: EditPlanWire; estimateCredits: number; music?: PlannedMusic }>;
+  ): Promise<{ plan: EditPlanWire; estimateCredits: number; music?: PlanMusic }>;
   /** Media-library's small JPEG of each moment (cut once, cached); the object keys, in order. */
   frames(ownerId: string, moments: Array<{ objectKey: string; atMs: number }>): Promise<string[]>;
   /** A signed link to an object ('' stays null). */
@@ -76,7 +63,7 @@ export async function previewPlan(ports: PlanPreviewPorts, owner: { id: string; 
           beats_per_bar: m.beatsPerBar || 4,
           analysed_bpm: m.analysedBpm || m.tempoBpm,
           tempo_corrections: m.tempoCorrections.map(correctionKind),
-          sections: (m.sections ?? []).map((x) => ({
+          sections: m.sections.map((x) => ({
             start: x.start,
             end: x.end,
             label: x.label,

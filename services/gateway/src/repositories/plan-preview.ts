@@ -1,4 +1,4 @@
-import { parsePlanJson, toJobRequestMessage } from '@reelsmith/proto';
+import { planToWire, toJobRequestMessage } from '@reelsmith/proto';
 import type { PlanPreviewPorts } from '../domain/plan-preview.js';
 import type { LinkSigner } from '../domain/job-status.js';
 import { LINK_SECONDS } from '../domain/job-status.js';
@@ -19,7 +19,8 @@ export function planPreviewPorts(peers: Peers, signer: LinkSigner, requestId: st
         },
         { requestId },
       );
-      return { plan: parsePlanJson(r.planJson), estimateCredits: Number(r.estimateCredits), music: r.music };
+      if (!r.plan) throw new Error('the orchestrator answered no plan');
+      return { plan: planToWire(r.plan, req.request.aspect), estimateCredits: Number(r.estimateCredits), music: r.music };
     },
     async frames(ownerId, moments) {
       const { frameKeys } = await peers.media.getFrames(

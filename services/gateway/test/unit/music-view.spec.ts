@@ -1,6 +1,7 @@
+import { analysisMessage } from '@reelsmith/proto';
 import { musicView } from '../../src/transport/http/assembly.routes';
 
-const item = (analysisJson: string) => ({ analysisJson, peaks: [0.12345], analysedBpm: 0, tempoCorrections: [] });
+const item = (doc: unknown) => ({ analysis: analysisMessage(doc), peaks: [0.12345], analysedBpm: 0, tempoCorrections: [] });
 const analysis = {
   version: 3,
   durationSec: 8,
@@ -13,8 +14,8 @@ const analysis = {
 };
 
 describe("musicView (a music item's analysis as the timeline wants it)", () => {
-  it('reads a music analysis through the schema', () => {
-    expect(musicView(item(JSON.stringify(analysis)))).toEqual({
+  it('reads a music analysis from its message', () => {
+    expect(musicView(item(analysis))).toEqual({
       tempo_bpm: 120,
       beats: analysis.beats,
       downbeats: [0, 2],
@@ -25,10 +26,20 @@ describe("musicView (a music item's analysis as the timeline wants it)", () => {
     });
   });
 
-  it('counts a document that is not a music analysis (partial, a clip analysis, not JSON, none) as no analysis', () => {
+  it('counts what is not a music analysis (a field of the wrong type, a clip analysis, a stray document, none) as no analysis', () => {
     const none = { tempo_bpm: 0, beats: [], downbeats: [], peaks: [0.123], beats_per_bar: 4, analysed_bpm: 0, tempo_corrections: [] };
-    const { version: _v, confidence: _c, ...partial } = analysis;
-    for (const text of [JSON.stringify(partial), JSON.stringify({ version: 1, durationSec: 2 }), '{not json', ''])
-      expect(musicView(item(text))).toEqual(none);
+    const clip = {
+      version: 2,
+      durationSec: 2,
+      sampleIntervalSec: 0.5,
+      times: [0],
+      score: [1],
+      black: [false],
+      frozen: [false],
+      blurred: [false],
+      scenes: [],
+    };
+    for (const doc of [{ ...analysis, beats: 'many' }, clip, { version: 1, durationSec: 2 }, null])
+      expect(musicView(item(doc))).toEqual(none);
   });
 });

@@ -1,5 +1,5 @@
 import { bind, describeHandler } from '@reelsmith/kit';
-import { analysisJson, media } from '@reelsmith/proto';
+import { analysisMessage, media } from '@reelsmith/proto';
 import type { LibraryItem, LibraryService } from '../domain/library.service.js';
 import type { MediaKind, MediaRecord, MediaService } from '../domain/media.service.js';
 import type { ReelRecord, ReelsService } from '../domain/reels.service.js';
@@ -19,7 +19,7 @@ const item = (m: MediaRecord & Partial<Pick<CorrectedMedia, 'tempoCorrections' |
   audioCodec: m.audioCodec,
   thumbnailKey: m.thumbnailKey,
   analysisStatus: m.analysisStatus,
-  analysisJson: analysisJson(m.analysis),
+  analysis: analysisMessage(m.analysis),
   library: Boolean(m.library),
   peaks: m.peaks ?? (m.analysis as { peaks?: number[] } | null)?.peaks ?? [],
   tempoCorrections: (m.tempoCorrections ?? []).map((c) => ({ kind: c.kind, taps: c.kind === 'tap' ? c.taps : [] })),

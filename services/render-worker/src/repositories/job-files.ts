@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { LocalObjectStore, type Client, type ObjectStore } from '@reelsmith/kit';
-import { isClipAnalysis, isMusicAnalysis, parseAnalysisJson, type media } from '@reelsmith/proto';
+import { analysisDoc, isClipAnalysis, isMusicAnalysis, type media } from '@reelsmith/proto';
 import type { ClipAnalysis, MusicAnalysis } from '@reelsmith/engine';
 import type { JobInputs, ReelStore, Scratch } from '../domain/render-job.service.js';
 
@@ -21,7 +21,7 @@ export function jobInputs(store: ObjectStore, mediaLibrary: Client<typeof media.
       const keys = [...clipKeys, ...(musicKey ? [musicKey] : [])];
       const { items } = await mediaLibrary.getMedia({ ownerId: job.ownerId, objectKeys: keys });
       const files = await Promise.all(keys.map((k, i) => localFile(store, k, path.join(dir, `in-${i}${path.extname(k)}`))));
-      const analyses = items.map((m) => (m.analysisStatus === 'done' ? parseAnalysisJson(m.analysisJson) : undefined));
+      const analyses = items.map((m) => (m.analysisStatus === 'done' ? analysisDoc(m.analysis) : undefined));
       const n = clipKeys.length;
       return {
         clips: files.slice(0, n),

@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ServiceInfo } from "../../common/v1/common_pb.js";
 import { file_reelsmith_common_v1_common } from "../../common/v1/common_pb.js";
+import type { EditPlan, PlanMusic } from "../../engine/v1/plan_pb.js";
+import { file_reelsmith_engine_v1_plan } from "../../engine/v1/plan_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file reelsmith/assembly/v1/assembly.proto.
  */
 export const file_reelsmith_assembly_v1_assembly: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAkihwQKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJEhEKCXBsYW5fanNvbhgOIAEoCRIgChN0YXJnZXRfZHVyYXRpb25fc2VjGA8gASgBSACIAQESHAoPbXVzaWNfc3RhcnRfc2VjGBAgASgBSAGIAQESFAoMY2FsbGJhY2tfdXJsGBEgASgJQhYKFF90YXJnZXRfZHVyYXRpb25fc2VjQhIKEF9tdXNpY19zdGFydF9zZWMi7gIKA0pvYhIKCgJpZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSEAoIcHJvZ3Jlc3MYBCABKAUSDwoHbWVzc2FnZRgFIAEoCRIyCgdyZXF1ZXN0GAYgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcXVlc3QSEgoKb3V0cHV0X2tleRgHIAEoCRIVCg10aHVtYm5haWxfa2V5GAggASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgJIAEoAxIaChJ1cGRhdGVkX2F0X3VuaXhfbXMYCiABKAMSFAoMZHVyYXRpb25fc2VjGAsgASgBEhIKCnNpemVfYnl0ZXMYDCABKAMSGAoQZXN0aW1hdGVfY3JlZGl0cxgNIAEoAxI7Cg1yZW5kZXJfY2h1bmtzGA4gAygLMiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlcmVkQ2h1bmsiTwoNUmVuZGVyZWRDaHVuaxINCgVpbmRleBgBIAEoBRIOCgZ3b3JrZXIYAiABKAkSDgoGZnJhbWVzGAMgASgFEg8KB3NlY29uZHMYBCABKAEihAEKEENyZWF0ZUpvYlJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEjIKB3JlcXVlc3QYAyABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkiIwoRQ3JlYXRlSm9iUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIjEKDUdldEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIrsECglKb2JSZXBvcnQSDgoGam9iX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSOwoHc3RhcnRlZBgDIAEoCzIoLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuU3RhcnRlZEgAEj0KCHByb2dyZXNzGAQgASgLMikucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5Qcm9ncmVzc0gAEj8KCWNvbXBsZXRlZBgFIAEoCzIqLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuQ29tcGxldGVkSAASOQoGZmFpbGVkGAYgASgLMicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5GYWlsZWRIABoJCgdTdGFydGVkGk4KCFByb2dyZXNzEjEKBXN0YWdlGAEgASgOMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlclN0YWdlEg8KB3BlcmNlbnQYAiABKAUalgEKCUNvbXBsZXRlZBISCgpvdXRwdXRfa2V5GAEgASgJEhUKDXRodW1ibmFpbF9rZXkYAiABKAkSFAoMZHVyYXRpb25fc2VjGAMgASgBEhIKCnNpemVfYnl0ZXMYBCABKAMSNAoGY2h1bmtzGAUgAygLMiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlcmVkQ2h1bmsaGAoGRmFpbGVkEg4KBnJlYXNvbhgBIAEoCUIHCgVldmVudCJOChFKb2JSZXBvcnRSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCBInCgNqb2IYAiABKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iIpcBCg5QbGFuSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSMgoHcmVxdWVzdBgDIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0Eg4KBnJlcm9sbBgEIAMoBRIOCgZsb2NrZWQYBSADKAUSDAoEc2VlZBgGIAEoAyLjAQoJUGxhbk11c2ljEhQKDGR1cmF0aW9uX3NlYxgBIAEoARIRCgl0ZW1wb19icG0YAiABKAESDQoFYmVhdHMYAyADKAESEQoJZG93bmJlYXRzGAQgAygBEg0KBXBlYWtzGAUgAygCEhUKDWJlYXRzX3Blcl9iYXIYBiABKAUSFAoMYW5hbHlzZWRfYnBtGAcgASgBEhkKEXRlbXBvX2NvcnJlY3Rpb25zGAggAygJEjQKCHNlY3Rpb25zGAkgAygLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlBsYW5TZWN0aW9uIlYKC1BsYW5TZWN0aW9uEg0KBXN0YXJ0GAEgASgBEgsKA2VuZBgCIAEoARINCgVsYWJlbBgDIAEoCRIMCgRraW5kGAQgASgJEg4KBmVuZXJneRgFIAEoASJvCg9QbGFuSm9iUmVzcG9uc2USEQoJcGxhbl9qc29uGAEgASgJEhgKEGVzdGltYXRlX2NyZWRpdHMYAiABKAMSLwoFbXVzaWMYAyABKAsyIC5yZWVsc21pdGguYXNzZW1ibHkudjEuUGxhbk11c2ljIjQKEENhbmNlbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIkcKD0xpc3RKb2JzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRITCgthY3RpdmVfb25seRgCIAEoCBINCgVsaW1pdBgDIAEoBSI8ChBMaXN0Sm9ic1Jlc3BvbnNlEigKBGpvYnMYASADKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iKpwBCgtSZW5kZXJTdGFnZRIcChhSRU5ERVJfU1RBR0VfVU5TUEVDSUZJRUQQABIaChZSRU5ERVJfU1RBR0VfUFJFUEFSSU5HEAESGgoWUkVOREVSX1NUQUdFX0FOQUxZU0lORxACEhoKFlJFTkRFUl9TVEFHRV9SRU5ERVJJTkcQAxIbChdSRU5ERVJfU1RBR0VfRklOQUxJWklORxAEMogFChtBc3NlbWJseU9yY2hlc3RyYXRvclNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVzcG9uc2USXgoJQ3JlYXRlSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlcXVlc3QaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVzcG9uc2USSgoGR2V0Sm9iEiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkdldEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElcKCVJlcG9ydEpvYhIgLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0UmVzcG9uc2USWAoHUGxhbkpvYhIlLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVxdWVzdBomLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVzcG9uc2USUAoJQ2FuY2VsSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNhbmNlbEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElsKCExpc3RKb2JzEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkxpc3RKb2JzUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5MaXN0Sm9ic1Jlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common]);
+  fileDesc("CiRyZWVsc21pdGgvYXNzZW1ibHkvdjEvYXNzZW1ibHkucHJvdG8SFXJlZWxzbWl0aC5hc3NlbWJseS52MSIRCg9EZXNjcmliZVJlcXVlc3QiQgoQRGVzY3JpYmVSZXNwb25zZRIuCgRpbmZvGAEgASgLMiAucmVlbHNtaXRoLmNvbW1vbi52MS5TZXJ2aWNlSW5mbyJfCgtUaXRsZUNvbmZpZxIPCgdlbmFibGVkGAEgASgIEgwKBHRleHQYAiABKAkSDAoEZm9udBgDIAEoCRIRCglmb250X3NpemUYBCABKAUSEAoIcG9zaXRpb24YBSABKAkiwwQKCkpvYlJlcXVlc3QSEwoLbWVkaWFfZmlsZXMYASADKAkSEgoKbXVzaWNfZmlsZRgCIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYAyABKAkSFQoNcGFjaW5nX3ByZXNldBgEIAEoCRIbChNlbmFibGVfYmVhdF9tYXBwaW5nGAUgASgIEhsKE2VuYWJsZV9pbnRlbGxpZ2VuY2UYBiABKAgSOAoMdGl0bGVfY29uZmlnGAcgASgLMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlRpdGxlQ29uZmlnEhQKDGVuYWJsZV9mYWRlcxgIIAEoCBIcChRmYWRlX2luX2R1cmF0aW9uX3NlYxgJIAEoARIdChVmYWRlX291dF9kdXJhdGlvbl9zZWMYCiABKAESGAoQZW5hYmxlX2xldHRlcmJveBgLIAEoCBIaChJnZXRfZm9vdGFnZV9vZmZlcnMYDCABKAgSDgoGYXNwZWN0GA0gASgJEiAKE3RhcmdldF9kdXJhdGlvbl9zZWMYDyABKAFIAIgBARIcCg9tdXNpY19zdGFydF9zZWMYECABKAFIAYgBARIUCgxjYWxsYmFja191cmwYESABKAkSDwoHZnJhbWluZxgSIAEoCRIrCgRwbGFuGBMgASgLMh0ucmVlbHNtaXRoLmVuZ2luZS52MS5FZGl0UGxhbkIWChRfdGFyZ2V0X2R1cmF0aW9uX3NlY0ISChBfbXVzaWNfc3RhcnRfc2VjSgQIDhAPUglwbGFuX2pzb24i7gIKA0pvYhIKCgJpZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSEAoIcHJvZ3Jlc3MYBCABKAUSDwoHbWVzc2FnZRgFIAEoCRIyCgdyZXF1ZXN0GAYgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcXVlc3QSEgoKb3V0cHV0X2tleRgHIAEoCRIVCg10aHVtYm5haWxfa2V5GAggASgJEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgJIAEoAxIaChJ1cGRhdGVkX2F0X3VuaXhfbXMYCiABKAMSFAoMZHVyYXRpb25fc2VjGAsgASgBEhIKCnNpemVfYnl0ZXMYDCABKAMSGAoQZXN0aW1hdGVfY3JlZGl0cxgNIAEoAxI7Cg1yZW5kZXJfY2h1bmtzGA4gAygLMiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlcmVkQ2h1bmsiTwoNUmVuZGVyZWRDaHVuaxINCgVpbmRleBgBIAEoBRIOCgZ3b3JrZXIYAiABKAkSDgoGZnJhbWVzGAMgASgFEg8KB3NlY29uZHMYBCABKAEihAEKEENyZWF0ZUpvYlJlcXVlc3QSEAoIb3duZXJfaWQYASABKAkSEQoJdW5saW1pdGVkGAIgASgIEjIKB3JlcXVlc3QYAyABKAsyIS5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVxdWVzdBIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkiIwoRQ3JlYXRlSm9iUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIjEKDUdldEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIrsECglKb2JSZXBvcnQSDgoGam9iX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSOwoHc3RhcnRlZBgDIAEoCzIoLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuU3RhcnRlZEgAEj0KCHByb2dyZXNzGAQgASgLMikucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5Qcm9ncmVzc0gAEj8KCWNvbXBsZXRlZBgFIAEoCzIqLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQuQ29tcGxldGVkSAASOQoGZmFpbGVkGAYgASgLMicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkpvYlJlcG9ydC5GYWlsZWRIABoJCgdTdGFydGVkGk4KCFByb2dyZXNzEjEKBXN0YWdlGAEgASgOMiIucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlclN0YWdlEg8KB3BlcmNlbnQYAiABKAUalgEKCUNvbXBsZXRlZBISCgpvdXRwdXRfa2V5GAEgASgJEhUKDXRodW1ibmFpbF9rZXkYAiABKAkSFAoMZHVyYXRpb25fc2VjGAMgASgBEhIKCnNpemVfYnl0ZXMYBCABKAMSNAoGY2h1bmtzGAUgAygLMiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLlJlbmRlcmVkQ2h1bmsaGAoGRmFpbGVkEg4KBnJlYXNvbhgBIAEoCUIHCgVldmVudCJOChFKb2JSZXBvcnRSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCBInCgNqb2IYAiABKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iIpcBCg5QbGFuSm9iUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRIRCgl1bmxpbWl0ZWQYAiABKAgSMgoHcmVxdWVzdBgDIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0Eg4KBnJlcm9sbBgEIAMoBRIOCgZsb2NrZWQYBSADKAUSDAoEc2VlZBgGIAEoAyKeAQoPUGxhbkpvYlJlc3BvbnNlEhgKEGVzdGltYXRlX2NyZWRpdHMYAiABKAMSKwoEcGxhbhgEIAEoCzIdLnJlZWxzbWl0aC5lbmdpbmUudjEuRWRpdFBsYW4SLQoFbXVzaWMYBSABKAsyHi5yZWVsc21pdGguZW5naW5lLnYxLlBsYW5NdXNpY0oECAEQAkoECAMQBFIJcGxhbl9qc29uIjQKEENhbmNlbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJIkcKD0xpc3RKb2JzUmVxdWVzdBIQCghvd25lcl9pZBgBIAEoCRITCgthY3RpdmVfb25seRgCIAEoCBINCgVsaW1pdBgDIAEoBSI8ChBMaXN0Sm9ic1Jlc3BvbnNlEigKBGpvYnMYASADKAsyGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iKpwBCgtSZW5kZXJTdGFnZRIcChhSRU5ERVJfU1RBR0VfVU5TUEVDSUZJRUQQABIaChZSRU5ERVJfU1RBR0VfUFJFUEFSSU5HEAESGgoWUkVOREVSX1NUQUdFX0FOQUxZU0lORxACEhoKFlJFTkRFUl9TVEFHRV9SRU5ERVJJTkcQAxIbChdSRU5ERVJfU1RBR0VfRklOQUxJWklORxAEMogFChtBc3NlbWJseU9yY2hlc3RyYXRvclNlcnZpY2USWwoIRGVzY3JpYmUSJi5yZWVsc21pdGguYXNzZW1ibHkudjEuRGVzY3JpYmVSZXF1ZXN0GicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkRlc2NyaWJlUmVzcG9uc2USXgoJQ3JlYXRlSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNyZWF0ZUpvYlJlcXVlc3QaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuQ3JlYXRlSm9iUmVzcG9uc2USSgoGR2V0Sm9iEiQucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkdldEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElcKCVJlcG9ydEpvYhIgLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXBvcnQaKC5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iUmVwb3J0UmVzcG9uc2USWAoHUGxhbkpvYhIlLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVxdWVzdBomLnJlZWxzbWl0aC5hc3NlbWJseS52MS5QbGFuSm9iUmVzcG9uc2USUAoJQ2FuY2VsSm9iEicucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNhbmNlbEpvYlJlcXVlc3QaGi5yZWVsc21pdGguYXNzZW1ibHkudjEuSm9iElsKCExpc3RKb2JzEiYucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkxpc3RKb2JzUmVxdWVzdBonLnJlZWxzbWl0aC5hc3NlbWJseS52MS5MaXN0Sm9ic1Jlc3BvbnNlYgZwcm90bzM", [file_reelsmith_common_v1_common, file_reelsmith_engine_v1_plan]);
 
 /**
  * @generated from message reelsmith.assembly.v1.DescribeRequest
@@ -165,14 +167,6 @@ export type JobRequest = Message<"reelsmith.assembly.v1.JobRequest"> & {
   aspect: string;
 
   /**
-   * Optional: an edit plan (the EditPlan of POST /jobs/plan, as JSON) that the render follows
-   * exactly instead of planning; checked before anything is reserved. Empty: plan as usual.
-   *
-   * @generated from field: string plan_json = 14;
-   */
-  planJson: string;
-
-  /**
    * The reel's target length in seconds (5 to 600); absent: the whole song (or all the material).
    *
    * @generated from field: optional double target_duration_sec = 15;
@@ -194,6 +188,23 @@ export type JobRequest = Message<"reelsmith.assembly.v1.JobRequest"> & {
    * @generated from field: string callback_url = 17;
    */
   callbackUrl: string;
+
+  /**
+   * subject, letterbox or center: how clips of another shape fill the frame (always set by
+   * toJobRequestMessage to the resolved framing). Empty: a message from before framing existed,
+   * whose enable_letterbox decides (true letterbox, false center).
+   *
+   * @generated from field: string framing = 18;
+   */
+  framing: string;
+
+  /**
+   * Optional: an edit plan (the plan of POST /jobs/plan, perhaps edited) that the render follows
+   * exactly instead of planning; checked before anything is reserved. Unset: plan as usual.
+   *
+   * @generated from field: reelsmith.engine.v1.EditPlan plan = 19;
+   */
+  plan?: EditPlan | undefined;
 };
 
 /**
@@ -600,7 +611,7 @@ export type PlanJobRequest = Message<"reelsmith.assembly.v1.PlanJobRequest"> & {
   unlimited: boolean;
 
   /**
-   * The job request; its plan_json (optional) is the plan to start from (re-roll needs one).
+   * The job request; its plan (optional) is the plan to start from (re-roll needs one).
    *
    * @generated from field: reelsmith.assembly.v1.JobRequest request = 3;
    */
@@ -636,128 +647,9 @@ export const PlanJobRequestSchema: GenMessage<PlanJobRequest> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_assembly, 11);
 
 /**
- * The music's beat grid and waveform, for the timeline.
- *
- * @generated from message reelsmith.assembly.v1.PlanMusic
- */
-export type PlanMusic = Message<"reelsmith.assembly.v1.PlanMusic"> & {
-  /**
-   * @generated from field: double duration_sec = 1;
-   */
-  durationSec: number;
-
-  /**
-   * @generated from field: double tempo_bpm = 2;
-   */
-  tempoBpm: number;
-
-  /**
-   * @generated from field: repeated double beats = 3;
-   */
-  beats: number[];
-
-  /**
-   * @generated from field: repeated double downbeats = 4;
-   */
-  downbeats: number[];
-
-  /**
-   * Peak amplitude (0..1) of equal slices of the track.
-   *
-   * @generated from field: repeated float peaks = 5;
-   */
-  peaks: number[];
-
-  /**
-   * The meter: beats in a bar (3 or 4).
-   *
-   * @generated from field: int32 beats_per_bar = 6;
-   */
-  beatsPerBar: number;
-
-  /**
-   * The tempo the analysis found, before the owner's corrections.
-   *
-   * @generated from field: double analysed_bpm = 7;
-   */
-  analysedBpm: number;
-
-  /**
-   * The owner's corrections in effect, in order (halve, double, shift, tap).
-   *
-   * @generated from field: repeated string tempo_corrections = 8;
-   */
-  tempoCorrections: string[];
-
-  /**
-   * The song's form on its bar lines (empty for analyses made before sections).
-   *
-   * @generated from field: repeated reelsmith.assembly.v1.PlanSection sections = 9;
-   */
-  sections: PlanSection[];
-};
-
-/**
- * Describes the message reelsmith.assembly.v1.PlanMusic.
- * Use `create(PlanMusicSchema)` to create a new message.
- */
-export const PlanMusicSchema: GenMessage<PlanMusic> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 12);
-
-/**
- * A section of the song: bar-aligned, labelled (same letter, same material) and by loudness.
- *
- * @generated from message reelsmith.assembly.v1.PlanSection
- */
-export type PlanSection = Message<"reelsmith.assembly.v1.PlanSection"> & {
-  /**
-   * @generated from field: double start = 1;
-   */
-  start: number;
-
-  /**
-   * @generated from field: double end = 2;
-   */
-  end: number;
-
-  /**
-   * @generated from field: string label = 3;
-   */
-  label: string;
-
-  /**
-   * intro, verse, chorus, bridge or outro.
-   *
-   * @generated from field: string kind = 4;
-   */
-  kind: string;
-
-  /**
-   * Loudness between the song's quietest (0) and loudest (1) section.
-   *
-   * @generated from field: double energy = 5;
-   */
-  energy: number;
-};
-
-/**
- * Describes the message reelsmith.assembly.v1.PlanSection.
- * Use `create(PlanSectionSchema)` to create a new message.
- */
-export const PlanSectionSchema: GenMessage<PlanSection> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 13);
-
-/**
  * @generated from message reelsmith.assembly.v1.PlanJobResponse
  */
 export type PlanJobResponse = Message<"reelsmith.assembly.v1.PlanJobResponse"> & {
-  /**
-   * The EditPlan (proto/src/edit-plan.ts wire form) as JSON.
-   *
-   * @generated from field: string plan_json = 1;
-   */
-  planJson: string;
-
   /**
    * What POST /jobs/assemble with this plan would reserve (billing's one formula).
    *
@@ -766,9 +658,14 @@ export type PlanJobResponse = Message<"reelsmith.assembly.v1.PlanJobResponse"> &
   estimateCredits: bigint;
 
   /**
-   * Unset without music.
+   * @generated from field: reelsmith.engine.v1.EditPlan plan = 4;
+   */
+  plan?: EditPlan | undefined;
+
+  /**
+   * The music's beat grid, waveform and form, for the timeline; unset without music.
    *
-   * @generated from field: reelsmith.assembly.v1.PlanMusic music = 3;
+   * @generated from field: reelsmith.engine.v1.PlanMusic music = 5;
    */
   music?: PlanMusic | undefined;
 };
@@ -778,7 +675,7 @@ export type PlanJobResponse = Message<"reelsmith.assembly.v1.PlanJobResponse"> &
  * Use `create(PlanJobResponseSchema)` to create a new message.
  */
 export const PlanJobResponseSchema: GenMessage<PlanJobResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 14);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 12);
 
 /**
  * @generated from message reelsmith.assembly.v1.CancelJobRequest
@@ -802,7 +699,7 @@ export type CancelJobRequest = Message<"reelsmith.assembly.v1.CancelJobRequest">
  * Use `create(CancelJobRequestSchema)` to create a new message.
  */
 export const CancelJobRequestSchema: GenMessage<CancelJobRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 15);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 13);
 
 /**
  * @generated from message reelsmith.assembly.v1.ListJobsRequest
@@ -833,7 +730,7 @@ export type ListJobsRequest = Message<"reelsmith.assembly.v1.ListJobsRequest"> &
  * Use `create(ListJobsRequestSchema)` to create a new message.
  */
 export const ListJobsRequestSchema: GenMessage<ListJobsRequest> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 16);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 14);
 
 /**
  * @generated from message reelsmith.assembly.v1.ListJobsResponse
@@ -850,7 +747,7 @@ export type ListJobsResponse = Message<"reelsmith.assembly.v1.ListJobsResponse">
  * Use `create(ListJobsResponseSchema)` to create a new message.
  */
 export const ListJobsResponseSchema: GenMessage<ListJobsResponse> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_assembly, 17);
+  messageDesc(file_reelsmith_assembly_v1_assembly, 15);
 
 /**
  * How far a worker's render has come; the orchestrator words it for the user.

@@ -4,13 +4,19 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { JobRequest } from "./assembly_pb.js";
+import { file_reelsmith_assembly_v1_assembly } from "./assembly_pb.js";
+import type { EditPlan } from "../../engine/v1/plan_pb.js";
+import { file_reelsmith_engine_v1_plan } from "../../engine/v1/plan_pb.js";
+import type { ProbedMedia } from "../../engine/v1/probe_pb.js";
+import { file_reelsmith_engine_v1_probe } from "../../engine/v1/probe_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file reelsmith/assembly/v1/events.proto.
  */
 export const file_reelsmith_assembly_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIpgBCgtSZW5kZXJDaHVuaxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoDRIQCghwbGFuX2tleRgEIAEoCRINCgVpbmRleBgFIAEoDRINCgVjb3VudBgGIAEoDRIRCgl0YXNrX2pzb24YByABKAkSEwoLdHJhY2VwYXJlbnQYCCABKAkixQEKCUpvYlN0YXR1cxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhAKCHByb2dyZXNzGAQgASgFEg8KB21lc3NhZ2UYBSABKAkSEgoKb3V0cHV0X2tleRgGIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYByABKAkSGgoSdXBkYXRlZF9hdF91bml4X21zGAggASgDEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgJIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEibQoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoAxIUCgx3YWxsX3NlY29uZHMYBSABKAEiTQoMSm9iU3VibWl0dGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFHN1Ym1pdHRlZF9hdF91bml4X21zGAMgASgDIloKCkpvYlN0YXJ0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoBRIaChJzdGFydGVkX2F0X3VuaXhfbXMYBCABKAMiSQoSUmVuZGVyRGVhZExldHRlcmVkEg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhIKCmF0X3VuaXhfbXMYAyABKAMiTQoMSm9iQ2FuY2VsbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFGNhbmNlbGxlZF9hdF91bml4X21zGAMgASgDYgZwcm90bzM");
+  fileDesc("CiJyZWVsc21pdGgvYXNzZW1ibHkvdjEvZXZlbnRzLnByb3RvEhVyZWVsc21pdGguYXNzZW1ibHkudjEiXAoJUmVuZGVySm9iEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhkKEXF1ZXVlZF9hdF91bml4X21zGAMgASgDEhMKC3RyYWNlcGFyZW50GAQgASgJIsYBCgtSZW5kZXJDaHVuaxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoDRIQCghwbGFuX2tleRgEIAEoCRINCgVpbmRleBgFIAEoDRINCgVjb3VudBgGIAEoDRITCgt0cmFjZXBhcmVudBgIIAEoCRIuCgR0YXNrGAkgASgLMiAucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNodW5rVGFza0oECAcQCFIJdGFza19qc29uIpICCglDaHVua1Rhc2sSMgoHcmVxdWVzdBgBIAEoCzIhLnJlZWxzbWl0aC5hc3NlbWJseS52MS5Kb2JSZXF1ZXN0EisKBHBsYW4YAiABKAsyHS5yZWVsc21pdGguZW5naW5lLnYxLkVkaXRQbGFuEjAKBWJhdGNoGAMgASgLMiEucmVlbHNtaXRoLmFzc2VtYmx5LnYxLkNodW5rQmF0Y2gSFAoMdG90YWxfZnJhbWVzGAQgASgNEhgKEHRodW1ibmFpbF9hdF9zZWMYBSABKAESEQoJY2xpcF9rZXlzGAYgAygJEi8KBW1lZGlhGAcgAygLMiAucmVlbHNtaXRoLmVuZ2luZS52MS5Qcm9iZWRNZWRpYSJNCgpDaHVua0JhdGNoEg0KBWZpcnN0GAEgASgNEgsKA2VuZBgCIAEoDRITCgtzdGFydF9mcmFtZRgDIAEoDRIOCgZmcmFtZXMYBCABKA0ixQEKCUpvYlN0YXR1cxIOCgZqb2JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhAKCHByb2dyZXNzGAQgASgFEg8KB21lc3NhZ2UYBSABKAkSEgoKb3V0cHV0X2tleRgGIAEoCRIXCg9vdXRwdXRfZmlsZW5hbWUYByABKAkSGgoSdXBkYXRlZF9hdF91bml4X21zGAggASgDEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgJIAEoAyLNAQoMSm9iQ29tcGxldGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCm91dHB1dF9rZXkYAyABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgEIAEoARIcChRjb21wbGV0ZWRfYXRfdW5peF9tcxgFIAEoAxIVCg10aHVtYm5haWxfa2V5GAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSDwoHYXR0ZW1wdBgIIAEoBRIUCgx3YWxsX3NlY29uZHMYCSABKAEibQoJSm9iRmFpbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIZChFmYWlsZWRfYXRfdW5peF9tcxgEIAEoAxIUCgx3YWxsX3NlY29uZHMYBSABKAEiTQoMSm9iU3VibWl0dGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFHN1Ym1pdHRlZF9hdF91bml4X21zGAMgASgDIloKCkpvYlN0YXJ0ZWQSDgoGam9iX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDwoHYXR0ZW1wdBgDIAEoBRIaChJzdGFydGVkX2F0X3VuaXhfbXMYBCABKAMiSQoSUmVuZGVyRGVhZExldHRlcmVkEg4KBmpvYl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhIKCmF0X3VuaXhfbXMYAyABKAMiTQoMSm9iQ2FuY2VsbGVkEg4KBmpvYl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhwKFGNhbmNlbGxlZF9hdF91bml4X21zGAMgASgDYgZwcm90bzM", [file_reelsmith_assembly_v1_assembly, file_reelsmith_engine_v1_plan, file_reelsmith_engine_v1_probe]);
 
 /**
  * One unit of render work on the RENDER work-queue stream (subject render.jobs).
@@ -94,16 +100,14 @@ export type RenderChunk = Message<"reelsmith.assembly.v1.RenderChunk"> & {
   count: number;
 
   /**
-   * The chunk's task as JSON: request, plan, batch, reel frames, thumbnail time, clip keys.
-   *
-   * @generated from field: string task_json = 7;
-   */
-  taskJson: string;
-
-  /**
    * @generated from field: string traceparent = 8;
    */
   traceparent: string;
+
+  /**
+   * @generated from field: reelsmith.assembly.v1.ChunkTask task = 9;
+   */
+  task?: ChunkTask | undefined;
 };
 
 /**
@@ -112,6 +116,98 @@ export type RenderChunk = Message<"reelsmith.assembly.v1.RenderChunk"> & {
  */
 export const RenderChunkSchema: GenMessage<RenderChunk> = /*@__PURE__*/
   messageDesc(file_reelsmith_assembly_v1_events, 1);
+
+/**
+ * Everything a worker needs to render one chunk, nothing it must look up.
+ *
+ * @generated from message reelsmith.assembly.v1.ChunkTask
+ */
+export type ChunkTask = Message<"reelsmith.assembly.v1.ChunkTask"> & {
+  /**
+   * @generated from field: reelsmith.assembly.v1.JobRequest request = 1;
+   */
+  request?: JobRequest | undefined;
+
+  /**
+   * @generated from field: reelsmith.engine.v1.EditPlan plan = 2;
+   */
+  plan?: EditPlan | undefined;
+
+  /**
+   * @generated from field: reelsmith.assembly.v1.ChunkBatch batch = 3;
+   */
+  batch?: ChunkBatch | undefined;
+
+  /**
+   * The reel's total frames (fades are placed on the reel's clock).
+   *
+   * @generated from field: uint32 total_frames = 4;
+   */
+  totalFrames: number;
+
+  /**
+   * The reel's thumbnail time: the chunk holding it writes the thumbnail too.
+   *
+   * @generated from field: double thumbnail_at_sec = 5;
+   */
+  thumbnailAtSec: number;
+
+  /**
+   * Object keys of the job's clips, by clip index (only the batch's are fetched).
+   *
+   * @generated from field: repeated string clip_keys = 6;
+   */
+  clipKeys: string[];
+
+  /**
+   * The coordinator's probe of each clip, by clip index: a chunk's worker renders from it, so a
+   * clip is probed once per job. Empty: the worker probes its copy.
+   *
+   * @generated from field: repeated reelsmith.engine.v1.ProbedMedia media = 7;
+   */
+  media: ProbedMedia[];
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.ChunkTask.
+ * Use `create(ChunkTaskSchema)` to create a new message.
+ */
+export const ChunkTaskSchema: GenMessage<ChunkTask> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 2);
+
+/**
+ * A run of consecutive segments [first, end) of the plan and its place on the reel, in frames.
+ *
+ * @generated from message reelsmith.assembly.v1.ChunkBatch
+ */
+export type ChunkBatch = Message<"reelsmith.assembly.v1.ChunkBatch"> & {
+  /**
+   * @generated from field: uint32 first = 1;
+   */
+  first: number;
+
+  /**
+   * @generated from field: uint32 end = 2;
+   */
+  end: number;
+
+  /**
+   * @generated from field: uint32 start_frame = 3;
+   */
+  startFrame: number;
+
+  /**
+   * @generated from field: uint32 frames = 4;
+   */
+  frames: number;
+};
+
+/**
+ * Describes the message reelsmith.assembly.v1.ChunkBatch.
+ * Use `create(ChunkBatchSchema)` to create a new message.
+ */
+export const ChunkBatchSchema: GenMessage<ChunkBatch> = /*@__PURE__*/
+  messageDesc(file_reelsmith_assembly_v1_events, 3);
 
 /**
  * The authoritative status of a job, published by the orchestrator on core NATS
@@ -180,7 +276,7 @@ export type JobStatus = Message<"reelsmith.assembly.v1.JobStatus"> & {
  * Use `create(JobStatusSchema)` to create a new message.
  */
 export const JobStatusSchema: GenMessage<JobStatus> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 2);
+  messageDesc(file_reelsmith_assembly_v1_events, 4);
 
 /**
  * events.job.completed (published by the orchestrator once the job is charged and listed)
@@ -243,7 +339,7 @@ export type JobCompleted = Message<"reelsmith.assembly.v1.JobCompleted"> & {
  * Use `create(JobCompletedSchema)` to create a new message.
  */
 export const JobCompletedSchema: GenMessage<JobCompleted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 3);
+  messageDesc(file_reelsmith_assembly_v1_events, 5);
 
 /**
  * events.job.failed (published by the orchestrator once the job is failed and refunded)
@@ -284,7 +380,7 @@ export type JobFailed = Message<"reelsmith.assembly.v1.JobFailed"> & {
  * Use `create(JobFailedSchema)` to create a new message.
  */
 export const JobFailedSchema: GenMessage<JobFailed> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 4);
+  messageDesc(file_reelsmith_assembly_v1_events, 6);
 
 /**
  * events.job.submitted (published by the orchestrator with the queued job, in its transaction)
@@ -313,7 +409,7 @@ export type JobSubmitted = Message<"reelsmith.assembly.v1.JobSubmitted"> & {
  * Use `create(JobSubmittedSchema)` to create a new message.
  */
 export const JobSubmittedSchema: GenMessage<JobSubmitted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 5);
+  messageDesc(file_reelsmith_assembly_v1_events, 7);
 
 /**
  * events.job.started (published by the orchestrator when a delivery's worker starts the job)
@@ -347,7 +443,7 @@ export type JobStarted = Message<"reelsmith.assembly.v1.JobStarted"> & {
  * Use `create(JobStartedSchema)` to create a new message.
  */
 export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 6);
+  messageDesc(file_reelsmith_assembly_v1_events, 8);
 
 /**
  * events.render.dead_lettered (published by the render worker when a job failed on its last
@@ -377,7 +473,7 @@ export type RenderDeadLettered = Message<"reelsmith.assembly.v1.RenderDeadLetter
  * Use `create(RenderDeadLetteredSchema)` to create a new message.
  */
 export const RenderDeadLetteredSchema: GenMessage<RenderDeadLettered> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 7);
+  messageDesc(file_reelsmith_assembly_v1_events, 9);
 
 /**
  * events.job.cancelled (published by the orchestrator once the job is cancelled and refunded),
@@ -407,5 +503,5 @@ export type JobCancelled = Message<"reelsmith.assembly.v1.JobCancelled"> & {
  * Use `create(JobCancelledSchema)` to create a new message.
  */
 export const JobCancelledSchema: GenMessage<JobCancelled> = /*@__PURE__*/
-  messageDesc(file_reelsmith_assembly_v1_events, 8);
+  messageDesc(file_reelsmith_assembly_v1_events, 10);
 
