@@ -37,6 +37,7 @@ import { execMedia, execPipeline } from './exec.js';
 import { ANALYSIS_H, ANALYSIS_W, frameStats, histDistance, meanAbsDiff, type FrameStats } from './frame-stats.js';
 import { INPUT_GUARD } from './probe.js';
 import { scoreStats, type ClipAnalysis, type ClipDecoding } from './clip-scores.js';
+import { createSubjectAnalyser, type FrameSink, type SubjectAnalyser } from './reframe/subject-analysis.js';
 
 export { ANALYSIS_H, ANALYSIS_W } from './frame-stats.js';
 export * from './clip-scores.js';
@@ -53,6 +54,7 @@ export interface AnalyseClipOptions {
   decode?: 'auto' | 'dense' | 'sparse';
   /** Decoder threads (default 2); `prepare` sets it from the render's thread budget. */
   threads?: number;
+  subjects?: boolean; // a subject track from the same frames too (default true; reframe/subject-analysis.ts)
 }
 
 /** Above this share of packets in the first sparse pass, the clip is decoded densely instead. */
@@ -64,6 +66,7 @@ export interface ClipSamples {
   /** Sparse: which slots were measured from a decoded frame (dense: all). */
   measured: boolean[];
   decoding: ClipDecoding;
+  subjects?: SubjectAnalyser;
 }
 
 /**
@@ -78,7 +81,8 @@ export async function analyseClip(
   opts: AnalyseClipOptions = {},
 ): Promise<ClipAnalysis> {
   const samples = await clipSamples(file, durationSec, timeoutMs, signal, opts);
-  return { ...scoreStats(samples.stats, 1 / SAMPLES_PER_SEC, durationSec), decoding: samples.decoding };
+  const scores = scoreStats(samples.stats, 1 / SAMPLES_PER_SEC, durationSec);
+  return { ...scores, decoding: samples.decoding, ...(samples.subjects ? { subjects: samples.subjects.finish(scores.scenes) } : {}) };
 }
 
 // Same parameters as analyseClip on purpose: this is its sampling step, exposed for tests and benches.
@@ -96,9 +100,9 @@ export async function clipSamples(
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
   // A dense decode (also the fallback after a sparse one failed) gets the whole time limit.
-  const dense = async (reason: string): Promise<ClipSamples> => {
-    const stats = await denseSamples(file, timeoutMs, signal, threads);
-    return { stats, measured: stats.map(() => true), decoding: { mode: 'dense', reason, decodedShare: 1, measuredShare: 1 } };
+  const dense = async (reason: string, subjects = opts.subjects === false ? undefined : createSubjectAnalyser()): Promise<ClipSamples> => {
+    const stats = await denseSamples(file, timeoutMs, signal, { threads, onFrame: subjects?.push });
+    return { stats, measured: stats.map(() => true), decoding: { mode: 'dense', reason, decodedShare: 1, measuredShare: 1 }, subjects };
   };
   if (mode === 'dense') return dense('asked for');
   const light = mode === 'auto' && opts.video ? videoReason(opts.video, durationSec) : undefined;
@@ -122,7 +126,8 @@ export async function clipSamples(
   if (mode === 'auto' && firstPass > MAX_FIRST_PASS_SHARE)
     return dense(`eventful: the first pass would decode ${Math.round(firstPass * 100)} %`);
   try {
-    return await sparseSamples(file, index, plan, left, signal, threads);
+    const subjects = opts.subjects === false ? undefined : createSubjectAnalyser();
+    return { ...(await sparseSamples(file, index, plan, left, signal, { threads, onFrame: subjects?.push })), subjects };
   } catch (e) {
     if (fatal(e)) throw e;
     return dense(`sparse decode failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -133,13 +138,14 @@ export async function clipSamples(
  * Decodes every sample: reference frames only (non-reference B frames skipped, no deblocking),
  * sampled to SAMPLES_PER_SEC and scaled to 320x180 grey on the way out.
  */
-async function denseSamples(file: string, timeoutMs: number, signal?: AbortSignal, threads = 2): Promise<FrameStats[]> {
+async function denseSamples(file: string, timeoutMs: number, signal?: AbortSignal, dec: Decode = { threads: 2 }): Promise<FrameStats[]> {
   const frameSize = ANALYSIS_W * ANALYSIS_H;
   // Statistics are taken as each frame arrives (while ffmpeg decodes the next ones); only the
   // previous frame is kept, so memory does not grow with the clip's length.
   const all: FrameStats[] = [];
   let prev: Uint8Array | undefined;
   const reader = frameReader(frameSize, (frame) => {
+    dec.onFrame?.(all.length / SAMPLES_PER_SEC, frame);
     all.push(frameStats(frame, prev));
     prev = frame;
   });
@@ -150,7 +156,7 @@ async function denseSamples(file: string, timeoutMs: number, signal?: AbortSigna
       'error',
       '-nostdin',
       ...INPUT_GUARD,
-      ...decodeFast(threads),
+      ...decodeFast(dec.threads),
       '-i',
       `file:${path.resolve(file)}`,
       '-an',
@@ -166,6 +172,7 @@ async function denseSamples(file: string, timeoutMs: number, signal?: AbortSigna
   return all;
 }
 
+type Decode = { threads: number; onFrame?: FrameSink }; // each decode feeds a subject analysis of its own
 /** Cheaper decoding: analysis needs neither deblocked pictures nor non-reference frames. */
 const decodeFast = (threads: number) => ['-skip_loop_filter', 'all', '-skip_frame', 'noref', '-threads', String(Math.max(1, threads))];
 
@@ -316,11 +323,11 @@ async function sparseSamples(
   plan: SparsePlan,
   left: () => number,
   signal?: AbortSignal,
-  threads = 2,
+  dec: Decode = { threads: 2 },
 ): Promise<ClipSamples> {
   const table: Array<Slot | undefined> = new Array(plan.slots).fill(undefined);
   let decoded = 0;
-  decoded += await sparsePass(file, index, plan, new Set(plan.full), 'all', table, true, left(), signal, threads);
+  decoded += await sparsePass(file, index, plan, new Set(plan.full), 'all', table, true, left(), signal, dec);
   // Gaps whose ends disagree are decoded whole (every GOP under their unmeasured slots).
   const refSharp = sharpReference(table.flatMap((s) => (s ? [s.stats] : [])));
   const refine = new Set<number>();
@@ -349,7 +356,7 @@ async function sparseSamples(
   if (refine.size) {
     // Each refined GOP with the window of the next, so motion is measured across the boundary.
     const next = new Set([...refine].map((i) => i + 1).filter((i) => !refine.has(i)));
-    decoded += await sparsePass(file, index, plan, refine, next, table, false, left(), signal, threads);
+    decoded += await sparsePass(file, index, plan, refine, next, table, false, left(), signal, dec);
   }
   const measured = table.filter(Boolean).length;
   const stats = fillGaps(table);
@@ -381,7 +388,7 @@ async function sparsePass(
   links: boolean,
   timeoutMs: number,
   signal?: AbortSignal,
-  threads = 2,
+  dec: Decode = { threads: 2 },
 ): Promise<number> {
   const coverage = passCoverage(plan, full, windowed);
   const kept = plan.gops.filter((g) => full.has(g.index) || windowed === 'all' || windowed.has(g.index));
@@ -394,7 +401,7 @@ async function sparsePass(
     window: windowed === 'all' ? 'all' : [...windowed],
   });
   if (expression.length > MAX_EXPRESSION) throw new EngineError('RENDER_FAILED', 'sparse decode: too many separate GOPs for one pass');
-  const args = sparsePassArgs(file, expression, index.rotation, threads);
+  const args = sparsePassArgs(file, expression, index.rotation, dec.threads);
 
   // Every frame's time must be one of the kept packets', in increasing order; anything else means
   // the decoder lost its step (and the caller decodes densely instead).
@@ -417,6 +424,7 @@ async function sparsePass(
     const from = Math.max(cov[0], Math.round(f.t * SAMPLES_PER_SEC));
     const to = Math.min(cov[1], next === undefined ? cov[1] : Math.round(next * SAMPLES_PER_SEC));
     for (let s = from; s < to; s++) {
+      if (!f.stats) dec.onFrame?.(s / SAMPLES_PER_SEC, f.pixels);
       const base = (f.stats ??= frameStats(f.pixels, undefined));
       const contiguous = last?.slot === s - 1;
       const motion = contiguous ? (last!.pixels === f.pixels ? 0 : meanAbsDiff(f.pixels, last!.pixels)) : 0;

@@ -6,9 +6,10 @@
  */
 import { sharpReference } from './clip-sampling.js';
 import { ANALYSIS_H, ANALYSIS_W, frameStats, histDistance, isBlackStats, STILL_MOTION, type FrameStats } from './frame-stats.js';
+import type { SubjectTrack } from './reframe/types.js';
 
-/** The version clip analyses carry; an analysis of an older one is redone. */
-export const CLIP_ANALYSIS_VERSION = 2;
+/** The version clip analyses carry; an analysis of an older one is redone (3: with the subject track). */
+export const CLIP_ANALYSIS_VERSION = 3;
 
 export interface ClipAnalysis {
   version: number;
@@ -30,6 +31,8 @@ export interface ClipAnalysis {
   exposure?: number[];
   /** How the samples were obtained: every one decoded, or sparsely (clip-sampling.ts). */
   decoding?: ClipDecoding;
+  /** Salient regions a few times a second, for reframing and Intelligence (reframe/subject-analysis.ts; version 3). */
+  subjects?: SubjectTrack;
 }
 
 export interface ClipDecoding {

@@ -1,0 +1,282 @@
+/**
+ * Saliency maps of one small grey analysis frame (pure, no I/O):
+ *
+ * - Spectral residual (Hou and Zhang, "Saliency detection: a spectral residual approach", CVPR
+ *   2007): on a 64x32 copy of the frame, the log amplitude spectrum minus its local mean, put back
+ *   with the original phase; what is left after the inverse transform is what the picture does
+ *   not repeat (a figure on a textured background, a sign, a face).
+ * - Motion with the camera's own motion taken out: the global shift between this frame and the
+ *   previous one (coarse-to-fine search of the mean absolute difference on 160x90 and 40x22
+ *   copies), then for each cell how far its value lies outside the range of the previous frame's
+ *   3x3 neighbourhood at the shifted place (zero for a sub-pixel shift of a smooth background, so
+ *   a pan leaves only what moves against it).
+ *
+ * Both maps are on the same grid (GRID_W x GRID_H cells over the whole picture).
+ */
+
+/** The saliency grid: cells over the whole picture (16:9 analysis frames give square-ish cells). */
+export const GRID_W = 64;
+export const GRID_H = 32;
+
+/** Block-mean downscale of a w x h grey frame to dw x dh (each target cell averages its source box). */
+export function downscale(src: Uint8Array | Float32Array, w: number, h: number, dw: number, dh: number): Float32Array {
+  const out = new Float32Array(dw * dh);
+  for (let y = 0; y < dh; y++) {
+    const y0 = Math.floor((y * h) / dh);
+    const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * h) / dh));
+    for (let x = 0; x < dw; x++) {
+      const x0 = Math.floor((x * w) / dw);
+      const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * w) / dw));
+      let s = 0;
+      for (let yy = y0; yy < y1; yy++) {
+        const row = yy * w;
+        for (let xx = x0; xx < x1; xx++) s += src[row + xx]!;
+      }
+      out[y * dw + x] = s / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  return out;
+}
+
+/** In-place radix-2 complex FFT of length n (a power of two); `inverse` without the 1/n. */
+function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = ((inverse ? 2 : -2) * Math.PI) / len;
+    const wr = Math.cos(ang);
+    const wi = Math.sin(ang);
+    for (let i = 0; i < n; i += len) {
+      let cr = 1,
+        ci = 0;
+      for (let k = 0; k < len / 2; k++) {
+        const a = i + k;
+        const b = a + len / 2;
+        const tr = re[b]! * cr - im[b]! * ci;
+        const ti = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+        const ncr = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = ncr;
+      }
+    }
+  }
+}
+
+/** 2D FFT of a w x h complex image stored row by row (w, h powers of two). */
+function fft2(re: Float64Array, im: Float64Array, w: number, h: number, inverse: boolean): void {
+  const rr = new Float64Array(w);
+  const ri = new Float64Array(w);
+  for (let y = 0; y < h; y++) {
+    rr.set(re.subarray(y * w, y * w + w));
+    ri.set(im.subarray(y * w, y * w + w));
+    fft(rr, ri, inverse);
+    re.set(rr, y * w);
+    im.set(ri, y * w);
+  }
+  const cr = new Float64Array(h);
+  const ci = new Float64Array(h);
+  for (let x = 0; x < w; x++) {
+    for (let y = 0; y < h; y++) {
+      cr[y] = re[y * w + x]!;
+      ci[y] = im[y * w + x]!;
+    }
+    fft(cr, ci, inverse);
+    for (let y = 0; y < h; y++) {
+      re[y * w + x] = cr[y]!;
+      im[y * w + x] = ci[y]!;
+    }
+  }
+}
+
+/** Box blur of radius r (clamped at the edges), `passes` times: close to a Gaussian. */
+export function blur(src: Float32Array, w: number, h: number, r: number, passes = 2): Float32Array {
+  const a = Float32Array.from(src);
+  const b = new Float32Array(a.length);
+  for (let p = 0; p < passes; p++) {
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        let s = 0,
+          n = 0;
+        for (let k = Math.max(0, x - r); k <= Math.min(w - 1, x + r); k++, n++) s += a[y * w + k]!;
+        b[y * w + x] = s / n;
+      }
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        let s = 0,
+          n = 0;
+        for (let k = Math.max(0, y - r); k <= Math.min(h - 1, y + r); k++, n++) s += b[k * w + x]!;
+        a[y * w + x] = s / n;
+      }
+  }
+  return a;
+}
+
+/**
+ * Spectral residual saliency of a GRID_W x GRID_H picture (values 0..1, the map's maximum 1;
+ * all zero for a flat picture).
+ */
+export function spectralResidual(small: Float32Array): Float32Array {
+  const w = GRID_W,
+    h = GRID_H,
+    n = w * h;
+  const re = new Float64Array(n);
+  const im = new Float64Array(n);
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += small[i]!;
+  mean /= n;
+  for (let i = 0; i < n; i++) re[i] = small[i]! - mean;
+  fft2(re, im, w, h, false);
+  const logAmp = new Float32Array(n);
+  const phaseRe = new Float64Array(n);
+  const phaseIm = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = Math.hypot(re[i]!, im[i]!);
+    logAmp[i] = Math.log(a + 1e-6);
+    phaseRe[i] = a > 0 ? re[i]! / a : 0;
+    phaseIm[i] = a > 0 ? im[i]! / a : 0;
+  }
+  // The local mean of the log spectrum (3x3, wrapping around: the spectrum is periodic).
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += logAmp[((y + dy + h) % h) * w + ((x + dx + w) % w)]!;
+      const residual = logAmp[y * w + x]! - s / 9;
+      const e = Math.exp(residual);
+      re[y * w + x] = e * phaseRe[y * w + x]!;
+      im[y * w + x] = e * phaseIm[y * w + x]!;
+    }
+  // The DC term carries no structure.
+  re[0] = 0;
+  im[0] = 0;
+  fft2(re, im, w, h, true);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = re[i]! * re[i]! + im[i]! * im[i]!;
+  return normalise(blur(out, w, h, 2));
+}
+
+/** Scales a map so that its maximum is 1 (a map of zeros stays zero). */
+export function normalise(m: Float32Array, floor = 0): Float32Array {
+  let max = floor;
+  for (const v of m) if (v > max) max = v;
+  if (max <= 0) return m;
+  for (let i = 0; i < m.length; i++) m[i] = m[i]! / max;
+  return m;
+}
+
+/** Mean absolute difference of `cur` and `prev` shifted by (dx, dy), over the overlap (inner part only). */
+function shiftCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number, step: number): number {
+  let s = 0,
+    n = 0;
+  const mx = Math.ceil(w / 8),
+    my = Math.ceil(h / 8);
+  for (let y = Math.max(my, -dy + my); y < Math.min(h - my, h - dy - my); y += step)
+    for (let x = Math.max(mx, -dx + mx); x < Math.min(w - mx, w - dx - mx); x += step) {
+      s += Math.abs(cur[y * w + x]! - prev[(y + dy) * w + x + dx]!);
+      n++;
+    }
+  return n ? s / n : Infinity;
+}
+
+/**
+ * The global shift (dx, dy) in pixels of `w` x `h` frames such that cur(x, y) ~ prev(x + dx, y + dy):
+ * the camera's own motion. Searched on a quarter-size copy, then refined at full size.
+ */
+export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h: number, range = 24): [number, number] {
+  const qw = w >> 2,
+    qh = h >> 2;
+  const qc = downscale(cur, w, h, qw, qh);
+  const qp = downscale(prev, w, h, qw, qh);
+  const qr = Math.ceil(range / 4);
+  let best = [0, 0] as [number, number];
+  let bestCost = shiftCost(qc, qp, qw, qh, 0, 0, 1);
+  for (let dy = -Math.ceil(qr / 2); dy <= Math.ceil(qr / 2); dy++)
+    for (let dx = -qr; dx <= qr; dx++) {
+      const c = shiftCost(qc, qp, qw, qh, dx, dy, 1);
+      // Ties go to the smaller shift: a static camera stays static.
+      if (c < bestCost - 1e-6) [bestCost, best] = [c, [dx, dy]];
+    }
+  let fx = best[0] * 4,
+    fy = best[1] * 4;
+  let fine = shiftCost(cur, prev, w, h, fx, fy, 2);
+  const [cx, cy] = [fx, fy];
+  for (let dy = -3; dy <= 3; dy++)
+    for (let dx = -3; dx <= 3; dx++) {
+      const c = shiftCost(cur, prev, w, h, cx + dx, cy + dy, 2);
+      if (c < fine - 1e-6) [fine, fx, fy] = [c, cx + dx, cy + dy];
+    }
+  return [fx, fy];
+}
+
+/**
+ * Where `cur` moves against the background once the shift (dx, dy) is taken out: per pixel, how
+ * far its value lies outside the min..max of the previous frame's 3x3 neighbourhood at the
+ * shifted place; pixels whose shifted place is outside the previous frame count as still.
+ * Returned on the GRID_W x GRID_H grid (cell means), in grey levels.
+ */
+export function motionResidual(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number): Float32Array {
+  const res = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    const py = y + dy;
+    if (py < 1 || py >= h - 1) continue;
+    for (let x = 1; x < w - 1; x++) {
+      const px = x + dx;
+      if (px < 1 || px >= w - 1) continue;
+      let lo = 255,
+        hi = 0;
+      for (let k = -1; k <= 1; k++) {
+        const row = (py + k) * w + px;
+        for (let j = -1; j <= 1; j++) {
+          const v = prev[row + j]!;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+      }
+      const v = cur[y * w + x]!;
+      res[y * w + x] = v > hi ? v - hi : v < lo ? lo - v : 0;
+    }
+  }
+  return downscale(res, w, h, GRID_W, GRID_H);
+}
+
+/**
+ * Centre-surround contrast on the GRID_W x GRID_H grid (Itti-style, two cues from the grey frame):
+ * brightness that differs from its surroundings, and detail (absolute Laplacian) that differs
+ * from the detail around it (a textured figure on a smooth ground, or a plain one on busy
+ * ground). Each cue is scaled by its own maximum, then the two are averaged. `mid` is w x h.
+ */
+const LUMA_SHARE = 0.3;
+
+export function contrastSaliency(mid: Float32Array, w: number, h: number): Float32Array {
+  const lap = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      lap[i] = Math.abs(4 * mid[i]! - mid[i - 1]! - mid[i + 1]! - mid[i - w]! - mid[i + w]!);
+    }
+  const grey = downscale(mid, w, h, GRID_W, GRID_H);
+  const detail = downscale(lap, w, h, GRID_W, GRID_H);
+  const cue = (m: Float32Array) => {
+    const near = blur(m, GRID_W, GRID_H, 1, 2);
+    const far = blur(m, GRID_W, GRID_H, 8, 2);
+    const out = new Float32Array(m.length);
+    for (let i = 0; i < m.length; i++) out[i] = Math.abs(near[i]! - far[i]!);
+    return normalise(out);
+  };
+  const a = cue(grey);
+  const b = cue(detail);
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = LUMA_SHARE * a[i]! + (1 - LUMA_SHARE) * b[i]!;
+  return out;
+}
