@@ -1,3 +1,5 @@
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { enginePlan } from '@reelsmith/proto';
 import type { MusicAnalysis } from '../../src/beat-tracker';
 import type { ClipAnalysis } from '../../src/clip-analysis';
 import { planSummary } from '../../src/cli';
@@ -261,7 +263,9 @@ describe('Intelligence: which moments a segment shows', () => {
 
   it("records each segment's score and the components behind it", () => {
     const plan = one(kinds('kkffbbgg'), 4);
-    const json = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    // As the plan crosses gRPC: the score and its components travel in the message.
+    const S = enginePlan.EditPlanSchema;
+    const json = fromBinary(S, toBinary(S, create(S, plan)));
     for (const s of json.segments) {
       expect(s.score).toBeGreaterThan(0);
       expect(s.why).toMatchObject({
