@@ -17,8 +17,12 @@ import type { SongSection } from './edit-plan.js';
 import { sectionKind, type SectionKind } from './song.js';
 import type { Plain } from './plain.js';
 
-/** A clip's analysis in the engine's form: the score components absent in analyses without them. */
-export type ClipAnalysisDoc = Omit<Plain<pb.ClipAnalysis>, 'sharpness' | 'motion' | 'exposure' | 'decoding'> & {
+/** A clip's subject track in the engine's form (reframe/types.ts): the camera's shifts as pairs. */
+export type SubjectTrackDoc = Omit<Plain<pb.SubjectTrack>, 'cameraShift'> & { cameraShift?: Array<[number, number]> };
+
+/** A clip's analysis in the engine's form: the score components and the subjects absent in analyses without them. */
+export type ClipAnalysisDoc = Omit<Plain<pb.ClipAnalysis>, 'sharpness' | 'motion' | 'exposure' | 'decoding' | 'subjects'> & {
+  subjects?: SubjectTrackDoc;
   sharpness?: number[];
   motion?: number[];
   exposure?: number[];
@@ -60,20 +64,33 @@ export function analysisMessage(doc: unknown): pb.MediaAnalysis | undefined {
     if ('bpm' in doc)
       return create(pb.MediaAnalysisSchema, { kind: { case: 'music', value: fromJson(pb.MusicAnalysisSchema, json, read) } });
     if ('sampleIntervalSec' in doc)
-      return create(pb.MediaAnalysisSchema, { kind: { case: 'clip', value: fromJson(pb.ClipAnalysisSchema, json, read) } });
+      return create(pb.MediaAnalysisSchema, {
+        kind: { case: 'clip', value: fromJson(pb.ClipAnalysisSchema, shiftsAsObjects(json), read) },
+      });
   } catch {
     // A field of the wrong type: not an analysis.
   }
   return undefined;
 }
 
+/** The engine keeps a track's camera shifts as [dx, dy] pairs; the message as {dx, dy}. */
+function shiftsAsObjects(doc: JsonValue): JsonValue {
+  const subjects = (doc as { subjects?: { cameraShift?: unknown } }).subjects;
+  if (!subjects || !Array.isArray(subjects.cameraShift)) return doc;
+  const cameraShift = subjects.cameraShift.map((p: unknown) =>
+    Array.isArray(p) ? { dx: p[0] as JsonValue, dy: p[1] as JsonValue } : p,
+  ) as JsonValue;
+  return { ...(doc as object), subjects: { ...subjects, cameraShift } } as JsonValue;
+}
+
 /** `MediaItem.analysis` back in the engine's form; undefined when unset. */
 export function analysisDoc(m: pb.MediaAnalysis | undefined): MediaAnalysisDoc | undefined {
   const k = m?.kind;
   if (k?.case === 'clip') {
-    const { $typeName: _t, $unknown: _u, sharpness, motion, exposure, decoding, ...rest } = k.value;
+    const { $typeName: _t, $unknown: _u, sharpness, motion, exposure, decoding, subjects, ...rest } = k.value;
     return {
       ...rest,
+      ...(subjects ? { subjects: subjectTrack(subjects) } : {}),
       ...(some(sharpness) ? { sharpness } : {}),
       ...(some(motion) ? { motion } : {}),
       ...(some(exposure) ? { exposure } : {}),
@@ -104,4 +121,17 @@ export function analysisDoc(m: pb.MediaAnalysis | undefined): MediaAnalysisDoc |
     return doc;
   }
   return undefined;
+}
+
+function subjectTrack(m: pb.SubjectTrack): SubjectTrackDoc {
+  return {
+    version: m.version,
+    intervalSec: m.intervalSec,
+    samples: m.samples.map((x) => ({
+      t: x.t,
+      boxes: x.boxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h, weight: b.weight, moving: b.moving })),
+    })),
+    shots: m.shots,
+    ...(m.cameraShift.length ? { cameraShift: m.cameraShift.map((c): [number, number] => [c.dx, c.dy]) } : {}),
+  };
 }

@@ -23,6 +23,20 @@ const clip = {
   blurred: [false, true],
   scenes: [],
   decoding: { mode: 'sparse', decodedShare: 0.4, measuredShare: 0.8, gaps: { decoded: { scene: 1 }, filled: 2 } },
+  // The subject track reframing follows; the camera's shifts are [dx, dy] pairs in the engine.
+  subjects: {
+    version: 1,
+    intervalSec: 0.25,
+    samples: [
+      { t: 0, boxes: [{ x: 0.25, y: 0.125, w: 0.5, h: 0.5, weight: 0.75, moving: true }] },
+      { t: 0.25, boxes: [] },
+    ],
+    shots: [2],
+    cameraShift: [
+      [0, 0],
+      [0.125, -0.25],
+    ],
+  },
 };
 const music = {
   version: 3,

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reelsmith/engine/v1/analysis.proto.
  */
 export const file_reelsmith_engine_v1_analysis: GenFile = /*@__PURE__*/
-  fileDesc("CiJyZWVsc21pdGgvZW5naW5lL3YxL2FuYWx5c2lzLnByb3RvEhNyZWVsc21pdGguZW5naW5lLnYxIn8KDU1lZGlhQW5hbHlzaXMSMQoEY2xpcBgBIAEoCzIhLnJlZWxzbWl0aC5lbmdpbmUudjEuQ2xpcEFuYWx5c2lzSAASMwoFbXVzaWMYAiABKAsyIi5yZWVsc21pdGguZW5naW5lLnYxLk11c2ljQW5hbHlzaXNIAEIGCgRraW5kIpoCCgxDbGlwQW5hbHlzaXMSDwoHdmVyc2lvbhgBIAEoBRIUCgxkdXJhdGlvbl9zZWMYAiABKAESGwoTc2FtcGxlX2ludGVydmFsX3NlYxgDIAEoARINCgV0aW1lcxgEIAMoARINCgVzY29yZRgFIAMoARINCgVibGFjaxgGIAMoCBIOCgZmcm96ZW4YByADKAgSDwoHYmx1cnJlZBgIIAMoCBIOCgZzY2VuZXMYCSADKAESEQoJc2hhcnBuZXNzGAogAygBEg4KBm1vdGlvbhgLIAMoARIQCghleHBvc3VyZRgMIAMoARIzCghkZWNvZGluZxgNIAEoCzIhLnJlZWxzbWl0aC5lbmdpbmUudjEuQ2xpcERlY29kaW5nIowBCgxDbGlwRGVjb2RpbmcSDAoEbW9kZRgBIAEoCRIOCgZyZWFzb24YAiABKAkSFQoNZGVjb2RlZF9zaGFyZRgDIAEoARIWCg5tZWFzdXJlZF9zaGFyZRgEIAEoARIvCgRnYXBzGAUgASgLMiEucmVlbHNtaXRoLmVuZ2luZS52MS5EZWNvZGluZ0dhcHMijwEKDERlY29kaW5nR2FwcxI/CgdkZWNvZGVkGAEgAygLMi4ucmVlbHNtaXRoLmVuZ2luZS52MS5EZWNvZGluZ0dhcHMuRGVjb2RlZEVudHJ5Eg4KBmZpbGxlZBgCIAEoARouCgxEZWNvZGVkRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASL3AQoNTXVzaWNBbmFseXNpcxIPCgd2ZXJzaW9uGAEgASgFEhQKDGR1cmF0aW9uX3NlYxgCIAEoARILCgNicG0YAyABKAESFwoPYmVhdF9wZXJpb2Rfc2VjGAQgASgBEg0KBWJlYXRzGAUgAygBEgwKBGJhcnMYBiADKAESEgoKY29uZmlkZW5jZRgHIAEoARIVCg1iZWF0c19wZXJfYmFyGAggASgFEg4KBm9uc2V0cxgJIAMoARINCgVwZWFrcxgKIAMoAhIyCghzZWN0aW9ucxgLIAMoCzIgLnJlZWxzbWl0aC5lbmdpbmUudjEuU29uZ1NlY3Rpb25iBnByb3RvMw", [file_reelsmith_engine_v1_plan]);
+  fileDesc("CiJyZWVsc21pdGgvZW5naW5lL3YxL2FuYWx5c2lzLnByb3RvEhNyZWVsc21pdGguZW5naW5lLnYxIn8KDU1lZGlhQW5hbHlzaXMSMQoEY2xpcBgBIAEoCzIhLnJlZWxzbWl0aC5lbmdpbmUudjEuQ2xpcEFuYWx5c2lzSAASMwoFbXVzaWMYAiABKAsyIi5yZWVsc21pdGguZW5naW5lLnYxLk11c2ljQW5hbHlzaXNIAEIGCgRraW5kIs8CCgxDbGlwQW5hbHlzaXMSDwoHdmVyc2lvbhgBIAEoBRIUCgxkdXJhdGlvbl9zZWMYAiABKAESGwoTc2FtcGxlX2ludGVydmFsX3NlYxgDIAEoARINCgV0aW1lcxgEIAMoARINCgVzY29yZRgFIAMoARINCgVibGFjaxgGIAMoCBIOCgZmcm96ZW4YByADKAgSDwoHYmx1cnJlZBgIIAMoCBIOCgZzY2VuZXMYCSADKAESEQoJc2hhcnBuZXNzGAogAygBEg4KBm1vdGlvbhgLIAMoARIQCghleHBvc3VyZRgMIAMoARIzCghkZWNvZGluZxgNIAEoCzIhLnJlZWxzbWl0aC5lbmdpbmUudjEuQ2xpcERlY29kaW5nEjMKCHN1YmplY3RzGA4gASgLMiEucmVlbHNtaXRoLmVuZ2luZS52MS5TdWJqZWN0VHJhY2sisQEKDFN1YmplY3RUcmFjaxIPCgd2ZXJzaW9uGAEgASgNEhQKDGludGVydmFsX3NlYxgCIAEoARIzCgdzYW1wbGVzGAMgAygLMiIucmVlbHNtaXRoLmVuZ2luZS52MS5TdWJqZWN0U2FtcGxlEg0KBXNob3RzGAQgAygBEjYKDGNhbWVyYV9zaGlmdBgFIAMoCzIgLnJlZWxzbWl0aC5lbmdpbmUudjEuQ2FtZXJhU2hpZnQiSgoNU3ViamVjdFNhbXBsZRIJCgF0GAEgASgBEi4KBWJveGVzGAIgAygLMh8ucmVlbHNtaXRoLmVuZ2luZS52MS5TdWJqZWN0Qm94IlgKClN1YmplY3RCb3gSCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXcYAyABKAESCQoBaBgEIAEoARIOCgZ3ZWlnaHQYBSABKAESDgoGbW92aW5nGAYgASgIIiUKC0NhbWVyYVNoaWZ0EgoKAmR4GAEgASgBEgoKAmR5GAIgASgBIowBCgxDbGlwRGVjb2RpbmcSDAoEbW9kZRgBIAEoCRIOCgZyZWFzb24YAiABKAkSFQoNZGVjb2RlZF9zaGFyZRgDIAEoARIWCg5tZWFzdXJlZF9zaGFyZRgEIAEoARIvCgRnYXBzGAUgASgLMiEucmVlbHNtaXRoLmVuZ2luZS52MS5EZWNvZGluZ0dhcHMijwEKDERlY29kaW5nR2FwcxI/CgdkZWNvZGVkGAEgAygLMi4ucmVlbHNtaXRoLmVuZ2luZS52MS5EZWNvZGluZ0dhcHMuRGVjb2RlZEVudHJ5Eg4KBmZpbGxlZBgCIAEoARouCgxEZWNvZGVkRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASL3AQoNTXVzaWNBbmFseXNpcxIPCgd2ZXJzaW9uGAEgASgFEhQKDGR1cmF0aW9uX3NlYxgCIAEoARILCgNicG0YAyABKAESFwoPYmVhdF9wZXJpb2Rfc2VjGAQgASgBEg0KBWJlYXRzGAUgAygBEgwKBGJhcnMYBiADKAESEgoKY29uZmlkZW5jZRgHIAEoARIVCg1iZWF0c19wZXJfYmFyGAggASgFEg4KBm9uc2V0cxgJIAMoARINCgVwZWFrcxgKIAMoAhIyCghzZWN0aW9ucxgLIAMoCzIgLnJlZWxzbWl0aC5lbmdpbmUudjEuU29uZ1NlY3Rpb25iBnByb3RvMw", [file_reelsmith_engine_v1_plan]);
 
 /**
  * What the engine measured of one upload: media-library analyses it once, the orchestrator plans
@@ -122,6 +122,13 @@ export type ClipAnalysis = Message<"reelsmith.engine.v1.ClipAnalysis"> & {
    * @generated from field: reelsmith.engine.v1.ClipDecoding decoding = 13;
    */
   decoding?: ClipDecoding | undefined;
+
+  /**
+   * The clip's subjects, for reframing (analyses before version 3 have none).
+   *
+   * @generated from field: reelsmith.engine.v1.SubjectTrack subjects = 14;
+   */
+  subjects?: SubjectTrack | undefined;
 };
 
 /**
@@ -130,6 +137,146 @@ export type ClipAnalysis = Message<"reelsmith.engine.v1.ClipAnalysis"> & {
  */
 export const ClipAnalysisSchema: GenMessage<ClipAnalysis> = /*@__PURE__*/
   messageDesc(file_reelsmith_engine_v1_analysis, 1);
+
+/**
+ * Where a clip's subjects are, sample by sample (packages/engine/src/reframe/types.ts).
+ *
+ * @generated from message reelsmith.engine.v1.SubjectTrack
+ */
+export type SubjectTrack = Message<"reelsmith.engine.v1.SubjectTrack"> & {
+  /**
+   * @generated from field: uint32 version = 1;
+   */
+  version: number;
+
+  /**
+   * Nominal seconds between samples (samples carry their own times).
+   *
+   * @generated from field: double interval_sec = 2;
+   */
+  intervalSec: number;
+
+  /**
+   * @generated from field: repeated reelsmith.engine.v1.SubjectSample samples = 3;
+   */
+  samples: SubjectSample[];
+
+  /**
+   * Shot boundaries the camera path restarts at.
+   *
+   * @generated from field: repeated double shots = 4;
+   */
+  shots: number[];
+
+  /**
+   * Camera motion per sample: the picture's shift since the previous sample, in fractions of its
+   * width and height (as many as samples, or none).
+   *
+   * @generated from field: repeated reelsmith.engine.v1.CameraShift camera_shift = 5;
+   */
+  cameraShift: CameraShift[];
+};
+
+/**
+ * Describes the message reelsmith.engine.v1.SubjectTrack.
+ * Use `create(SubjectTrackSchema)` to create a new message.
+ */
+export const SubjectTrackSchema: GenMessage<SubjectTrack> = /*@__PURE__*/
+  messageDesc(file_reelsmith_engine_v1_analysis, 2);
+
+/**
+ * The salient regions of one analysed frame, biggest weight first.
+ *
+ * @generated from message reelsmith.engine.v1.SubjectSample
+ */
+export type SubjectSample = Message<"reelsmith.engine.v1.SubjectSample"> & {
+  /**
+   * @generated from field: double t = 1;
+   */
+  t: number;
+
+  /**
+   * @generated from field: repeated reelsmith.engine.v1.SubjectBox boxes = 2;
+   */
+  boxes: SubjectBox[];
+};
+
+/**
+ * Describes the message reelsmith.engine.v1.SubjectSample.
+ * Use `create(SubjectSampleSchema)` to create a new message.
+ */
+export const SubjectSampleSchema: GenMessage<SubjectSample> = /*@__PURE__*/
+  messageDesc(file_reelsmith_engine_v1_analysis, 3);
+
+/**
+ * A salient region, in fractions of the picture.
+ *
+ * @generated from message reelsmith.engine.v1.SubjectBox
+ */
+export type SubjectBox = Message<"reelsmith.engine.v1.SubjectBox"> & {
+  /**
+   * @generated from field: double x = 1;
+   */
+  x: number;
+
+  /**
+   * @generated from field: double y = 2;
+   */
+  y: number;
+
+  /**
+   * @generated from field: double w = 3;
+   */
+  w: number;
+
+  /**
+   * @generated from field: double h = 4;
+   */
+  h: number;
+
+  /**
+   * Salience mass of the region, 0..1.
+   *
+   * @generated from field: double weight = 5;
+   */
+  weight: number;
+
+  /**
+   * It moves against the background (camera motion taken out).
+   *
+   * @generated from field: bool moving = 6;
+   */
+  moving: boolean;
+};
+
+/**
+ * Describes the message reelsmith.engine.v1.SubjectBox.
+ * Use `create(SubjectBoxSchema)` to create a new message.
+ */
+export const SubjectBoxSchema: GenMessage<SubjectBox> = /*@__PURE__*/
+  messageDesc(file_reelsmith_engine_v1_analysis, 4);
+
+/**
+ * @generated from message reelsmith.engine.v1.CameraShift
+ */
+export type CameraShift = Message<"reelsmith.engine.v1.CameraShift"> & {
+  /**
+   * @generated from field: double dx = 1;
+   */
+  dx: number;
+
+  /**
+   * @generated from field: double dy = 2;
+   */
+  dy: number;
+};
+
+/**
+ * Describes the message reelsmith.engine.v1.CameraShift.
+ * Use `create(CameraShiftSchema)` to create a new message.
+ */
+export const CameraShiftSchema: GenMessage<CameraShift> = /*@__PURE__*/
+  messageDesc(file_reelsmith_engine_v1_analysis, 5);
 
 /**
  * How a clip's samples were obtained: every one decoded, or sparsely.
@@ -178,7 +325,7 @@ export type ClipDecoding = Message<"reelsmith.engine.v1.ClipDecoding"> & {
  * Use `create(ClipDecodingSchema)` to create a new message.
  */
 export const ClipDecodingSchema: GenMessage<ClipDecoding> = /*@__PURE__*/
-  messageDesc(file_reelsmith_engine_v1_analysis, 2);
+  messageDesc(file_reelsmith_engine_v1_analysis, 6);
 
 /**
  * @generated from message reelsmith.engine.v1.DecodingGaps
@@ -200,7 +347,7 @@ export type DecodingGaps = Message<"reelsmith.engine.v1.DecodingGaps"> & {
  * Use `create(DecodingGapsSchema)` to create a new message.
  */
 export const DecodingGapsSchema: GenMessage<DecodingGaps> = /*@__PURE__*/
-  messageDesc(file_reelsmith_engine_v1_analysis, 3);
+  messageDesc(file_reelsmith_engine_v1_analysis, 7);
 
 /**
  * A song's beats, bars and form (packages/engine/src/beat-tracker.ts, song-sections.ts).
@@ -285,5 +432,5 @@ export type MusicAnalysis = Message<"reelsmith.engine.v1.MusicAnalysis"> & {
  * Use `create(MusicAnalysisSchema)` to create a new message.
  */
 export const MusicAnalysisSchema: GenMessage<MusicAnalysis> = /*@__PURE__*/
-  messageDesc(file_reelsmith_engine_v1_analysis, 4);
+  messageDesc(file_reelsmith_engine_v1_analysis, 8);
 
