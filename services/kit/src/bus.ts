@@ -122,6 +122,9 @@ export class Bus {
       name: opts.name,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
+      // The first dial waits a minute, not nats.js's 20 s: on a machine busy with other work a
+      // service that gave up would be restarted by the supervisor and pay its whole start again.
+      timeout: 60_000,
       ...(opts.token ? { token: opts.token } : {}),
       ...(opts.user ? { user: opts.user, pass: opts.password } : {}),
     });
