@@ -139,8 +139,8 @@ export const jobRequestSchema = z
   })
   .meta({ id: 'JobRequest' });
 
-/** A valid request with every default applied (`framing` resolved, see `resolveFraming`). */
-export type JobRequest = z.output<typeof jobRequestSchema> & { framing: FramingName };
+/** A valid request with every default applied (`parseJobRequest` also fills `framing`, see `resolveFraming`). */
+export type JobRequest = z.output<typeof jobRequestSchema>;
 /** What a caller may send (defaults optional). */
 export type JobRequestInput = z.input<typeof jobRequestSchema>;
 

@@ -1,5 +1,5 @@
 import { planEdit, type EditPlan, type Segment } from '../../src/plan';
-import { framePlan, framingProblem, needsSubjects, planFramingProblem } from '../../src/plan-framing';
+import { framePlan, framingProblem, needsSubjects, planFramingProblem, type PlanFraming } from '../../src/plan-framing';
 import type { MediaInfo } from '../../src/probe';
 import { buildRenderArgs } from '../../src/render-args';
 import { buildChunkArgs, planBatches } from '../../src/render-batch-args';
@@ -218,13 +218,13 @@ describe('plan framing', () => {
   });
 
   it('keeps the framing a plan already has (a previewed plan renders as previewed)', () => {
-    const own = { mode: 'subject', camera: 'stationary', width: 608, height: 1080, path: [{ t: 0, x: 0, y: 0 }] };
+    const own: PlanFraming = { mode: 'subject', camera: 'stationary', width: 608, height: 1080, path: [{ t: 0, x: 0, y: 0 }] };
     const given = { ...plan, segments: plan.segments.map((s) => ({ ...s, framing: own })) };
     expect(framePlan(given, sources, '9:16', 'center').segments[0]!.framing).toBe(own);
   });
 
   it('refuses a crop outside the picture, of the wrong shape, or going back in time', () => {
-    const ok = {
+    const ok: PlanFraming = {
       mode: 'subject',
       camera: 'pan',
       width: 608,

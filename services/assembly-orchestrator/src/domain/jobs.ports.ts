@@ -91,6 +91,9 @@ export interface MediaInfo {
   durationSec: number;
   displayName?: string;
   thumbnailKey?: string;
+  /** Video: the picture as displayed (after rotation), pixels; framing plans crops in it. */
+  width?: number;
+  height?: number;
   /** media-library's upload-time analysis: pending, done or failed, and the analysis when done. */
   analysisStatus?: 'pending' | 'done' | 'failed';
   analysis?: MediaAnalysisDoc;

@@ -6,12 +6,24 @@ import {
   parseSettings,
   planEdit,
   rerollPlan,
+  framePlan,
+  needsSubjects,
+  planFramingProblem,
+  subjectTrack,
   validatePlan,
   type ClipAnalysis,
   type EditPlan,
   type PlanInput,
 } from '@reelsmith/engine/plan';
-import { isClipAnalysis, isMusicAnalysis, parseJobRequest, planFromWire, reelSeconds, type JobRequest } from '@reelsmith/proto';
+import {
+  isClipAnalysis,
+  isMusicAnalysis,
+  parseJobRequest,
+  planFromWire,
+  reelSeconds,
+  resolveFraming,
+  type JobRequest,
+} from '@reelsmith/proto';
 import {
   CANCELLED_MESSAGE,
   COMPLETE_MESSAGE,
@@ -45,6 +57,9 @@ import { planSections } from './plan-sections.js';
 const OUTPUT_FPS = parseSettings().fps;
 
 const invalid = (message: string, code = 'invalid_plan') => new DomainError(ErrorCode.INVALID_ARGUMENT, message, code);
+
+/** A clip's picture as displayed (media-library's probe), when known. */
+const pictureOf = (c: MediaInfo) => (c.width && c.height ? { width: c.width, height: c.height } : undefined);
 
 /**
  * Jobs from request to finished reel. Creating a job validates the request against the user's
@@ -114,7 +129,9 @@ export class JobsService {
         musicSec: music?.durationSec,
         fps: OUTPUT_FPS,
       });
-      if (problem) throw invalid(problem);
+      // Its framings (crop paths) must fit the clips' pictures and the reel's shape.
+      const framingProblem = planFramingProblem(given, clips.map(pictureOf), request.aspect);
+      if (problem || framingProblem) throw invalid((problem ?? framingProblem)!);
     }
     return { request, media, keys, clips, music, totalBytes, outputSeconds, given };
   }
@@ -212,7 +229,10 @@ export class JobsService {
     const { request, clips, music, given } = x;
     if (opts.reroll.length && !given) throw invalid('reroll needs a plan: send the plan to re-roll segments of', 'invalid_request');
     const needsAnalyses = !given || opts.reroll.length > 0;
-    if (needsAnalyses && request.enable_intelligence && clips.some((c) => c.analysisStatus === 'pending'))
+    const framing = resolveFraming(request);
+    // Subject framing plans crop paths from the clips' subject tracks (clip analysis) where it crops.
+    const waitsFor = (c: MediaInfo) => request.enable_intelligence || needsSubjects(framing, pictureOf(c), request.aspect);
+    if (needsAnalyses && clips.some((c) => c.analysisStatus === 'pending' && waitsFor(c)))
       throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Clip analysis is still running, try again in a moment.', 'analysis_pending');
     if (!given && request.enable_beat_mapping && music?.analysisStatus === 'pending')
       throw new DomainError(ErrorCode.FAILED_PRECONDITION, 'Music analysis is still running, try again in a moment.', 'analysis_pending');
@@ -245,6 +265,18 @@ export class JobsService {
       if (isEngineError(e) && e.code === 'INVALID_SETTINGS') throw invalid(e.message);
       throw e;
     }
+    // Every segment's framing, as the render will follow it (a re-rolled moment is framed anew;
+    // the framings a sent plan has are kept).
+    const rerolled = new Set(opts.reroll);
+    plan = framePlan(
+      { ...plan, segments: plan.segments.map((s, i) => (given && rerolled.has(i) ? { ...s, framing: undefined } : s)) },
+      clips.map((c) => {
+        const picture = pictureOf(c);
+        return picture && { ...picture, subjects: subjectTrack(clipAnalysis(c)) };
+      }),
+      request.aspect,
+      framing,
+    );
     const estimate = await this.price(x, plan);
     return {
       plan: { ...plan, aspect: request.aspect },

@@ -15,6 +15,8 @@ export function grpcPeers(addr: { billing: string; media: string }, deadlineMs: 
         durationSec: i.durationSec,
         displayName: i.displayName,
         thumbnailKey: i.thumbnailKey,
+        width: i.width,
+        height: i.height,
         analysisStatus: (i.analysisStatus || 'pending') as 'pending' | 'done' | 'failed',
         analysis: analysisDoc(i.analysis),
         peaks: i.peaks,
