@@ -1,9 +1,10 @@
 import { useState } from 'react';
+// The limits the server checks, from the one definition (a pure file of proto, not a copy).
+import { TARGET_DURATION_LIMITS } from '../../../../proto/src/reel-length.ts';
 import { NumberField } from './NumberField';
 
 /** The target lengths offered at once (seconds); anything else from 5 to 600 is a custom value. */
 export const LENGTH_PRESETS = [15, 30, 60, 90] as const;
-export const LENGTH_LIMITS = { min: 5, max: 600 } as const;
 
 /**
  * Whether the reel will be cut to the song: the target is longer than the song (the reel is the
@@ -79,7 +80,7 @@ export function ReelLengthPicker({
         <NumberField
           label="Length (seconds)"
           value={target ?? 45}
-          limits={LENGTH_LIMITS}
+          limits={TARGET_DURATION_LIMITS}
           step={1}
           onValue={(n) => onChange(n)}
           onProblem={onProblem}

@@ -5,31 +5,17 @@
  * them, the keys of the window's slider, and what a screen reader says. Pure, tested alone.
  */
 
-const EPS = 1e-6;
+import { windowStarts } from '../../../../proto/src/song.ts';
 
 /** How many bars PageUp and PageDown move the window. */
 export const PAGE_BARS = 4;
 
 /**
- * The bar lines the window can start on: every bar line `bars[i]` (seconds into the song) from
- * which some later bar line lies within half a bar of `targetSec` further on, as the engine
- * requires (a start it cannot use would be replaced by its own choice).
+ * The bar lines the window can start on: those from which the whole number of bars nearest the
+ * target still fits in the song, by the engine's own rule (a start it cannot use would be replaced
+ * by its own choice). The rule is written once, in proto/src/song.ts; the web imports the file.
  */
-export function windowStarts(bars: readonly number[], durationSec: number, targetSec: number): number[] {
-  const lines = bars.filter((b) => b >= 0 && b <= durationSec + EPS);
-  const out: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let best = -1;
-    for (let j = i + 1; j < lines.length; j++) {
-      if (best < 0 || Math.abs(lines[j]! - lines[i]! - targetSec) < Math.abs(lines[best]! - lines[i]! - targetSec)) best = j;
-      if (lines[j]! - lines[i]! > targetSec) break;
-    }
-    if (best < 0) continue;
-    const barLen = (lines[best]! - lines[i]!) / (best - i);
-    if (Math.abs(lines[best]! - lines[i]! - targetSec) <= barLen / 2 + EPS) out.push(lines[i]!);
-  }
-  return out;
-}
+export { windowStarts };
 
 /** The index of the start nearest to `t` (-1 when there is none). */
 export function nearestStart(starts: readonly number[], t: number): number {
