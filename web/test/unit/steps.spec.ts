@@ -3,7 +3,7 @@ import {
   PROGRESS_STEPS,
   acceptDropped,
   overReelCap,
-  reelSeconds,
+  knownReelSeconds,
   refusedMessage,
   stepFor,
   stepsReached,
@@ -89,18 +89,18 @@ describe('progress card steps', () => {
 
 describe('the reel length priced in the estimate', () => {
   it('is the music when there is music, else the clips added up, and unknown until every duration is read', () => {
-    expect(reelSeconds([720], 90, true)).toBe(90);
-    expect(reelSeconds([720], undefined, true)).toBeUndefined();
-    expect(reelSeconds([600, 120], undefined, false)).toBe(720);
-    expect(reelSeconds([600, undefined], undefined, false)).toBeUndefined();
+    expect(knownReelSeconds([720], 90, true)).toBe(90);
+    expect(knownReelSeconds([720], undefined, true)).toBeUndefined();
+    expect(knownReelSeconds([600, 120], undefined, false)).toBe(720);
+    expect(knownReelSeconds([600, undefined], undefined, false)).toBeUndefined();
   });
 
   it('lasts the target length when one is chosen, at most the song (or the footage)', () => {
-    expect(reelSeconds([720], 240, true, 30)).toBe(30);
-    expect(reelSeconds([720], 20, true, 30)).toBe(20);
-    expect(reelSeconds([600, 120], undefined, false, 90)).toBe(90);
-    expect(reelSeconds([10], undefined, false, 90)).toBe(10);
-    expect(reelSeconds([720], 240, true, null)).toBe(240);
+    expect(knownReelSeconds([720], 240, true, 30)).toBe(30);
+    expect(knownReelSeconds([720], 20, true, 30)).toBe(20);
+    expect(knownReelSeconds([600, 120], undefined, false, 90)).toBe(90);
+    expect(knownReelSeconds([10], undefined, false, 90)).toBe(10);
+    expect(knownReelSeconds([720], 240, true, null)).toBe(240);
   });
 
   it('tells the user when the target is longer than the song', () => {

@@ -3,6 +3,9 @@
  * percentage as the render worker reports it: preparing and analysing below 10 %, rendering from
  * 10 %, finalizing from 95 % (packages/engine/src/render.ts).
  */
+// The web shares the length rule with the engine and the orchestrator: the pure file itself, not a copy.
+import { reelSeconds } from '../../../../proto/src/reel-length.ts';
+
 export const PROGRESS_STEPS = [
   { label: 'Queued', at: 0 },
   { label: 'Initializing', at: 0 },
@@ -76,21 +79,19 @@ export function sizeLabel(bytes: number): string {
 }
 
 /**
- * How long the reel will be (the engine's rule, as the orchestrator prices and caps it): as long as
- * the music; without music, the clips' total; with a target length, the target, at most that.
- * Unknown (undefined) until every duration it needs is read.
+ * How long the reel will be, by the engine's length rule (`reelSeconds`, defined once in
+ * proto/src/reel-length.ts, as the orchestrator prices and caps it). Unknown (undefined) until
+ * every duration it needs is read.
  */
-export function reelSeconds(
+export function knownReelSeconds(
   clipSeconds: Array<number | undefined>,
   musicSeconds: number | undefined,
   hasMusic: boolean,
   targetSeconds?: number | null,
 ): number | undefined {
-  const cut = (full: number | undefined) =>
-    full === undefined || targetSeconds === null || targetSeconds === undefined ? full : Math.min(full, targetSeconds);
-  if (hasMusic) return cut(musicSeconds);
+  if (hasMusic) return musicSeconds === undefined ? undefined : reelSeconds([], musicSeconds, targetSeconds);
   if (clipSeconds.some((s) => s === undefined)) return undefined;
-  return cut((clipSeconds as number[]).reduce((s, c) => s + c, 0));
+  return reelSeconds(clipSeconds as number[], undefined, targetSeconds);
 }
 
 /** Over the plan's longest reel, counted in whole milliseconds as the server does (3:00 of clips is not over). */

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { jobRequestDefaults, type FullJobRequest, type JobRequest, type User } from '../../api/types';
 import { loadDefaults } from '../settings';
 import { useEstimateQuery } from './assembly.api';
+import { framingFor } from './framing';
 import { accountLeft, recallSettings, rememberSettings, settingsOnAccount } from './settingsMemory';
-import { reelSeconds } from './steps';
+import { knownReelSeconds } from './steps';
 import { usable } from './tray';
 import type { MediaTrayState } from './useMediaTray';
 
@@ -67,7 +68,7 @@ export function useJobRequest(user: User | null, tray: MediaTrayState, edited: (
 
   const totalBytes = useMemo(() => [...clips, ...(music ? [music] : [])].reduce((n, f) => n + f.size, 0), [clips, music]);
   const liveClips = clips.filter((c) => c.state !== 'refused');
-  const outputSeconds = reelSeconds(
+  const outputSeconds = knownReelSeconds(
     liveClips.map((v) => v.durationSec),
     hasMusic ? music?.durationSec : undefined,
     hasMusic,
@@ -110,6 +111,8 @@ export function useJobRequest(user: User | null, tray: MediaTrayState, edited: (
       music_file: musicKey,
       // Beat mapping is sent as on only if music is present.
       enable_beat_mapping: settings.enable_beat_mapping && Boolean(musicKey),
+      // The framing the shape tile shows, always sent (so the preview and the render agree).
+      framing: framingFor(settings.aspect, settings.framing, settings.enable_letterbox !== false),
     };
   }, [clips, music, settings, uploading]);
 
