@@ -64,7 +64,9 @@ describe('rendering a given (edited) plan', () => {
       tmpRoot: root,
       settings: { title_config: { enabled: false }, enable_fades: false, aspect: '1:1', enable_intelligence: false },
     });
-    expect(r.plan).toBe(plan);
+    // Rendered as given; the segments it does not frame get the request's framing (1:1: the subject's crop).
+    expect(r.plan.segments.map(({ framing: _f, ...seg }) => seg)).toEqual(plan.segments);
+    for (const seg of r.plan.segments) expect(seg.framing?.mode).toBe('subject');
     const b = brightness(output);
     expect(b.length).toBe(150);
     const cuts = b.flatMap((v, i) => (i > 0 && Math.abs(v - b[i - 1]!) > 30 ? [i] : []));
