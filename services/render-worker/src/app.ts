@@ -1,9 +1,13 @@
 import { Interval, createObjectStore, type App, type Platform } from '@reelsmith/kit';
 import { streams } from '@reelsmith/proto';
 import type { Config } from './config.js';
+import { ChunkTaskService } from './domain/chunk-task.service.js';
+import { ReelRenderService } from './domain/reel-render.service.js';
 import { RenderJobService } from './domain/render-job.service.js';
-import { ChunkWork, HeavySlot } from './repositories/chunks.js';
-import { engineRenderer } from './repositories/engine.renderer.js';
+import { HeavySlot } from './domain/render.ports.js';
+import { WORKER_NAME, chunkBoard } from './repositories/chunk-board.js';
+import { chunkQueue } from './repositories/chunk-queue.js';
+import { engineCalls } from './repositories/engine.js';
 import { jobInputs, reelStore, scratchDirs } from './repositories/job-files.js';
 import { orchestratorReporter } from './repositories/orchestrator.reporter.js';
 import { dialWorkerPeers } from './repositories/peers.js';
@@ -23,17 +27,27 @@ export function wire(p: Platform<Config>): App {
   const scratch = scratchDirs(config.WORK_DIR);
   // One heavy ffmpeg at a time in this process (a chunk, a single pass or a join).
   const heavy = new HeavySlot();
-  const chunks = new ChunkWork({ store, bus: p.bus, log: p.log, heavy, threads: config.RENDER_THREADS });
+  const board = chunkBoard(store, p.log);
+  const chunks = new ChunkTaskService({
+    engine: engineCalls,
+    board,
+    heavy,
+    log: p.log,
+    worker: WORKER_NAME,
+    threads: config.RENDER_THREADS,
+  });
   const jobs = new RenderJobService({
     reporter: orchestratorReporter(peers.orchestrator, p.log),
     inputs: jobInputs(store, peers.media),
     store: reelStore(store),
     scratch,
-    renderer: engineRenderer({
+    renderer: new ReelRenderService({
+      engine: engineCalls,
+      heavy,
+      log: p.log,
+      fanOut: config.RENDER_FAN_OUT ? { board, queue: chunkQueue(p.bus) } : undefined,
       threads: config.RENDER_THREADS,
       chunkSegments: config.RENDER_CHUNK_SEGMENTS,
-      chunks: config.RENDER_FAN_OUT ? chunks : undefined,
-      heavy,
     }),
     log: p.log,
     heartbeatMs: Math.floor(config.RENDER_ACK_WAIT_MS / 3),

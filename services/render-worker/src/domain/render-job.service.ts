@@ -1,6 +1,8 @@
 import type { Logger } from '@reelsmith/kit';
 import type { JobRequest } from '@reelsmith/proto';
-import { isEngineError, type ClipAnalysis, type EngineErrorCode, type MusicAnalysis, type Stage as EngineStage } from '@reelsmith/engine';
+import { isEngineError, type EngineErrorCode } from '@reelsmith/engine/plan';
+import type { ClipAnalysis, MusicAnalysis, Stage as EngineStage } from '@reelsmith/engine';
+import { ChunkFailedError } from './render.ports.js';
 
 /** The job as the orchestrator hands it to the worker that started it. */
 export interface WorkerJob {
@@ -204,7 +206,7 @@ export class RenderJobService {
         log.info('shutting down; job handed back');
         return { kind: 'handed_back' };
       }
-      if (e instanceof Error && e.name === 'ChunkFailedError') {
+      if (e instanceof ChunkFailedError) {
         // A chunk failed on its every delivery: the job fails once (and is refunded once).
         log.error({ err: e }, 'a chunk of the job failed for good');
         await this.d.reporter.failed(jobId, attempt, '');

@@ -1,7 +1,8 @@
 import { ack, retry, type Bus, type Logger, type RunningConsumer } from '@reelsmith/kit';
 import { streams } from '@reelsmith/proto';
 import { CANCELLED_BY_USER, type Scratch } from '../domain/render-job.service.js';
-import type { ChunkWork } from '../repositories/chunks.js';
+import type { ChunkTaskService } from '../domain/chunk-task.service.js';
+import { decodeChunkTask } from '../repositories/chunk-queue.js';
 import type { ConsumerSettings } from './jobs.consumer.js';
 
 /**
@@ -22,7 +23,7 @@ export class RenderChunksConsumer {
 
   constructor(
     private readonly bus: Bus,
-    private readonly chunks: ChunkWork,
+    private readonly chunks: ChunkTaskService,
     private readonly scratch: Scratch,
     private readonly s: ConsumerSettings,
     private readonly log: Logger,
@@ -47,7 +48,7 @@ export class RenderChunksConsumer {
         maxDeliver: this.s.maxDeliver,
         concurrency: this.s.concurrency,
         onDeadLetter: async (d, err) => {
-          await this.chunks.chunkFailed(d.data, err instanceof Error ? err.message : String(err));
+          await this.chunks.failed(d.data, err instanceof Error ? err.message : String(err));
         },
       },
       async (d) => {
@@ -58,7 +59,7 @@ export class RenderChunksConsumer {
         const log = this.log.child({ job_id: d.data.jobId, chunk: d.data.index, delivery: d.deliveryCount });
         const dir = await this.scratch.create();
         try {
-          const outcome = await this.chunks.renderTask(d.data, dir, controller.signal);
+          const outcome = await this.chunks.render(d.data, decodeChunkTask(d.data), dir, controller.signal);
           log.info({ outcome }, 'chunk task');
           return ack();
         } catch (e) {

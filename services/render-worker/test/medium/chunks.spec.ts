@@ -3,9 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Bus, LocalObjectStore } from '@reelsmith/kit';
 import { TEST_H264, TEST_NATS_URL, makeTestMedia, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
-import { parseSettings, planBatches, prepare, thumbnailTime } from '@reelsmith/engine';
-import { streams, type JobRequest } from '@reelsmith/proto';
-import { ChunkWork, HeavySlot, type CoordinateInput } from '../../src/repositories/chunks';
+import { planBatches, prepare, type Stage } from '@reelsmith/engine';
+import { parseJobRequest, streams, type JobRequest } from '@reelsmith/proto';
+import { ChunkTaskService } from '../../src/domain/chunk-task.service';
+import { ReelRenderService } from '../../src/domain/reel-render.service';
+import { ChunkFailedError, HeavySlot } from '../../src/domain/render.ports';
+import { chunkBoard } from '../../src/repositories/chunk-board';
+import { chunkQueue } from '../../src/repositories/chunk-queue';
+import { engineCalls } from '../../src/repositories/engine';
 import { scratchDirs } from '../../src/repositories/job-files';
 import { RenderChunksConsumer } from '../../src/transport/chunks.consumer';
 
@@ -21,33 +26,45 @@ describe('a long reel in chunks over two workers', () => {
   const objectStore = () =>
     new LocalObjectStore({ root: path.join(work.dir, 'objects'), signingSecret: 'x'.repeat(32), publicUrl: 'http://localhost' });
   /**
-   * A coordinator's call for one reel, as the engine renderer makes it (engine.renderer.ts), in
+   * A job rendered by the worker's render service with fan-out on and one segment per chunk, in
    * its own folder `name`: the reel and its thumbnail are written there.
    */
-  const coordinateIn = (
-    coordinator: ChunkWork,
+  const renderIn = (
     name: string,
-    job: { id: string; request: JobRequest },
-    prepared: Awaited<ReturnType<typeof prepare>>,
-    more: Pick<CoordinateInput, 'batches' | 'thumbnailAtSec' | 'timeoutMs' | 'onProgress'>,
+    job: { id: string; clips: string[]; music?: string; request: JobRequest },
+    onProgress: (p: number, s: Stage) => void = () => undefined,
   ) => {
     const dir = path.join(work.dir, name);
     fs.mkdirSync(dir);
-    const run = coordinator.coordinate({
-      job: { ...job, ownerId: 'u' },
+    const store = objectStore();
+    const service = new ReelRenderService({
+      engine: engineCalls,
+      heavy: new HeavySlot(),
+      log,
+      chunkSegments: 1,
+      fanOut: { board: chunkBoard(store, log), queue: chunkQueue(bus), pollMs: 200 },
+    });
+    const run = service.render({
+      job: { id: job.id, ownerId: 'u', request: job.request },
       attempt: 1,
-      clips: prepared.clips,
-      music: prepared.music,
-      plan: prepared.plan,
-      settings: prepared.settings,
+      clips: job.clips,
+      music: job.music,
+      request: job.request,
+      analyses: { clips: job.clips.map(() => undefined) },
       dir,
-      output: path.join(dir, 'reel.mp4'),
-      thumbnail: path.join(dir, 'reel.jpg'),
       signal: new AbortController().signal,
-      ...more,
+      onProgress,
     });
     return { dir, run };
   };
+  const jobRequest = (r: Record<string, unknown>): JobRequest => {
+    const parsed = parseJobRequest(r);
+    if (!parsed.ok) throw new Error(parsed.problems);
+    return parsed.value;
+  };
+  /** A chunk worker's service over the shared storage. */
+  const chunkWorker = (name: string) =>
+    new ChunkTaskService({ engine: engineCalls, board: chunkBoard(objectStore(), log), heavy: new HeavySlot(), log, worker: name });
   const media = path.join(work.dir, 'media');
   const scratchRoot = path.join(work.dir, 'scratch');
   const log = quietLogger();
@@ -62,7 +79,7 @@ describe('a long reel in chunks over two workers', () => {
     for (let i = 0; i < 2; i++) {
       const c = new RenderChunksConsumer(
         bus,
-        new ChunkWork({ store: objectStore(), bus, log, heavy: new HeavySlot() }),
+        chunkWorker(`worker-${i}`),
         scratchDirs(scratchRoot, 4_000_000 + i),
         { ackWaitMs: 10_000, maxDeliver: 3, concurrency: 1 },
         log,
@@ -81,36 +98,25 @@ describe('a long reel in chunks over two workers', () => {
   it('fans out, renders every chunk once, joins exactly, and leaves no scratch', async () => {
     const store = objectStore();
     await store.put('uploads/u/a.mp4', fs.readFileSync(path.join(media, 'a.mp4')));
-    const coordinator = new ChunkWork({ store, bus, log, heavy: new HeavySlot(), pollMs: 200 });
-
-    const request = {
+    const clips = [store.pathOf('uploads/u/a.mp4')];
+    const music = path.join(media, 'm.wav');
+    const request = jobRequest({
       media_files: ['uploads/u/a.mp4'],
       music_file: 'uploads/u/m.wav',
       enable_intelligence: false,
       enable_beat_mapping: false,
-    } as unknown as JobRequest;
-    const prepared = await prepare({
-      clips: [store.pathOf('uploads/u/a.mp4')],
-      music: path.join(media, 'm.wav'),
-      settings: { enable_intelligence: false, enable_beat_mapping: false, title_config: { text: 'Chunks', position: 'top' } },
+      title_config: { text: 'Chunks', position: 'top' },
     });
-    const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
+    // The plan the service makes, and its batches of one segment each.
+    const expected = await prepare({ clips, music, settings: request });
+    const batches = planBatches(expected.plan, expected.clips, { maxSegments: 1 });
     expect(batches.length).toBeGreaterThanOrEqual(4);
     const progress: number[] = [];
-    const { dir, run } = coordinateIn(
-      coordinator,
-      'coord',
-      { id: 'job-1', request: { ...request, ...parseSettings({}) } as JobRequest },
-      prepared,
-      {
-        batches,
-        thumbnailAtSec: thumbnailTime(prepared.settings, prepared.plan.totalSec),
-        timeoutMs: 300_000,
-        onProgress: (p) => progress.push(p),
-      },
-    );
+    const { dir, run } = renderIn('coord', { id: 'job-1', clips, music, request }, (p) => progress.push(p));
     const r = await run;
-    expect(r.chunks.map((c) => c.index)).toEqual(batches.map((_, i) => i));
+    // Rendered by the chunk workers, not by the coordinator itself.
+    expect(r.chunks?.every((c) => ['worker-0', 'worker-1'].includes(c.worker))).toBe(true);
+    expect(r.chunks?.map((c) => c.index)).toEqual(batches.map((_, i) => i));
     // Counting frames as the e2e render-scale spec does: each package's tests stay self-contained.
     const frames = Number(
       execFileSync('ffprobe', [
@@ -152,13 +158,13 @@ describe('a long reel in chunks over two workers', () => {
 
   it("counts a chunk's failure only for the attempt being coordinated", async () => {
     const store = objectStore();
-    const work4 = new ChunkWork({ store, bus, log: quietLogger(), heavy: new HeavySlot() });
+    const work4 = chunkWorker('worker-4');
     await store.put('scratch/job-4/plan/manifest.json', Buffer.from('{"attempt":2,"chunks":4}'));
-    const task = (attempt: number) => ({ jobId: 'job-4', planKey: 'plan', attempt, index: 1 }) as Parameters<ChunkWork['chunkFailed']>[0];
+    const task = (attempt: number) => ({ jobId: 'job-4', planKey: 'plan', attempt, index: 1 });
     // A last delivery of the attempt handed back: the next coordinator retries that chunk.
-    await work4.chunkFailed(task(1), 'old');
+    await work4.failed(task(1), 'old');
     expect(await store.stat('scratch/job-4/plan/failed.json')).toBeFalsy();
-    await work4.chunkFailed(task(2), 'ffmpeg failed');
+    await work4.failed(task(2), 'ffmpeg failed');
     expect(JSON.parse(fs.readFileSync(store.pathOf('scratch/job-4/plan/failed.json'), 'utf8'))).toEqual({
       index: 1,
       reason: 'ffmpeg failed',
@@ -171,22 +177,21 @@ describe('a long reel in chunks over two workers', () => {
     // The workers fetch the clip from storage, where it is not a video: every delivery of every
     // chunk fails (a worker with a broken disk, a clip damaged after upload).
     await store.put('uploads/u/broken.mp4', Buffer.from('this is not a video'));
-    const prepared = await prepare({
-      clips: [path.join(media, 'a.mp4')],
-      settings: { enable_intelligence: false, enable_beat_mapping: false },
-    });
-    const batches = planBatches(prepared.plan, prepared.clips, { maxSegments: 1 });
-    const coordinator = new ChunkWork({ store, bus, log: quietLogger(), heavy: new HeavySlot(), pollMs: 200 });
     const started = Date.now();
-    const { dir, run: r } = coordinateIn(
-      coordinator,
-      'coord-3',
-      { id: 'job-3', request: { media_files: ['uploads/u/broken.mp4'], ...parseSettings({}) } as unknown as JobRequest },
-      prepared,
-      { batches, thumbnailAtSec: 0, timeoutMs: 120_000, onProgress: () => undefined },
+    // The coordinator has its own good copy of the clip; the chunk workers get the broken one.
+    const { dir, run: r } = renderIn('coord-3', {
+      id: 'job-3',
+      clips: [path.join(media, 'a.mp4')],
+      request: jobRequest({ media_files: ['uploads/u/broken.mp4'], enable_intelligence: false, enable_beat_mapping: false }),
+    });
+    // Dead-lettered after its third delivery (1 s, then 2 s of backoff), well before the timeout:
+    // the job fails once, by the error's type.
+    const failure = await r.then(
+      () => undefined,
+      (e: unknown) => e,
     );
-    // Dead-lettered after its third delivery (1 s, then 2 s of backoff), well before the timeout.
-    await expect(r).rejects.toThrow(/^chunk \d+ failed: /);
+    expect(failure).toBeInstanceOf(ChunkFailedError);
+    expect((failure as Error).message).toMatch(/^chunk \d+ failed: /);
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(fs.existsSync(path.join(dir, 'reel.mp4'))).toBe(false);
     // The other chunks' deliveries find the job ended and stop (a failure note written as the job

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEST_H264, makeTestMedia, tempDir } from '@reelsmith/kit/testing';
+import { TEST_H264, makeTestMedia, quietLogger, tempDir } from '@reelsmith/kit/testing';
 import { prepare, probe, renderReel } from '@reelsmith/engine';
 import { parseJobRequest, type JobRequest } from '@reelsmith/proto';
-import { HeavySlot } from '../../src/repositories/chunks';
-import { engineRenderer } from '../../src/repositories/engine.renderer';
+import { ReelRenderService } from '../../src/domain/reel-render.service';
+import { HeavySlot } from '../../src/domain/render.ports';
+import { engineCalls } from '../../src/repositories/engine';
 
 // Every call of the engine's probe, counted (the real one runs).
 jest.mock('../../../../packages/engine/src/probe', () => {
@@ -53,9 +54,9 @@ describe('the render worker probes each input once per job', () => {
   it('a job of two clips and a song: 3 probes, where preparing again in the render made 6', async () => {
     const inputs = clips.length + 1;
 
-    // The worker's path: engine.renderer.ts prepares (to choose one pass or chunks), then renders.
+    // The worker's path: the render service prepares (to choose one pass or chunks), then renders.
     const dir = fresh('worker');
-    const files = await engineRenderer({ heavy: new HeavySlot() }).render({
+    const files = await new ReelRenderService({ engine: engineCalls, heavy: new HeavySlot(), log: quietLogger() }).render({
       job: { id: 'job-1', ownerId: 'u', request: request() },
       attempt: 1,
       clips,
