@@ -20,6 +20,7 @@ export const GRID_H = 32;
 
 /** Block-mean downscale of a w x h grey frame to dw x dh (each target cell averages its source box). */
 export function downscale(src: Uint8Array | Float32Array, w: number, h: number, dw: number, dh: number): Float32Array {
+  if (dw * 2 === w && dh * 2 === h) return halve(src, w, h);
   const out = new Float32Array(dw * dh);
   for (let y = 0; y < dh; y++) {
     const y0 = Math.floor((y * h) / dh);
@@ -33,6 +34,23 @@ export function downscale(src: Uint8Array | Float32Array, w: number, h: number, 
         for (let xx = x0; xx < x1; xx++) s += src[row + xx]!;
       }
       out[y * dw + x] = s / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  return out;
+}
+
+/** Half size by 2x2 means (the common case, kept fast). */
+function halve(src: Uint8Array | Float32Array, w: number, h: number): Float32Array {
+  const dw = w >> 1,
+    dh = h >> 1;
+  const out = new Float32Array(dw * dh);
+  for (let y = 0; y < dh; y++) {
+    const r0 = 2 * y * w,
+      r1 = r0 + w,
+      o = y * dw;
+    for (let x = 0; x < dw; x++) {
+      const i = 2 * x;
+      out[o + x] = (src[r0 + i]! + src[r0 + i + 1]! + src[r1 + i]! + src[r1 + i + 1]!) / 4;
     }
   }
   return out;
@@ -100,25 +118,23 @@ function fft2(re: Float64Array, im: Float64Array, w: number, h: number, inverse:
   }
 }
 
-/** Box blur of radius r (clamped at the edges), `passes` times: close to a Gaussian. */
+/** Box blur of radius r (the window shrinks at the edges), `passes` times: close to a Gaussian. Running sums. */
 export function blur(src: Float32Array, w: number, h: number, r: number, passes = 2): Float32Array {
   const a = Float32Array.from(src);
   const b = new Float32Array(a.length);
+  const line = (from: Float32Array, to: Float32Array, start: number, stride: number, n: number) => {
+    let sum = 0;
+    let lo = 0,
+      hi = -1;
+    for (let i = 0; i < n; i++) {
+      while (hi < Math.min(n - 1, i + r)) sum += from[start + ++hi * stride]!;
+      while (lo < i - r) sum -= from[start + lo++ * stride]!;
+      to[start + i * stride] = sum / (hi - lo + 1);
+    }
+  };
   for (let p = 0; p < passes; p++) {
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        let s = 0,
-          n = 0;
-        for (let k = Math.max(0, x - r); k <= Math.min(w - 1, x + r); k++, n++) s += a[y * w + k]!;
-        b[y * w + x] = s / n;
-      }
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        let s = 0,
-          n = 0;
-        for (let k = Math.max(0, y - r); k <= Math.min(h - 1, y + r); k++, n++) s += b[k * w + x]!;
-        a[y * w + x] = s / n;
-      }
+    for (let y = 0; y < h; y++) line(a, b, y * w, 1, w);
+    for (let x = 0; x < w; x++) line(b, a, x, w, h);
   }
   return a;
 }
@@ -211,8 +227,8 @@ export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h:
     fy = best[1] * 4;
   let fine = shiftCost(cur, prev, w, h, fx, fy, 2);
   const [cx, cy] = [fx, fy];
-  for (let dy = -3; dy <= 3; dy++)
-    for (let dx = -3; dx <= 3; dx++) {
+  for (let dy = -2; dy <= 2; dy++)
+    for (let dx = -2; dx <= 2; dx++) {
       const c = shiftCost(cur, prev, w, h, cx + dx, cy + dy, 2);
       if (c < fine - 1e-6) [fine, fx, fy] = [c, cx + dx, cy + dy];
     }
@@ -226,6 +242,18 @@ export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h:
  * Returned on the GRID_W x GRID_H grid (cell means), in grey levels.
  */
 export function motionResidual(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number): Float32Array {
+  // The previous frame's 3x3 minimum and maximum, separably (rows, then columns).
+  const rowLo = new Float32Array(w * h),
+    rowHi = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const a = prev[i - 1]!,
+        b = prev[i]!,
+        c = prev[i + 1]!;
+      rowLo[i] = Math.min(a, b, c);
+      rowHi[i] = Math.max(a, b, c);
+    }
   const res = new Float32Array(w * h);
   for (let y = 1; y < h - 1; y++) {
     const py = y + dy;
@@ -233,16 +261,9 @@ export function motionResidual(cur: Float32Array, prev: Float32Array, w: number,
     for (let x = 1; x < w - 1; x++) {
       const px = x + dx;
       if (px < 1 || px >= w - 1) continue;
-      let lo = 255,
-        hi = 0;
-      for (let k = -1; k <= 1; k++) {
-        const row = (py + k) * w + px;
-        for (let j = -1; j <= 1; j++) {
-          const v = prev[row + j]!;
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
-        }
-      }
+      const j = py * w + px;
+      const lo = Math.min(rowLo[j - w]!, rowLo[j]!, rowLo[j + w]!);
+      const hi = Math.max(rowHi[j - w]!, rowHi[j]!, rowHi[j + w]!);
       const v = cur[y * w + x]!;
       res[y * w + x] = v > hi ? v - hi : v < lo ? lo - v : 0;
     }

@@ -26,7 +26,9 @@ const MID_H = 90;
 /** A cell's mean residual (grey levels) below this is noise, not motion. */
 const MOTION_FLOOR = 6;
 /** Share of the spectral residual in the still picture's saliency (the rest: centre-surround contrast). */
-const SR_SHARE = 0.2;
+const SR_SHARE = 0;
+/** Above this share of cells changing, the frame is not compared with the one before (a cut). */
+const MAX_MOVING_SHARE = 0.4;
 /** Share of the combined map's maximum a cell needs to be part of a region. */
 const REGION_THRESHOLD = 0.4;
 /** Regions with less of the sample's salience than this are dropped. */
@@ -95,12 +97,13 @@ function analyseFrame(t: number, mid: Float32Array, prevMid: Float32Array | unde
     shift = [r3(-dx / MID_W), r3(-dy / MID_H)];
     const res = motionResidual(mid, prevMid, MID_W, MID_H, dx, dy);
     // Cells that change by less than the floor are noise; what is left is scaled by the strongest.
-    let any = false;
+    let moving = 0;
     for (let i = 0; i < res.length; i++) {
       res[i] = Math.max(0, res[i]! - MOTION_FLOOR);
-      if (res[i]! > 0) any = true;
+      if (res[i]! > 0) moving++;
     }
-    if (any) motion = normalise(dilateMax(res, GRID_W, GRID_H, 1), MOTION_FLOOR);
+    // Change nearly everywhere is a cut, a flash or a shift not found: no motion cue then.
+    if (moving > 0 && moving < MAX_MOVING_SHARE * res.length) motion = normalise(dilateMax(res, GRID_W, GRID_H, 1), MOTION_FLOOR);
   }
   const map = new Float32Array(GRID_W * GRID_H);
   for (let i = 0; i < map.length; i++) map[i] = motion ? 0.35 * still[i]! + 0.65 * motion[i]! : still[i]!;

@@ -20,28 +20,47 @@ const LINK_SPEED = 0.6;
 /** A subject unseen for longer than this ends. */
 const LINK_GAP_SEC = 0.75;
 
-/** Subjects over the samples (in time order). */
+/** Subjects over the samples (in time order), best first. */
 export function linkSubjects(samples: SubjectSample[]): LinkedSubject[] {
-  type Open = { boxes: Map<number, SubjectBox>; last: SubjectBox; lastT: number };
+  type Open = { boxes: Map<number, SubjectBox>; last: SubjectBox; lastT: number; first: SubjectBox; firstT: number; mass: number };
   const all: Open[] = [];
-  const cx = (b: SubjectBox) => b.x + b.w / 2;
-  const cy = (b: SubjectBox) => b.y + b.h / 2;
+  const near = (a: SubjectBox, b: SubjectBox, dt: number) => {
+    const reach = LINK_SPEED * dt + 0.5 * Math.max(a.w, b.w);
+    const d = Math.hypot(cx(a) - cx(b), cy(a) - cy(b));
+    return d <= reach ? d : Infinity;
+  };
   for (const s of samples) {
-    const free = all.filter((o) => s.t - o.lastT <= LINK_GAP_SEC && s.t > o.lastT);
-    for (const b of s.boxes) {
-      let best: Open | undefined;
+    // The strongest subjects so far pick first (a passing fragment does not take the main subject's box).
+    const open = all.filter((o) => s.t - o.lastT <= LINK_GAP_SEC && s.t > o.lastT).sort((a, b) => b.mass - a.mass);
+    const free = new Set(s.boxes);
+    for (const o of open) {
+      let best: SubjectBox | undefined;
       let bestD = Infinity;
-      for (const o of free) {
-        const reach = LINK_SPEED * (s.t - o.lastT) + 0.5 * Math.max(b.w, o.last.w);
-        const d = Math.hypot(cx(b) - cx(o.last), cy(b) - cy(o.last));
-        if (d <= reach && d < bestD) [bestD, best] = [d, o];
+      for (const b of free) {
+        const d = near(b, o.last, s.t - o.lastT);
+        if (d < bestD) [bestD, best] = [d, b];
       }
-      if (best) {
-        free.splice(free.indexOf(best), 1);
-        best.boxes.set(s.t, b);
-        best.last = b;
-        best.lastT = s.t;
-      } else all.push({ boxes: new Map([[s.t, b]]), last: b, lastT: s.t });
+      if (!best) continue;
+      free.delete(best);
+      o.boxes.set(s.t, best);
+      o.last = best;
+      o.lastT = s.t;
+      o.mass += best.weight;
+    }
+    for (const b of free) all.push({ boxes: new Map([[s.t, b]]), last: b, lastT: s.t, first: b, firstT: s.t, mass: b.weight });
+  }
+  // A subject that ends where another starts (within the gap, nearby) is the same one.
+  all.sort((a, b) => a.firstT - b.firstT);
+  for (let i = 0; i < all.length; i++) {
+    const a = all[i]!;
+    for (;;) {
+      const j = all.findIndex(
+        (b, k) => k > i && b.firstT > a.lastT && b.firstT - a.lastT <= LINK_GAP_SEC && near(b.first, a.last, b.firstT - a.lastT) < Infinity,
+      );
+      if (j < 0) break;
+      const b = all.splice(j, 1)[0]!;
+      for (const [t, x] of b.boxes) a.boxes.set(t, x);
+      [a.last, a.lastT, a.mass] = [b.last, b.lastT, a.mass + b.mass];
     }
   }
   return all
@@ -56,6 +75,9 @@ export function linkSubjects(samples: SubjectSample[]): LinkedSubject[] {
     })
     .sort((a, b) => b.score - a.score);
 }
+
+const cx = (b: SubjectBox) => b.x + b.w / 2;
+const cy = (b: SubjectBox) => b.y + b.h / 2;
 
 export type Choice =
   { kind: 'none' } | { kind: 'follow'; subjects: LinkedSubject[]; reason?: string } | { kind: 'letterbox'; reason: string };
