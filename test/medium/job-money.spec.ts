@@ -11,7 +11,7 @@ import {
   type RunningService,
 } from '@reelsmith/kit';
 import { TEST_NATS_URL, createTestDatabase, natsPrefix, quietLogger, tempDir, type TestDatabase } from '@reelsmith/kit/testing';
-import { billing } from '@reelsmith/proto';
+import { billing, planToWire } from '@reelsmith/proto';
 import { wire as wireBilling } from '../../services/billing/src/app';
 import { configSchema as billingSchema } from '../../services/billing/src/config';
 import { JobSweeper } from '../../services/assembly-orchestrator/src/domain/job-sweeper';
@@ -266,14 +266,16 @@ describe('job money against real billing and PostgreSQL (issue 20)', () => {
       const first = await svc.plan(owner, false, request(owner), { reroll: [], locked: [], seed: 1 });
       expect(first.plan.segments.length).toBeGreaterThan(2);
       expect(first.estimate).toBeGreaterThan(0);
-      const again = await svc.plan(owner, false, request(owner, { plan: first.plan }), { reroll: [], locked: [], seed: 1 });
-      expect(again.plan).toEqual(first.plan);
-      const rerolled = await svc.plan(owner, false, request(owner, { plan: first.plan }), { reroll: [1], locked: [0], seed: 7 });
-      expect(rerolled.plan.segments[0]).toEqual(first.plan.segments[0]);
+      // The plan as POST /jobs/plan shows it and a client sends it back.
+      const sent = planToWire(first.plan, '16:9');
+      const again = await svc.plan(owner, false, request(owner, { plan: sent }), { reroll: [], locked: [], seed: 1 });
+      expect(planToWire(again.plan, '16:9')).toEqual(sent);
+      const rerolled = await svc.plan(owner, false, request(owner, { plan: sent }), { reroll: [1], locked: [0], seed: 7 });
+      expect(planToWire(rerolled.plan, '16:9').segments[0]).toEqual(sent.segments[0]);
       await svc.plan(owner, false, request(owner, { aspect: '9:16', enable_beat_mapping: false }), { reroll: [], locked: [], seed: 2 });
-      await expect(
-        svc.plan(owner, false, request(owner, { plan: first.plan }), { reroll: [999], locked: [], seed: 1 }),
-      ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(svc.plan(owner, false, request(owner, { plan: sent }), { reroll: [999], locked: [], seed: 1 })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
       expect(await books(owner)).toEqual(before);
     }
     // The free user's one free video of the day is still there: the job that follows takes it.
