@@ -4,10 +4,23 @@
  */
 import type { SegmentChoice } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
+import { subjectPresence } from './reframe/presence.js';
 
 export const EPS = 1e-6;
 
 export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * Intelligence sees the subject (issue 43): with a subject track, a window's quality is scaled by
+ * how much of it shows a subject (reframe/presence.ts), down to this share for none at all, so the
+ * car beats the empty road it drove along. Presence per analysis sample, worked out once.
+ */
+const EMPTY_WINDOW_SHARE = 0.6;
+const presenceOf = new WeakMap<ClipAnalysis, number[] | undefined>();
+function presence(a: ClipAnalysis): number[] | undefined {
+  if (!presenceOf.has(a)) presenceOf.set(a, a.subjects?.samples.length ? subjectPresence(a.subjects, a.times) : undefined);
+  return presenceOf.get(a);
+}
 
 const crossesScene = (a: ClipAnalysis, s: number, e: number) => a.scenes.some((c) => c > s + 0.05 && c < e - 0.05);
 
@@ -237,7 +250,8 @@ export function forEachWindow(
     const backToBack = !fresh && previous !== undefined && overlaps.includes(previous) && reelStart - previous.reelEnd <= EPS;
     const crosses = crossesScene(a, start, end);
     const tier = crosses ? 7 : backToBack ? 6 : black + frozen > 0 ? (fresh ? 4 : 5) : blurred > 0 ? (fresh ? 2 : 3) : fresh ? 0 : 1;
-    const quality = mean(a.score, lo, hi, 0);
+    const shown = presence(a);
+    const quality = mean(a.score, lo, hi, 0) * (shown ? EMPTY_WINDOW_SHARE + (1 - EMPTY_WINDOW_SHARE) * mean(shown, lo, hi, 1) : 1);
     // Fresh: quality (+ flush bonus). Again: the longest gap first (in half seconds), then the
     // least of the latest showing repeated (a short clip's windows all touch it), then the most
     // material not yet shown, then quality. Not needed when only the tier is asked.
