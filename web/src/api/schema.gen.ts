@@ -1970,6 +1970,22 @@ export interface components {
             email: string;
             password: string;
         };
+        CropKey: {
+            /** @description Seconds of the clip's own timeline */
+            t: number;
+            /** @description The crop's left edge, source pixels (as displayed) */
+            x: number;
+            /** @description The crop's top edge, source pixels (as displayed) */
+            y: number;
+        };
+        CropKeyInput: {
+            /** @description Seconds of the clip's own timeline */
+            t: number;
+            /** @description The crop's left edge, source pixels (as displayed) */
+            x: number;
+            /** @description The crop's top edge, source pixels (as displayed) */
+            y: number;
+        };
         DemoList: {
             categories: string[];
             /** @description Set when YouTube failed: why, and that the last good copy or the showcase is shown */
@@ -2324,12 +2340,17 @@ export interface components {
             enable_fades: boolean;
             /** @default true */
             enable_intelligence: boolean;
-            /** @default true */
-            enable_letterbox: boolean;
+            /** @description The older form of framing, used only when framing is absent: true is letterbox, false is center */
+            enable_letterbox?: boolean;
             /** @default 2 */
             fade_in_duration_sec: number;
             /** @default 2 */
             fade_out_duration_sec: number;
+            /**
+             * @description How clips of another shape fill the frame: subject (a crop that follows the subject), letterbox (the whole picture, with bars) or center (filled, centre crop). A clip of the output shape is never cropped. Absent: from enable_letterbox when that is sent, otherwise subject for 9:16 and 1:1 and letterbox for 16:9
+             * @enum {string}
+             */
+            framing?: "subject" | "letterbox" | "center";
             /** @default false */
             get_footage_offers: boolean;
             /** @default [] */
@@ -2363,12 +2384,17 @@ export interface components {
             enable_fades: boolean;
             /** @default true */
             enable_intelligence: boolean;
-            /** @default true */
-            enable_letterbox: boolean;
+            /** @description The older form of framing, used only when framing is absent: true is letterbox, false is center */
+            enable_letterbox?: boolean;
             /** @default 2 */
             fade_in_duration_sec: number;
             /** @default 2 */
             fade_out_duration_sec: number;
+            /**
+             * @description How clips of another shape fill the frame: subject (a crop that follows the subject), letterbox (the whole picture, with bars) or center (filled, centre crop). A clip of the output shape is never cropped. Absent: from enable_letterbox when that is sent, otherwise subject for 9:16 and 1:1 and letterbox for 16:9
+             * @enum {string}
+             */
+            framing?: "subject" | "letterbox" | "center";
             /** @default false */
             get_footage_offers: boolean;
             /** @default [] */
@@ -2769,12 +2795,17 @@ export interface components {
             enable_fades: boolean;
             /** @default true */
             enable_intelligence: boolean;
-            /** @default true */
-            enable_letterbox: boolean;
+            /** @description The older form of framing, used only when framing is absent: true is letterbox, false is center */
+            enable_letterbox?: boolean;
             /** @default 2 */
             fade_in_duration_sec: number;
             /** @default 2 */
             fade_out_duration_sec: number;
+            /**
+             * @description How clips of another shape fill the frame: subject (a crop that follows the subject), letterbox (the whole picture, with bars) or center (filled, centre crop). A clip of the output shape is never cropped. Absent: from enable_letterbox when that is sent, otherwise subject for 9:16 and 1:1 and letterbox for 16:9
+             * @enum {string}
+             */
+            framing?: "subject" | "letterbox" | "center";
             /** @default false */
             get_footage_offers: boolean;
             /**
@@ -2823,12 +2854,17 @@ export interface components {
             enable_fades: boolean;
             /** @default true */
             enable_intelligence: boolean;
-            /** @default true */
-            enable_letterbox: boolean;
+            /** @description The older form of framing, used only when framing is absent: true is letterbox, false is center */
+            enable_letterbox?: boolean;
             /** @default 2 */
             fade_in_duration_sec: number;
             /** @default 2 */
             fade_out_duration_sec: number;
+            /**
+             * @description How clips of another shape fill the frame: subject (a crop that follows the subject), letterbox (the whole picture, with bars) or center (filled, centre crop). A clip of the output shape is never cropped. Absent: from enable_letterbox when that is sent, otherwise subject for 9:16 and 1:1 and letterbox for 16:9
+             * @enum {string}
+             */
+            framing?: "subject" | "letterbox" | "center";
             /** @default false */
             get_footage_offers: boolean;
             /**
@@ -2906,6 +2942,8 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
+            /** @description How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it */
+            framing?: components["schemas"]["SegmentFraming"];
             hold: number;
             in: number;
             out: number;
@@ -2918,6 +2956,8 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
+            /** @description How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it */
+            framing?: components["schemas"]["SegmentFramingInput"];
             hold: number;
             in: number;
             out: number;
@@ -3007,6 +3047,38 @@ export interface components {
              */
             email: string;
             password: string;
+        };
+        SegmentFraming: {
+            /**
+             * @description stationary, pan or track: the crop moves so; letterbox: the whole picture with bars
+             * @enum {string}
+             */
+            camera: "stationary" | "pan" | "track" | "letterbox";
+            height: number;
+            /** @enum {string} */
+            mode: "subject" | "letterbox" | "center";
+            /** @description The crop's corner over time, keys in increasing t; linear between keys, held before the first and after the last */
+            path: components["schemas"]["CropKey"][];
+            /** @description Why this camera (e.g. two subjects that do not both fit) */
+            reason?: string;
+            /** @description The crop, source pixels (the whole picture for letterbox) */
+            width: number;
+        };
+        SegmentFramingInput: {
+            /**
+             * @description stationary, pan or track: the crop moves so; letterbox: the whole picture with bars
+             * @enum {string}
+             */
+            camera: "stationary" | "pan" | "track" | "letterbox";
+            height: number;
+            /** @enum {string} */
+            mode: "subject" | "letterbox" | "center";
+            /** @description The crop's corner over time, keys in increasing t; linear between keys, held before the first and after the last */
+            path: components["schemas"]["CropKeyInput"][];
+            /** @description Why this camera (e.g. two subjects that do not both fit) */
+            reason?: string;
+            /** @description The crop, source pixels (the whole picture for letterbox) */
+            width: number;
         };
         SelectedMusic: {
             key: string;
@@ -3178,6 +3250,8 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
+            /** @description How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render) */
+            framing?: components["schemas"]["SegmentFraming"];
             /**
              * @description Seconds the clip's last frame is held (out - in + hold = end - start)
              * @default 0
@@ -3201,6 +3275,8 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
+            /** @description How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render) */
+            framing?: components["schemas"]["SegmentFramingInput"];
             /**
              * @description Seconds the clip's last frame is held (out - in + hold = end - start)
              * @default 0
@@ -11596,7 +11672,6 @@ export const jobRequestDefaults = {
   "enable_fades": true,
   "fade_in_duration_sec": 2,
   "fade_out_duration_sec": 2,
-  "enable_letterbox": true,
   "aspect": "16:9",
   "get_footage_offers": false
 } as const;

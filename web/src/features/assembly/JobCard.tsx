@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from '../../components/navigation';
 import { errorDetail } from '../../base/api';
 import { Modal } from '../../components/Modal';
+import { ReelPlayer } from '../../components/ReelPlayer';
 import { isFinal, useCancelJobMutation, useJobStatusQuery } from './assembly.api';
 import { PROGRESS_STEPS, stepFor, stepsReached } from './steps';
 
@@ -89,7 +90,7 @@ export function JobCard({ jobId, onAnother, onStartOver }: { jobId: string; onAn
       </ol>
       {status === 'completed' && data?.download_url && (
         <>
-          <video className="reel-player" src={data.download_url} controls playsInline preload="metadata" data-testid="reel-player" />
+          <ReelPlayer className="reel-player" src={data.download_url} controls playsInline maxHeightVh={60} data-testid="reel-player" />
           <div className="row wrap">
             <a className="btn primary" href={data.download_url} download>
               Download

@@ -7,7 +7,7 @@ import type { JobForm } from './useJobForm';
 
 const L = jobRequestLimits;
 
-/** Step 2: pacing, beat mapping, Intelligence, title, fades, letterbox, offers, output filename. */
+/** Step 2: shape and framing, pacing, beat mapping, Intelligence, title, fades, offers, output filename. */
 export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: boolean }) {
   const { settings: s, update, updateTitle } = form;
   const t = s.title_config;
@@ -20,7 +20,13 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
       <h2 id="step2">
         <span className="step-no">2</span> Configure Settings
       </h2>
-      <AspectPicker value={s.aspect} letterbox={s.enable_letterbox} onChange={(aspect) => update({ aspect })} />
+      <AspectPicker
+        value={s.aspect}
+        chosen={s.framing}
+        letterbox={s.enable_letterbox !== false}
+        onChange={(aspect) => update({ aspect })}
+        onFraming={(framing) => update({ framing })}
+      />
       <ReelLengthPicker
         value={s.target_duration_sec}
         hasMusic={hasMusic}
@@ -106,14 +112,10 @@ export function SettingsStep({ form, hasMusic }: { form: JobForm; hasMusic: bool
           )}
         </fieldset>
         <fieldset className="settings-group">
-          <legend>Fades and frame</legend>
+          <legend>Fades</legend>
           <div className="checks">
             <label className="check">
               <input type="checkbox" checked={s.enable_fades} onChange={(e) => update({ enable_fades: e.target.checked })} /> Fades
-            </label>
-            <label className="check">
-              <input type="checkbox" checked={s.enable_letterbox} onChange={(e) => update({ enable_letterbox: e.target.checked })} />{' '}
-              Letterbox
             </label>
           </div>
           {s.enable_fades && (

@@ -5,3 +5,4 @@ export { UploadStep } from './UploadStep';
 export { useJobForm } from './useJobForm';
 export { clock } from './tray';
 export { useCorrectTempoMutation } from './assembly.api';
+export { framingLabel, type Framing } from './framing';

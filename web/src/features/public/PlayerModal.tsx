@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { Modal } from '../../components/Modal';
+import { ReelPlayer } from '../../components/ReelPlayer';
 import { useCountPlayMutation, type DemoVideo } from './public.api';
 
 const isEmbed = (v: DemoVideo) => /^https:\/\/www\.youtube-nocookie\.com\/embed\//.test(v.videoUrl);
@@ -24,12 +25,13 @@ export function PlayerModal({ video, onClose }: { video: DemoVideo; onClose: () 
             referrerPolicy="strict-origin-when-cross-origin"
           />
         ) : (
-          <video
+          <ReelPlayer
             src={video.videoUrl}
             controls
             autoPlay
             playsInline
             poster={video.thumbnail || undefined}
+            data-testid="demo-player"
             onPlay={() => {
               if (counted.current) return;
               counted.current = true;

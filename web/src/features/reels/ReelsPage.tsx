@@ -5,6 +5,7 @@ import { authOpened } from '../../base/session';
 import { useAppDispatch } from '../../base/store';
 import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
+import { ReelPlayer } from '../../components/ReelPlayer';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrentUser } from '../auth';
 import '../public/public.css';
@@ -133,7 +134,14 @@ export function ReelsPage() {
       {playing && (
         <Modal title={playing.title} onClose={() => setPlaying(null)}>
           <div className="player library-browser">
-            <video src={playing.download_url} controls autoPlay playsInline poster={playing.thumbnail?.url} />
+            <ReelPlayer
+              src={playing.download_url}
+              controls
+              autoPlay
+              playsInline
+              poster={playing.thumbnail?.url}
+              data-testid="my-reel-player"
+            />
           </div>
         </Modal>
       )}

@@ -1,14 +1,18 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { EditPlan } from '../../api/types';
 import { clock } from '../assembly';
+import { frameView, viewStyle } from './framing-view';
 import { segmentAt, sourceTime } from './timeline';
 
 /**
  * The plan played in the browser without rendering: the source clip of each segment seeked to its
- * moment in a video element, in step with the music (its clock drives the playhead).
+ * moment in a video element, in step with the music (its clock drives the playhead), inside a
+ * frame of the reel's shape that shows the segment's framing as the render makes it: the plan's
+ * crop path followed frame by frame, letterbox with bars, or the centre crop (framing-view.ts).
  */
 export function InstantPreview({
   plan,
+  framing,
   clipSources,
   musicSource,
   playhead,
@@ -18,6 +22,8 @@ export function InstantPreview({
   playSignal = 0,
 }: {
   plan: EditPlan;
+  /** The request's framing: how segments the plan does not frame are shown. */
+  framing?: string;
   clipSources: string[];
   musicSource?: string;
   playhead: number;
@@ -28,9 +34,30 @@ export function InstantPreview({
   playSignal?: number;
 }) {
   const video = useRef<HTMLVideoElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
   const current = useRef(-1);
+  /** The reel time last shown (the frame is placed again once the clip's size is known). */
+  const lastT = useRef(0);
   const started = useRef({ at: 0, from: 0 });
+
+  /** Places the video in the frame as segment `i`'s framing has it at source time `at`. */
+  const frameAt = useCallback(
+    (i: number, at: number) => {
+      const v = video.current;
+      const box = frame.current;
+      const s = plan.segments[i];
+      if (!v || !box || !s) return;
+      const [aw, ah] = plan.aspect.split(':').map(Number) as [number, number];
+      const view = frameView(s.framing, framing, { w: v.videoWidth, h: v.videoHeight }, aw / ah, at);
+      Object.assign(v.style, viewStyle(view));
+      const f = s.framing;
+      box.dataset.framing = f?.mode ?? framing ?? '';
+      box.dataset.camera = f?.camera ?? '';
+      box.dataset.view = view.kind === 'fit' ? 'fit' : [view.x, view.y, view.w, view.h].map((x) => Math.round(x * 1e4) / 1e4).join(',');
+    },
+    [plan, framing],
+  );
 
   const show = useCallback(
     (t: number, force = false) => {
@@ -44,8 +71,10 @@ export function InstantPreview({
         if (src && !v.src.endsWith(src)) v.src = src;
         v.currentTime = sourceTime(s, t);
       }
+      lastT.current = t;
+      frameAt(i, sourceTime(s, t));
     },
-    [plan, clipSources],
+    [plan, clipSources, frameAt],
   );
 
   useEffect(() => {
@@ -102,7 +131,19 @@ export function InstantPreview({
 
   return (
     <div className={`instant-preview aspect-${plan.aspect.replace(':', 'x')}`}>
-      <video ref={video} muted playsInline preload="auto" aria-label="Instant preview of the edit" />
+      <div className="preview-frame" ref={frame} data-testid="preview-frame">
+        <video
+          ref={video}
+          muted
+          playsInline
+          preload="auto"
+          aria-label="Instant preview of the edit"
+          onLoadedMetadata={() => {
+            const s = plan.segments[current.current];
+            if (s) frameAt(current.current, sourceTime(s, lastT.current));
+          }}
+        />
+      </div>
       {musicSource && <audio ref={audio} src={musicSource} preload="auto" />}
       <div className="row">
         <button className="btn" onClick={toggle} data-testid="preview-play">

@@ -3,7 +3,7 @@ import type { EditPlan, JobRequest, PlanMusic, TempoCorrectionKind, TempoCorrect
 import { errorDetail } from '../../base/api';
 import { Waveform } from '../../components/Waveform';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { clock, useCorrectTempoMutation } from '../assembly';
+import { clock, framingLabel, useCorrectTempoMutation } from '../assembly';
 import { CutHandles } from './CutHandles';
 import { InstantPreview } from './InstantPreview';
 import { SongWindow } from './SongWindow';
@@ -222,6 +222,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       <div className="studio-head">
         <span>
           {plan.segments.length} segments · {clock(plan.total_sec)} · {plan.aspect}
+          {request.framing ? ` · ${framingLabel(request.framing)}` : ''}
           {plan.beat_aligned && music ? ` · cut on the beat at ${Math.round(music.tempo_bpm)} BPM` : ''}
         </span>
         {credits !== undefined && <span data-testid="plan-estimate">Generating this edit: {credits} credits</span>}
@@ -297,6 +298,9 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
           {clock(seg.start)}–{clock(seg.end)} on the reel · from {clipNames[seg.clip] ?? `clip ${seg.clip + 1}`} at {seg.in.toFixed(2)}–
           {seg.out.toFixed(2)} s{seg.hold > 0 ? ` (+${seg.hold.toFixed(2)} s held)` : ''}
           {seg.score !== null ? ` · score ${seg.score.toFixed(2)}` : ''}
+          {seg.framing
+            ? ` · ${seg.framing.camera === 'letterbox' ? 'letterbox' : `${seg.framing.mode === 'subject' ? 'subject' : 'centre'} crop, ${seg.framing.camera}`}${seg.framing.reason ? ` (${seg.framing.reason})` : ''}`
+            : ''}
         </span>
         <div className="row wrap">
           <button className="btn" onClick={() => toggleLock(sel)} aria-pressed={locked.has(sel)}>
@@ -334,6 +338,7 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
       {problem && <ErrorAlert>{problem}</ErrorAlert>}
       <InstantPreview
         plan={plan}
+        framing={request.framing}
         clipSources={clipSources}
         musicSource={musicSource}
         playhead={playhead}
