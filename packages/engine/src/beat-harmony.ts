@@ -9,7 +9,7 @@
  * bar line is a beat, so this marks the beat where the drums say little (a bossa's soft kick, its
  * bass and guitar both between the beats).
  */
-import { peakNear, presenceOnOff } from './beat-hypotheses.js';
+import { peakNear, presenceOnOff } from './beat-peaks.js';
 import { cosineSimilarity } from './numeric.js';
 
 /** Decimation factor, frame and hop (samples after decimation) of the chroma analysis. */

@@ -1,17 +1,9 @@
 /** Beat tracking, step 3b: phase and metrical level from the kick and mid bands (the design is in beat-tracker.ts). */
+import { peakNear, presenceOnOff } from './beat-peaks.js';
 import { MAX_BPM } from './beat-tempo.js';
 
-/** The strongest value of `v` (0 at least) in hops `from`..`to`, both included, clipped to `v`. */
-export function peakIn(v: ArrayLike<number>, from: number, to: number): number {
-  let m = 0;
-  for (let i = Math.max(0, from); i <= Math.min(v.length - 1, to); i++) if (v[i]! > m) m = v[i]!;
-  return m;
-}
-
-/** The strongest value of `v` (0 at least) within `r` hops of `h`. */
-export function peakNear(v: ArrayLike<number>, h: number, r = 2): number {
-  return peakIn(v, h - r, h + r);
-}
+// beat-learned.ts reads peakNear from here.
+export { peakNear };
 
 /**
  * Step 3b, phase: the beat is where the kick drum lands. If the tracked beats carry next to no
@@ -206,17 +198,6 @@ export function chooseLevel(hypotheses: readonly LevelHypothesis[], hopSec: numb
   let best: LevelHypothesis | undefined;
   for (const h of hypotheses) if (!best || h.score > best.score) best = h;
   return best;
-}
-
-/** Presence-band onsets (peak within 6 hops) at the beats and halfway between them, summed. */
-export function presenceOnOff(hops: number[], presence: Float32Array): { on: number; off: number } {
-  let on = 0,
-    off = 0;
-  for (let i = 0; i + 1 < hops.length; i++) {
-    on += peakNear(presence, hops[i]!, 6);
-    off += peakNear(presence, Math.round((hops[i]! + hops[i + 1]!) / 2), 6);
-  }
-  return { on, off };
 }
 
 /**

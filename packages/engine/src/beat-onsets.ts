@@ -3,7 +3,7 @@
  * (the design is in beat-tracker.ts, steps 3, 3d and 5).
  */
 import { BAND_SMOOTH_HOPS } from './beat-envelopes.js';
-import { peakIn } from './beat-hypotheses.js';
+import { peakIn } from './beat-peaks.js';
 import { bracket } from './numeric.js';
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */

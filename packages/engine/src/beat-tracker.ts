@@ -98,37 +98,22 @@
  *     LOW_BEAT_CONFIDENCE plans cut on `onsets`, the strongest onsets, rather than on the grid;
  *     there they are the strong onsets a tracked beat agrees with (`onsetsOnPulse`), when enough
  *     do, each where its note begins (`swellStarts`: strings and horns swell in).
- * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. The steps
- * live in beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3, 3g), beat-hypotheses.ts (3b-3e, 3h),
- * beat-harmony.ts (3f), beat-onsets.ts (where notes begin, the onsets of 5), beat-meter.ts (4), and this file puts them together; the measures used to score it are in beat-measures.ts.
+ * Pure functions over plain arrays; the decoding and aubio live in music-analysis.ts. `trackBeats`
+ * below is the pipeline of named steps; the steps are in beat-steps.ts, in the order it runs them,
+ * over beat-envelopes.ts (1), beat-tempo.ts (2), beat-dp.ts (3, 3g), beat-hypotheses.ts (3b-3e, 3h),
+ * beat-harmony.ts (3f), beat-onsets.ts (where notes begin, the onsets of 5) and beat-meter.ts (4);
+ * beat-peaks.ts has the small peak measures they share. The measures used to score the tracker are
+ * in beat-measures.ts.
  */
 
 import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
-import { bracket, meanPeriod, parabolicPeakOffset } from './numeric.js';
-import { dpBeats, evenOutUnsupported, periodFromBeats, smoothSteadyBeats } from './beat-dp.js';
-import {
-  chooseLevel,
-  drummersLevel,
-  fillSkippedBeats,
-  presencePhase,
-  denseHatsLevel,
-  LEVEL_FACTORS,
-  onBeatPhase,
-  peakNear,
-  phaseEvidence,
-  scoreLevel,
-  lopsided,
-  steadyLevelScore,
-  strongerParity,
-  LEVEL_SWITCH_MARGIN,
-  STEADY_LEVEL_FACTORS,
-  type LevelArbiter,
-  type LevelHypothesis,
-} from './beat-hypotheses.js';
-import { harmonyPhase } from './beat-harmony.js';
-import { noteStart, ONSET_LATENCY_SEC, onsetsOnPulse, strongOnsets, swellStarts, trimOutsideMusic } from './beat-onsets.js';
+import type { LevelArbiter } from './beat-hypotheses.js';
 import { chooseMeter, relativeToMedian, type BeatsPerBar } from './beat-meter.js';
-import { BAND_SEC, normaliseBpm, periodBand, PRIOR_BPM, tempoCurve } from './beat-tempo.js';
+import { onsetsOnPulse, strongOnsets, swellStarts } from './beat-onsets.js';
+import { peakNear } from './beat-peaks.js';
+import { followPulse, normalisedOnsets, placeBeats, settleLevel, settlePhase, type Onsets } from './beat-steps.js';
+import { tempoCurve } from './beat-tempo.js';
+import { bracket, meanPeriod } from './numeric.js';
 
 export { onsetEnvelope, type Envelope };
 export {
@@ -144,6 +129,7 @@ export {
   trimOutsideMusic,
 } from './beat-onsets.js';
 export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
+export { hopIrregularity } from './beat-steps.js';
 
 /**
  * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
@@ -191,25 +177,8 @@ export interface MusicAnalysis {
   confidence: number;
 }
 
-/** Median change of the tempo over four beats that still counts as steady, and the change above that where confidence reaches 0. */
-const IRREGULAR_OK = 0.012;
-const IRREGULAR_SPAN = 0.02;
-
-/** Irregularity above which a chain of beats counts as wavering (level hypotheses are tried). */
-const WAVERING = IRREGULAR_OK + IRREGULAR_SPAN / 2;
-
-/** The median change of the tempo over four beats from one four beats to the next (|ln ratio|). */
-export function hopIrregularity(hops: number[]): number {
-  const span = hops.slice(4).map((b, i) => b - hops[i]!);
-  const steps = span
-    .slice(4)
-    .map((x, i) => Math.abs(Math.log(x / span[i]!)))
-    .sort((a, b) => a - b);
-  return steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
-}
-
 export interface TrackOptions {
-  /** aubio's global tempo estimate (0 if none): a small bonus in the tempo search. */
+  /** A global tempo guess, BPM (0 if none): a small bonus in the tempo search. */
   seedBpm?: number;
   /** Loudness just after time t; picks the downbeats. Defaults to the onset peak there. */
   accentAt?: (t: number) => number;
@@ -217,216 +186,69 @@ export interface TrackOptions {
   levelArbiter?: LevelArbiter;
 }
 
-/** Steps 2-4 over an envelope. */
+/**
+ * Steps 2-5 over an envelope (the design above): the steps of beat-steps.ts in this order, then
+ * `describeBeats`. A track too short or without any pulse (silence, a steady tone) has no beats.
+ */
 export function trackBeats(env: Envelope, durationSec: number, opts: TrackOptions = {}): MusicAnalysis {
-  const empty: MusicAnalysis = {
-    version: MUSIC_ANALYSIS_VERSION,
-    durationSec,
-    bpm: 0,
-    beatPeriodSec: 0,
-    beats: [],
-    bars: [],
-    beatsPerBar: 4,
-    onsets: [],
-    confidence: 0,
-  };
-  const n = Math.min(env.values.length, Math.floor(durationSec / env.hopSec));
-  if (durationSec < 2 || n < 16) return empty;
-  const values = env.values.subarray(0, n);
-  // Normalise by the standard deviation (Ellis) so the tightness means the same on every track.
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += values[i]!;
-  mean /= n;
-  let sd = 0;
-  for (let i = 0; i < n; i++) sd += (values[i]! - mean) ** 2;
-  sd = Math.sqrt(sd / n);
-  // No pulse at all (silence, a steady tone): no beats.
-  if (!(sd > 1e-3)) return empty;
-  const o = new Float64Array(n);
-  for (let i = 0; i < n; i++) o[i] = values[i]! / sd;
-  const curve = tempoCurve({ values, hopSec: env.hopSec }, opts.seedBpm ?? 0);
-  const halfBand = Math.round(BAND_SEC / env.hopSec);
-  let hops = dpBeats(o, periodBand(curve, halfBand));
-  // Where the first pass took every other beat of a backbeat, the period is halved there, so the
-  // second pass tracks the drummer's beat itself (also through a tempo step into that region).
-  let trackPeriod = curve;
-  const doubled = env.bands ? drummersLevel(hops, env.bands, env.hopSec) : [];
-  if (doubled.some(Boolean)) {
-    // Each doubled interval gets its halfway beat, and half its length as the local period.
-    trackPeriod = Float64Array.from(curve);
-    const withHalves: number[] = [];
-    hops.forEach((h, i) => {
-      withHalves.push(h);
-      const next = hops[i + 1];
-      if (!doubled[i] || next === undefined) return;
-      withHalves.push(Math.round((h + next) / 2));
-      for (let t = h; t < Math.min(n, next); t++) trackPeriod[t] = (next - h) / 2;
-    });
-    hops = withHalves;
-  }
-  hops = dpBeats(o, periodBand(periodFromBeats(hops, n, trackPeriod), Math.round(halfBand / 2)));
-  if (hops.length < 2) return empty;
-  if (env.bands) hops = onBeatPhase(hops, env.bands.kickEnergy);
-  hops = fillSkippedBeats(hops);
-  // Level hypotheses (beat-hypotheses.ts), only where the rules above left a wavering chain (its
-  // tempo over four beats keeps changing: two metrical levels mixed, or a rubato the tracker lost):
-  // plain chains at each level factor of the tempo curve, the steady ones scored by the onsets
-  // they explain and the tempo prior.
-  const levelChain = (f: number) =>
-    dpBeats(
-      o,
-      periodBand(
-        curve.map((p) => p * f),
-        halfBand,
-      ),
-    );
-  const chainBpm = (h: number[]) => (h.length > 1 ? (60 * (h.length - 1)) / ((h.at(-1)! - h[0]!) * env.hopSec) : 0);
-  if (env.bands && hopIrregularity(hops) > WAVERING) {
-    const bands = env.bands;
-    const hyps: LevelHypothesis[] = [hops, ...LEVEL_FACTORS.map(levelChain)].map((h, i) => {
-      const evidence = phaseEvidence(h, bands, o);
-      const bpm = chainBpm(h);
-      return { factor: i ? LEVEL_FACTORS[i - 1]! : 1, hops: h, bpm, evidence, ...scoreLevel(evidence, bpm) };
-    });
-    const steady = hyps.filter((h) => hopIrregularity(h.hops) <= WAVERING);
-    const best = chooseLevel(steady.length ? steady : hyps, env.hopSec, opts.levelArbiter);
-    if (best) hops = best.hops;
-  } else if (lopsided(hops, o)) {
-    // A steady chain may still be steadily at the wrong level: a waltz followed at two thirds of its
-    // tempo (one beat every half bar) leaves every other beat of the chain between the music's
-    // beats, with next to no onset (`lopsided`). Then the other levels' chains replace it when every
-    // one of their beats carries clearly more onset per minute (steadyLevelScore, LEVEL_SWITCH_MARGIN).
-    let best: { hops: number[]; score: number; f?: number } = {
-      hops,
-      score: steadyLevelScore(hops, o, chainBpm(hops)) * LEVEL_SWITCH_MARGIN,
-    };
-    for (const f of STEADY_LEVEL_FACTORS) {
-      const h = levelChain(f);
-      if (hopIrregularity(h) > WAVERING) continue;
-      const score = steadyLevelScore(h, o, chainBpm(h));
-      if (score > best.score) best = { hops: h, score, f };
-    }
-    // Like the main path, a second pass at the period of the chain's own beats.
-    const f = best.f;
-    if (f)
-      hops = dpBeats(
-        o,
-        periodBand(
-          periodFromBeats(
-            best.hops,
-            n,
-            curve.map((p) => p * f),
-          ),
-          Math.round(halfBand / 2),
-        ),
-      );
-  }
-  if (hops.length < 2) return empty;
+  const track = normalisedOnsets(env, durationSec);
+  if (!track) return noBeats(durationSec);
+  const curve = tempoCurve({ values: track.values, hopSec: track.hopSec }, opts.seedBpm ?? 0);
+  const pulse = followPulse(track, curve);
+  if (pulse.length < 2) return noBeats(durationSec);
+  const level = settleLevel(track, curve, pulse, opts.levelArbiter);
+  if (level.length < 2) return noBeats(durationSec);
+  const hops = settlePhase(track, level);
+  const { beats, confidence } = placeBeats(track, hops, durationSec);
+  return describeBeats(track, beats, confidence, durationSec, opts.accentAt);
+}
 
-  // Phase from the presence band (claps, snares, the kick's click) unless hats explain it.
-  if (env.bands?.presence && env.bands.air) hops = presencePhase(hops, env.bands.presence, env.bands.air);
-  // Step 3e: dense hats (sixteenths of a slow chain) say nothing about T against 2T: the tempo prior decides.
-  if (env.bands?.air && hopIrregularity(hops) <= WAVERING) hops = denseHatsLevel(hops, env.bands.air, env.hopSec, PRIOR_BPM);
-  // Step 3f: the chords change on the bar line; if that and the kicks land halfway, the beats move there.
-  if (env.bands?.harmony) {
-    const { presence, air } = env.bands;
-    hops = harmonyPhase(hops, env.bands.harmony, env.bands.kickEnergy, presence && air ? { presence, air } : undefined);
-  }
-  // Step 3h: a wavering chain with every other beat weak follows a player's eighth notes: its
-  // stronger parity is the pulse, at half the tempo. (Whether that half wavers less is no test: a
-  // player's rubato shows more over four beats of the pulse than over four eighth notes.)
-  if (hopIrregularity(hops) > WAVERING) hops = strongerParity(hops, o, env.hopSec);
-  // Sub-hop precision: the onset peak within two hops, parabolic interpolation around it.
-  const beats: number[] = [];
-  const strength: number[] = [];
-  for (const h of hops) {
-    let bi = h;
-    for (let i = Math.max(1, h - 2); i <= Math.min(n - 2, h + 2); i++) if (o[i]! > o[bi]!) bi = i;
-    const off = bi > 0 && bi < n - 1 ? parabolicPeakOffset(o[bi - 1]!, o[bi]!, o[bi + 1]!) : 0;
-    strength.push(o[bi]!);
-    const peakSec = (bi + off) * env.hopSec - ONSET_LATENCY_SEC;
-    const bd = env.bands;
-    // Where the bands show the note beginning before the envelope's peak (a strum, a soft chord), there.
-    const startSec = bd?.high ? noteStart({ kick: bd.kick, mid: bd.mid, high: bd.high }, bi) * env.hopSec : peakSec;
-    beats.push(Math.max(0, Math.min(peakSec, startSec)));
-  }
-  // A beat is supported by an onset of at least a third of a typical beat's.
-  const typical = [...strength].sort((a, b) => a - b)[Math.floor(strength.length / 2)]!;
-  const supported = strength.map((v) => v > Math.max(1, typical / 3));
-  const onPeak = supported.filter(Boolean).length;
-  // Regularity: the median change of the beat interval from one beat to the next. A steady band or
-  // a ramp changes by 1-2 %; a solo player's rubato by far more, and then the grid is a guess.
-  const irregular = hopIrregularity(beats);
-  // Steadiness decides (a rubato grid is a guess); sparse onsets on a steady grid (a one-drop with
-  // its kick on 3 only) lower it at most by half.
-  const confidence = Math.max(0, Math.min(1, 1 - (irregular - IRREGULAR_OK) / IRREGULAR_SPAN)) * (0.5 + 0.5 * (onPeak / hops.length));
-  evenOutUnsupported(beats, supported);
-  // Extend at the local period to both ends (quiet intros, fade-outs).
-  // (At the median of the nearest intervals: one odd interval at an end does not set the pace.)
-  const edge = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const firstP = edge(beats.slice(1, 5).map((b, i) => b - beats[i]!));
-  while (beats[0]! - firstP >= 0) beats.unshift(beats[0]! - firstP);
-  const lastP = edge(
-    beats
-      .slice(-5)
-      .slice(1)
-      .map((b, i) => b - beats.slice(-5)[i]!),
-  );
-  while (beats.at(-1)! + lastP < durationSec) beats.push(beats.at(-1)! + lastP);
-  // ... but not outside the music (silence before the first note, a reverb tail or noise after the last).
-  if (env.bands) trimOutsideMusic(beats, env.bands, env.hopSec);
-  // Halfway towards the local pulse (beat-dp.ts): one instrument's late note does not drag the beat.
-  // (After the trim, which looks for each beat's onset where the beat was placed on it.)
-  const rounded = smoothSteadyBeats(beats).map((b) => Math.round(b * 1e6) / 1e6);
+/** The analysis of a track with no beats. */
+const noBeats = (durationSec: number): MusicAnalysis => ({
+  version: MUSIC_ANALYSIS_VERSION,
+  durationSec,
+  bpm: 0,
+  beatPeriodSec: 0,
+  beats: [],
+  bars: [],
+  beatsPerBar: 4,
+  onsets: [],
+  confidence: 0,
+});
 
-  // Step 4: meter and downbeats (beat-meter.ts).
-  const accentAt = opts.accentAt ?? ((t: number) => o[Math.round(t / env.hopSec)] ?? 0);
-  const loud = relativeToMedian(rounded.map((b) => accentAt(b)));
-  const bass = env.bands ? relativeToMedian(rounded.map((b) => peakNear(env.bands!.kick, Math.round(b / env.hopSec) + 1))) : undefined;
+/**
+ * Steps 4 and 5 over the placed beats: the meter and downbeats (beat-meter.ts, from the loudness
+ * just after each beat plus its bass-band onset), the strong onsets plans cut on where the pulse
+ * is uncertain (peaks of the envelope standing out within 150 ms, the strongest third of them,
+ * each where its note begins), and the mean period by least squares over the beat index, so a
+ * steady track's tempo is exact.
+ */
+function describeBeats(
+  t: Onsets,
+  beats: number[],
+  confidence: number,
+  durationSec: number,
+  accentAt: (t: number) => number = (s) => t.o[Math.round(s / t.hopSec)] ?? 0,
+): MusicAnalysis {
+  const bands = t.bands;
+  const loud = relativeToMedian(beats.map((b) => accentAt(b)));
+  const bass = bands ? relativeToMedian(beats.map((b) => peakNear(bands.kick, Math.round(b / t.hopSec) + 1))) : undefined;
   const meter = chooseMeter(loud.map((a, i) => a + (bass?.[i] ?? 0)));
-  const bars = rounded.filter((_, i) => i % meter.beatsPerBar === meter.phase);
-
-  // Strong onsets (peaks of the envelope standing out within 150 ms, the strongest third of them):
-  // where the pulse is uncertain the plan cuts on these instead of on the beat grid.
-  const pulseOnsets = onsetsOnPulse(strongOnsets(o, env.hopSec), rounded, confidence);
-  const nb = env.bands;
-  const onsets = nb?.high ? swellStarts(pulseOnsets, { kick: nb.kick, mid: nb.mid, high: nb.high }, env.hopSec) : pulseOnsets;
-
-  // Mean period by least squares over the beat index, so a steady track's tempo is exact.
-  const period = meanPeriod(rounded, NaN);
+  const bars = beats.filter((_, i) => i % meter.beatsPerBar === meter.phase);
+  const pulseOnsets = onsetsOnPulse(strongOnsets(t.o, t.hopSec), beats, confidence);
+  const onsets = bands?.high ? swellStarts(pulseOnsets, { kick: bands.kick, mid: bands.mid, high: bands.high }, t.hopSec) : pulseOnsets;
+  const period = meanPeriod(beats, NaN);
   return {
     version: MUSIC_ANALYSIS_VERSION,
     durationSec,
     bpm: Math.round((60 / period) * 1000) / 1000,
     beatPeriodSec: period,
-    beats: rounded,
+    beats,
     bars,
     beatsPerBar: meter.beatsPerBar,
     onsets,
     confidence: Math.round(confidence * 1000) / 1000,
   };
-}
-
-/**
- * The tracker with the historical signature: `aubioBpm` seeds the tempo search; `rawBeats`
- * (aubio's beats) give a seed when aubio reports no tempo.
- */
-export function fitBeats(
-  env: Envelope,
-  durationSec: number,
-  aubioBpm: number,
-  rawBeats: number[],
-  accentAt?: (t: number) => number,
-): MusicAnalysis {
-  let seed = normaliseBpm(aubioBpm);
-  if (!seed && rawBeats.length > 4) {
-    const iois = rawBeats
-      .slice(1)
-      .map((b, i) => b - rawBeats[i]!)
-      .sort((x, y) => x - y);
-    seed = normaliseBpm(60 / iois[Math.floor(iois.length / 2)]!);
-  }
-  return trackBeats(env, durationSec, { seedBpm: seed, accentAt });
 }
 
 /** Local beat period at time t: the spacing of the tracked beats around it. */

@@ -1,4 +1,4 @@
-import { peakIn, peakNear } from '../../src/beat-hypotheses';
+import { peakIn, peakNear } from '../../src/beat-peaks';
 import { cosineSimilarity } from '../../src/numeric';
 
 describe('cosine similarity', () => {
