@@ -1,10 +1,10 @@
 /**
  * Saliency maps of one small grey analysis frame (pure, no I/O):
  *
- * - Spectral residual (Hou and Zhang, "Saliency detection: a spectral residual approach", CVPR
- *   2007): on a 64x32 copy of the frame, the log amplitude spectrum minus its local mean, put back
- *   with the original phase; what is left after the inverse transform is what the picture does
- *   not repeat (a figure on a textured background, a sign, a face).
+ * - Centre-surround contrast (as in Itti, Koch and Niebur's model): brightness and detail that
+ *   differ from their surroundings (a textured figure on a smooth ground, a plain one on a busy
+ *   ground). The spectral residual of Hou and Zhang was tried beside it and dropped: on textured
+ *   grounds it lit up the texture's blobs and it cost as much as this whole map.
  * - Motion with the camera's own motion taken out: the global shift between this frame and the
  *   previous one (coarse-to-fine search of the mean absolute difference on 160x90 and 40x22
  *   copies), then for each cell how far its value lies outside the range of the previous frame's
@@ -56,68 +56,6 @@ function halve(src: Uint8Array | Float32Array, w: number, h: number): Float32Arr
   return out;
 }
 
-/** In-place radix-2 complex FFT of length n (a power of two); `inverse` without the 1/n. */
-function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = ((inverse ? 2 : -2) * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
-    for (let i = 0; i < n; i += len) {
-      let cr = 1,
-        ci = 0;
-      for (let k = 0; k < len / 2; k++) {
-        const a = i + k;
-        const b = a + len / 2;
-        const tr = re[b]! * cr - im[b]! * ci;
-        const ti = re[b]! * ci + im[b]! * cr;
-        re[b] = re[a]! - tr;
-        im[b] = im[a]! - ti;
-        re[a] = re[a]! + tr;
-        im[a] = im[a]! + ti;
-        const ncr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = ncr;
-      }
-    }
-  }
-}
-
-/** 2D FFT of a w x h complex image stored row by row (w, h powers of two). */
-function fft2(re: Float64Array, im: Float64Array, w: number, h: number, inverse: boolean): void {
-  const rr = new Float64Array(w);
-  const ri = new Float64Array(w);
-  for (let y = 0; y < h; y++) {
-    rr.set(re.subarray(y * w, y * w + w));
-    ri.set(im.subarray(y * w, y * w + w));
-    fft(rr, ri, inverse);
-    re.set(rr, y * w);
-    im.set(ri, y * w);
-  }
-  const cr = new Float64Array(h);
-  const ci = new Float64Array(h);
-  for (let x = 0; x < w; x++) {
-    for (let y = 0; y < h; y++) {
-      cr[y] = re[y * w + x]!;
-      ci[y] = im[y * w + x]!;
-    }
-    fft(cr, ci, inverse);
-    for (let y = 0; y < h; y++) {
-      re[y * w + x] = cr[y]!;
-      im[y * w + x] = ci[y]!;
-    }
-  }
-}
-
 /** Box blur of radius r (the window shrinks at the edges), `passes` times: close to a Gaussian. Running sums. */
 export function blur(src: Float32Array, w: number, h: number, r: number, passes = 2): Float32Array {
   const a = Float32Array.from(src);
@@ -137,49 +75,6 @@ export function blur(src: Float32Array, w: number, h: number, r: number, passes 
     for (let x = 0; x < w; x++) line(b, a, x, w, h);
   }
   return a;
-}
-
-/**
- * Spectral residual saliency of a GRID_W x GRID_H picture (values 0..1, the map's maximum 1;
- * all zero for a flat picture).
- */
-export function spectralResidual(small: Float32Array): Float32Array {
-  const w = GRID_W,
-    h = GRID_H,
-    n = w * h;
-  const re = new Float64Array(n);
-  const im = new Float64Array(n);
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += small[i]!;
-  mean /= n;
-  for (let i = 0; i < n; i++) re[i] = small[i]! - mean;
-  fft2(re, im, w, h, false);
-  const logAmp = new Float32Array(n);
-  const phaseRe = new Float64Array(n);
-  const phaseIm = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = Math.hypot(re[i]!, im[i]!);
-    logAmp[i] = Math.log(a + 1e-6);
-    phaseRe[i] = a > 0 ? re[i]! / a : 0;
-    phaseIm[i] = a > 0 ? im[i]! / a : 0;
-  }
-  // The local mean of the log spectrum (3x3, wrapping around: the spectrum is periodic).
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += logAmp[((y + dy + h) % h) * w + ((x + dx + w) % w)]!;
-      const residual = logAmp[y * w + x]! - s / 9;
-      const e = Math.exp(residual);
-      re[y * w + x] = e * phaseRe[y * w + x]!;
-      im[y * w + x] = e * phaseIm[y * w + x]!;
-    }
-  // The DC term carries no structure.
-  re[0] = 0;
-  im[0] = 0;
-  fft2(re, im, w, h, true);
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = re[i]! * re[i]! + im[i]! * im[i]!;
-  return normalise(blur(out, w, h, 2));
 }
 
 /** Scales a map so that its maximum is 1 (a map of zeros stays zero). */

@@ -2,15 +2,15 @@
  * Subject analysis (issue 43, AutoFlip's "salient regions"): from the grey 320x180 frames clip
  * analysis already decodes (8 a second), a compact subject track of a few samples a second.
  *
- * Each sample combines two saliency maps (saliency.ts) on a 64x32 grid: the spectral residual
- * (what the picture does not repeat) and motion against the background (the camera's global shift
+ * Each sample combines two saliency maps (saliency.ts) on a 64x32 grid: centre-surround contrast
+ * (brightness and detail unlike their surroundings) and motion against the background (the camera's global shift
  * taken out, measured against the frame decoded just before). The combined map is thresholded,
  * nearby cells joined, and the biggest regions kept as boxes with their share of the salience and
  * whether they move. Frames arrive in any order (a sparse decode's second pass fills gaps later);
  * motion is measured only between frames at most MAX_MOTION_GAP_SEC apart.
  * Pure: clip-analysis.ts feeds it.
  */
-import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, motionResidual, normalise, spectralResidual } from './saliency.js';
+import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, motionResidual, normalise } from './saliency.js';
 import type { SubjectBox, SubjectSample, SubjectTrack } from './types.js';
 
 export const SUBJECT_TRACK_VERSION = 1;
@@ -25,8 +25,6 @@ const MID_W = 160;
 const MID_H = 90;
 /** A cell's mean residual (grey levels) below this is noise, not motion. */
 const MOTION_FLOOR = 6;
-/** Share of the spectral residual in the still picture's saliency (the rest: centre-surround contrast). */
-const SR_SHARE = 0;
 /** Above this share of cells changing, the frame is not compared with the one before (a cut). */
 const MAX_MOVING_SHARE = 0.4;
 /** Share of the combined map's maximum a cell needs to be part of a region. */
@@ -86,10 +84,7 @@ export function analyseSubjects(frames: Array<{ t: number; pixels: Uint8Array }>
 
 /** The boxes of one frame, given the frame before it (at half size) when there is one. */
 function analyseFrame(t: number, mid: Float32Array, prevMid: Float32Array | undefined): SubjectSample & { shift: [number, number] } {
-  const contrast = contrastSaliency(mid, MID_W, MID_H);
-  const sr = SR_SHARE > 0 ? spectralResidual(downscale(mid, MID_W, MID_H, GRID_W, GRID_H)) : undefined;
-  const still = new Float32Array(contrast.length);
-  for (let i = 0; i < still.length; i++) still[i] = (1 - SR_SHARE) * contrast[i]! + (sr ? SR_SHARE * sr[i]! : 0);
+  const still = contrastSaliency(mid, MID_W, MID_H);
   let motion: Float32Array | undefined;
   let shift: [number, number] = [0, 0];
   if (prevMid) {
