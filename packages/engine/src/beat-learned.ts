@@ -92,10 +92,10 @@ function strongOnsetsOf(env: Envelope, beats: number[], confidence: number): num
 }
 
 /**
- * Beats, bars, meter and confidence of mono samples at 22,050 Hz, by the learned model. (The rule-based
- * tracker does not run beside it: a tempo guard that returned the rule-based analysis where the
- * two disagreed by 3:2 put fewer validation songs at target, 33 of 80 against 37 without it;
- * tools/beat-model/tune.mjs.)
+ * Beats, bars, meter and confidence of mono samples at 22,050 Hz, by the learned model. (The
+ * rule-based tracker does not run beside it: a tempo guard that returned the rule-based analysis
+ * where the two disagreed by 3:2 put fewer validation songs at target, 50 of 80 against 58 without
+ * it; tools/beat-model/tune.mjs.)
  */
 export async function trackBeatsLearned(samples: Float32Array, sampleRate: number, durationSec: number): Promise<MusicAnalysis> {
   return analysisFromActivations(await beatActivations(samples), samples, sampleRate, durationSec);
