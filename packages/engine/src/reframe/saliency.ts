@@ -196,3 +196,34 @@ export function contrastSaliency(mid: Float32Array, w: number, h: number): Float
   for (let i = 0; i < a.length; i++) out[i] = LUMA_SHARE * a[i]! + (1 - LUMA_SHARE) * b[i]!;
   return out;
 }
+
+/** A cell differs between two frames by more than this (grey levels) ... */
+const CUT_LEVEL = 14;
+/** ... and a cut is where more than this share of the cells differ, however the picture is shifted a little. */
+const CUT_SHARE = 0.5;
+
+/**
+ * Whether two frames decoded one after the other (w x h) belong to different shots: on
+ * quarter-size copies, most cells still differ at the best shift of up to two cells (a pan or a
+ * moving subject leaves most of the picture alike). Catches the cuts a histogram misses (two shots
+ * of the same colours); a fade or dissolve changes too little from one frame to the next.
+ */
+export function isCut(cur: Float32Array, prev: Float32Array, w: number, h: number): boolean {
+  const qw = w >> 2,
+    qh = h >> 2;
+  const a = downscale(cur, w, h, qw, qh);
+  const b = downscale(prev, w, h, qw, qh);
+  let least = 1;
+  for (let dy = -1; dy <= 1; dy++)
+    for (let dx = -2; dx <= 2; dx++) {
+      let differ = 0,
+        n = 0;
+      for (let y = 1; y < qh - 1; y++)
+        for (let x = 2; x < qw - 2; x++) {
+          if (Math.abs(a[y * qw + x]! - b[(y + dy) * qw + x + dx]!) > CUT_LEVEL) differ++;
+          n++;
+        }
+      least = Math.min(least, differ / n);
+    }
+  return least > CUT_SHARE;
+}

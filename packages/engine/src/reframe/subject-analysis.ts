@@ -10,7 +10,7 @@
  * motion is measured only between frames at most MAX_MOTION_GAP_SEC apart.
  * Pure: clip-analysis.ts feeds it.
  */
-import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, motionResidual, normalise } from './saliency.js';
+import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, isCut, motionResidual, normalise } from './saliency.js';
 import type { SubjectBox, SubjectSample, SubjectTrack } from './types.js';
 
 export const SUBJECT_TRACK_VERSION = 1;
@@ -38,7 +38,7 @@ export type FrameSink = (t: number, grey: Uint8Array) => void;
 export interface SubjectAnalyser {
   /** One decoded analysis frame (grey, w x h) at clip time `t` seconds. */
   push: FrameSink;
-  /** The track, samples in time order; `shots` are the clip analysis's scene cuts. */
+  /** The track, samples in time order; `shots` are the clip analysis's scene cuts (its own cuts are added). */
   finish(shots: number[]): SubjectTrack;
 }
 
@@ -48,6 +48,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 export function createSubjectAnalyser(w = 320, h = 180): SubjectAnalyser {
   const samples: Array<SubjectSample & { shift: [number, number] }> = [];
   const taken = new Set<number>();
+  const cuts: number[] = [];
   let prev: { t: number; mid: Float32Array } | undefined;
   return {
     push(t, grey) {
@@ -56,9 +57,15 @@ export function createSubjectAnalyser(w = 320, h = 180): SubjectAnalyser {
       const before = prev;
       const mid = downscale(grey, w, h, MID_W, MID_H);
       prev = { t, mid };
+      let usable = before && t > before.t && t - before.t <= MAX_MOTION_GAP_SEC ? before : undefined;
+      // Every pair of consecutive frames is checked for a cut (the clip analysis's histogram misses
+      // cuts between shots of the same colours); a frame is never compared across one.
+      if (usable && isCut(mid, usable.mid, MID_W, MID_H)) {
+        cuts.push(r3((usable.t + t) / 2));
+        usable = undefined;
+      }
       if (!due) return;
       taken.add(slot);
-      const usable = before && t > before.t && t - before.t <= MAX_MOTION_GAP_SEC ? before : undefined;
       samples.push(analyseFrame(t, mid, usable?.mid));
     },
     finish(shots) {
@@ -68,11 +75,17 @@ export function createSubjectAnalyser(w = 320, h = 180): SubjectAnalyser {
         version: SUBJECT_TRACK_VERSION,
         intervalSec: SUBJECT_INTERVAL_SEC,
         samples: samples.map(({ t, boxes }) => ({ t, boxes })),
-        shots: [...shots],
+        shots: mergeCuts(shots, cuts),
         ...(anyShift ? { cameraShift: samples.map((s) => s.shift) } : {}),
       };
     },
   };
+}
+
+/** The clip analysis's cuts, and this analysis's own where the clip analysis has none within 0.2 s. */
+function mergeCuts(shots: number[], own: number[]): number[] {
+  const extra = own.filter((c) => !shots.some((s) => Math.abs(s - c) < 0.2));
+  return [...shots, ...extra].sort((a, b) => a - b);
 }
 
 /** The track of frames already in memory (tests, benches). */
