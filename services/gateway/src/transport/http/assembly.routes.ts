@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { analysisDoc, isMusicAnalysis, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notModified, type FinishedJobs } from '../../domain/finished-jobs.js';
+import { notModified, type CachedStatus, type FinishedJobs } from '../../domain/finished-jobs.js';
 import { LINK_SECONDS, jobStatuses, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
 import { correctionKind, previewPlan } from '../../domain/plan-preview.js';
@@ -283,21 +283,35 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
     },
   );
 
+  // A finished job: validators, so a polling client gets 304 while nothing changed, and its JSON as
+  // serialised once (the same the schema gives); through the untyped reply, as a 304 has no body.
+  const sendFinished = (req: FastifyRequest, reply: FastifyReply, s: CachedStatus) => {
+    void reply.header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
+    if (notModified(req.headers['if-none-match'], s.etag)) void reply.code(304).send();
+    else void reply.type('application/json; charset=utf-8').send(s.json);
+  };
   app.get(
     '/jobs/:id/status',
     {
       config: { access: 'user' },
-      schema: { summary: "A job's status", params: uuidParams, response: { 200: jobStatus, ...errors(400, 401, 404) } },
+      schema: {
+        summary: "A job's status",
+        description:
+          "A finished job's answer carries an ETag and Cache-Control: private, max-age (0 while it holds a download link); sent back in If-None-Match, it is answered 304 while nothing changed.",
+        params: uuidParams,
+        response: {
+          200: jobStatus,
+          304: z.null().describe('Not modified: If-None-Match names the current ETag of a finished job (no body)'),
+          ...errors(400, 401, 404),
+        },
+      },
     },
-    async (req, reply) => {
-      const s = await statusOf(req.params.id, callerOf(req).id, req.id);
-      if (!s.etag) return s.view;
-      // A finished job: validators, so a polling client gets 304 while nothing changed, and its
-      // JSON as serialised once (the same the schema gives); through the untyped reply, as a 304
-      // has no body.
-      const raw = (reply as FastifyReply).header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
-      if (notModified(req.headers['if-none-match'], s.etag)) return raw.code(304).send();
-      return raw.type('application/json; charset=utf-8').send(s.json);
+    (req, reply) => {
+      const ownerId = callerOf(req).id;
+      // The route every client polls: a finished job in memory is answered without a promise.
+      const cached = finished.get(req.params.id, ownerId);
+      if (cached) return sendFinished(req, reply as FastifyReply, cached);
+      return statusOf(req.params.id, ownerId, req.id).then((s) => (s.etag ? sendFinished(req, reply as FastifyReply, s) : s.view));
     },
   );
 

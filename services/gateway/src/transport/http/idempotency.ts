@@ -1,5 +1,5 @@
 import { Interval, isDomainError, type Logger } from '@reelsmith/kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { canonicalJson, fingerprint, Idempotency, IN_PROGRESS_RETRY_AFTER_S } from '../../domain/idempotency.js';
@@ -55,9 +55,9 @@ export const idempotencyPlugin = fp<{ idempotency?: Idempotency }>(async (app: F
     held.delete(req);
     await idempotency.release(h.owner, h.key, h.claim).catch((e: unknown) => req.log.warn({ err: e }, 'idempotency key not released'));
   };
-  app.addHook('preHandler', async (req, reply) => {
+  const begin = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = req.headers['idempotency-key'];
-    if (typeof key !== 'string' || !req.caller || !IDEMPOTENT_ROUTES.has(`${req.method} ${req.routeOptions.url}`)) return;
+    if (typeof key !== 'string' || !req.caller) return;
     const r = await idempotency.begin(req.caller.id, key, requestPrint(req)).catch((e: unknown) => {
       // "Still running": the retry is told when to come back.
       if (isDomainError(e) && e.reason === 'idempotency_in_progress') void reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_S));
@@ -70,8 +70,8 @@ export const idempotencyPlugin = fp<{ idempotency?: Idempotency }>(async (app: F
     // The first answer again; an upload's body is not read (and the connection not reused).
     if (req.isMultipart?.()) void reply.header('connection', 'close');
     return reply.code(r.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(r.body);
-  });
-  app.addHook('onSend', async (req, reply, payload) => {
+  };
+  const save = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const h = held.get(req);
     if (!h) return payload;
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
@@ -79,7 +79,15 @@ export const idempotencyPlugin = fp<{ idempotency?: Idempotency }>(async (app: F
       await idempotency.complete(h.owner, h.key, h.claim, reply.statusCode, payload);
     } else await letGo(req);
     return payload;
+  };
+  // Only the routes that honour the header run these hooks (every other request skips them). The
+  // key is looked up before the route's own preHandlers (its rate limit): a repeat answers the first
+  // answer again without counting. A request whose answer was never sent through onSend (a failure
+  // on the way) frees its key.
+  app.addHook('onRoute', (route) => {
+    if (!IDEMPOTENT_ROUTES.has(`${[route.method].flat()[0]} ${route.url}`)) return;
+    route.preHandler = [begin, ...[route.preHandler ?? []].flat()];
+    route.onSend = [...[route.onSend ?? []].flat(), save];
+    route.onResponse = [...[route.onResponse ?? []].flat(), letGo];
   });
-  // A request whose answer was never sent through onSend (a failure on the way) frees its key.
-  app.addHook('onResponse', async (req) => letGo(req));
 });

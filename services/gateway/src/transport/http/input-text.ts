@@ -73,8 +73,12 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Printable ASCII only: within the rule and already in NFC (most ids, numbers and names). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The rule for one string; answers it normalised (unless `keepForm`), or throws a 400 naming `what`. */
 export function cleanText(s: string, what: string, keepForm = false): string {
+  if (PRINTABLE_ASCII.test(s)) return s;
   if (!TEXT_RULE.test(s)) throw invalidText(what, CONTROL.test(s) ? 'must not contain control characters' : 'must be valid Unicode text');
   return keepForm ? s : s.normalize('NFC');
 }

@@ -3,7 +3,6 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
-  currentTraceId,
   extractTrace,
   newObjectKey,
   startSpan,
@@ -48,6 +47,7 @@ import { rateLimitPlugin, securityHeaders, securityPlugin } from './security.js'
 import { reelsRoutes } from './reels.routes.js';
 import { marketplaceRoutes } from './marketplace.routes.js';
 import { publicRoutes } from './public.routes.js';
+import { showcaseUserRoutes } from './showcase-user.routes.js';
 import type { DemosService } from '../../domain/demos.service.js';
 import { showcaseOnly } from '../../repositories/demos.wiring.js';
 import { mediaLibraryRoutes } from './media-library.routes.js';
@@ -118,7 +118,19 @@ export interface HttpDeps {
   idempotency?: Idempotency;
 }
 
+/** A request's trace: its span and context, and the deadline its gRPC calls inherit. */
+interface RequestTrace {
+  ctx: TraceContext;
+  deadline?: number;
+  span: TraceSpan;
+  route: string | undefined;
+}
+
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the first onRequest hook (null before it ran: a framework error). */
+    trace: RequestTrace | null;
+  }
   interface FastifyInstance {
     /**
      * A route that changed a user's credits or plan calls this, so this replica's next
@@ -176,29 +188,30 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // has left is passed on to every gRPC call it makes (uploads excepted: they stream for as long as
   // the file takes).
   const budget = deps.requestDeadlineMs ?? 15_000;
-  const traces = new WeakMap<object, { ctx: TraceContext; deadline?: number; span: TraceSpan; route: string | undefined }>();
-  const enter = (t: { ctx: TraceContext; deadline?: number }, done: () => void) =>
+  const enter = (t: RequestTrace, done: () => void) =>
     withContext(t.ctx, () => (t.deadline === undefined ? done() : withDeadline(t.deadline, done)));
+  // The request's trace on the request itself (a WeakMap entry per request cost the garbage
+  // collector more than the property).
+  app.decorateRequest('trace', null);
   app.addHook('onRequest', (req, reply, done) => {
-    void reply.header('x-request-id', req.id);
     const route = req.routeOptions.url;
     const { span, ctx } = startSpan(`${req.method} ${route ?? 'unmatched'}`, extractTrace(req.headers as Record<string, string>));
     const multipart = req.headers['content-type']?.startsWith('multipart/');
-    const t = {
+    const t: RequestTrace = {
       ctx,
       deadline: multipart ? undefined : Date.now() + Math.max(budget, req.routeOptions.config.deadlineMs ?? 0),
       span,
       route,
     };
-    traces.set(req, t);
-    const traceId = currentTraceId(ctx);
-    if (traceId) void reply.header('x-trace-id', traceId);
+    req.trace = t;
+    // startSpan made the span's context valid (the caller's trace, or a new one).
+    void reply.header('x-request-id', req.id).header('x-trace-id', span.spanContext().traceId);
     enter(t, done);
   });
   // The body arrives on the socket's own async context: enter the request's trace and deadline again.
   // (A request without a body went on from onRequest inside them: nothing to do.)
   app.addHook('preHandler', (req, _reply, done) => {
-    const t = traces.get(req);
+    const t = req.trace;
     if (t && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) enter(t, done);
     else done();
   });
@@ -214,7 +227,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   const healthRoute = `${API_PREFIX}/health`;
   app.addHook('onResponse', (req, reply, done) => {
-    const t = traces.get(req);
+    const t = req.trace;
     // Route templates, never raw URLs, as labels.
     const route = (t ? t.route : req.routeOptions.url) ?? 'unmatched';
     const elapsed = reply.elapsedTime;
@@ -230,14 +243,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(errorHandler);
   await app.register(securityPlugin, security);
-  // An answer that carries a session token is never stored by a browser or a proxy.
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (typeof payload === 'string' && reply.statusCode < 300 && payload.includes('"session_token"')) {
-      void reply.header('cache-control', 'no-store');
-      void reply.header('pragma', 'no-cache');
-    }
-    done(null, payload);
-  });
   if (deps.rateLimitMax !== undefined) {
     const max = deps.rateLimitMax;
     // Before the rate-limit plugin's own onRoute hook reads each route's limit.
@@ -247,10 +252,16 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     });
   }
   await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
-  // Public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
+  // One onSend hook for every answer (each hook is a step of every request):
+  // - an answer that carries a session token is never stored by a browser or a proxy;
+  // - public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || typeof payload !== 'string')
-      return done(null, payload);
+    if (typeof payload !== 'string' || reply.statusCode >= 300) return done(null, payload);
+    if (payload.includes('"session_token"')) {
+      void reply.header('cache-control', 'no-store');
+      void reply.header('pragma', 'no-cache');
+    }
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     const cacheControl = reply.getHeader('cache-control');
     if (typeof cacheControl !== 'string' || !cacheControl.startsWith('public')) return done(null, payload);
     const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
@@ -325,6 +336,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
           await api.register(reelsRoutes, { peers: deps.peers, store: deps.store });
           await api.register(marketplaceRoutes, { peers: deps.peers, store: deps.store });
           await api.register(publicRoutes, { peers: deps.peers, store: deps.store, demos: deps.demos ?? showcaseOnly(deps.peers) });
+          await api.register(showcaseUserRoutes, { peers: deps.peers });
           await api.register(mediaLibraryRoutes, { peers: deps.peers, store: deps.store });
         }
       }
