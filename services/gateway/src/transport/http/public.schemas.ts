@@ -110,7 +110,6 @@ export const contactMessage = z
   .object({ id: z.string(), name: z.string(), email: z.string(), topic: z.string(), message: z.string(), created_at: z.string() })
   .meta({ id: 'ContactMessage' });
 
-
 export const showcaseRating = z
   .object({
     reel_id: z.string(),
@@ -126,7 +125,6 @@ export const ratingView = (r: { reelId: string; average: number; count: bigint; 
   count: Number(r.count),
   mine: r.mine,
 });
-
 
 /** A reel its owner shared to the showcase, as the admin list shows it. */
 export const sharedReelView = (s: media.SharedReel) => ({
