@@ -711,7 +711,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job's status */
+        /**
+         * A job's status
+         * @description A finished job's answer carries an ETag and Cache-Control: private, max-age (0 while it holds a download link); sent back in If-None-Match, it is answered 304 while nothing changed.
+         */
         get: operations["getJobsByIdStatus"];
         put?: never;
         post?: never;
@@ -7520,6 +7523,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["JobStatus"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag of a finished job (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
