@@ -2,9 +2,6 @@
 import { peakNear, presenceOnOff } from './beat-peaks.js';
 import { MAX_BPM } from './beat-tempo.js';
 
-// beat-learned.ts reads peakNear from here.
-export { peakNear };
-
 /**
  * Step 3b, phase: the beat is where the kick drum lands. If the tracked beats carry next to no
  * kick-band onset while the points halfway between them carry eight times as much (the tracker
