@@ -176,6 +176,12 @@ module.exports = tseslint.config(
   ...SERVICES.map(routeBoundary),
   ...webLayers,
   {
+    // The engine has no import circle (type-only imports count too), so it reads top-down.
+    files: ['packages/engine/src/**/*.ts'],
+    plugins: { 'reelsmith-imports': { rules: { 'no-cycle': require('./tools/eslint/no-import-cycle.js') } } },
+    rules: { 'reelsmith-imports/no-cycle': 'error' },
+  },
+  {
     // The places allowed to read the environment: config files, the supervisor, test helpers, tests.
     files: ['**/config.ts', 'scripts/**', '**/testing.ts', '**/test/**', 'test/**', '*.js', 'proto/gen.js', 'web/vite.config.ts'],
     rules: { 'no-restricted-properties': 'off' },

@@ -19,7 +19,7 @@
  * downbeat kept where it was (or as near as the new beats allow).
  */
 import { TAP_LIMITS } from '@reelsmith/proto';
-import type { MusicAnalysis } from './index.js';
+import type { MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
 
 export type TempoCorrection = { kind: 'halve' } | { kind: 'double' } | { kind: 'shift' } | { kind: 'tap'; taps: number[] };
