@@ -109,7 +109,7 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     expect(await title.getByLabel('Title text').inputValue()).toBe('Signing Session');
     await title.getByLabel('Position').selectOption('top');
     await page.getByRole('group', { name: 'Editing' }).getByLabel('Pacing').selectOption('high-energy');
-    expect(await page.getByRole('group', { name: 'Fades and frame' }).getByRole('checkbox').count()).toBe(2);
+    expect(await page.getByRole('group', { name: 'Fades', exact: true }).getByRole('checkbox').count()).toBe(1);
     // Turning the title off hides its fields; on again, they are as they were.
     await title.getByLabel('Show a title').uncheck();
     expect(await title.getByLabel('Title text').count()).toBe(0);
