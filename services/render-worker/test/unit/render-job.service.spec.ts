@@ -14,6 +14,7 @@ import {
   type StoredReel,
   type WorkerJob,
 } from '../../src/domain/render-job.service';
+import { ChunkFailedError } from '../../src/domain/render.ports';
 
 /**
  * RenderJobService.run with its repositories (the orchestrator reporter, the job's files, the
@@ -267,6 +268,24 @@ describe('RenderJobService.run: crashes and outages', () => {
     await w.service.giveUp('job-doomed', 5, w.engine.fail);
     expect(w.reporter.of('failed')).toEqual([{ kind: 'failed', attempt: 5, reason: '' }]);
     expect(w.scratch.live.size).toBe(0);
+  });
+});
+
+describe('RenderJobService.run: a chunk of a long reel that failed for good', () => {
+  it('fails the job once with no reason of ours (one refund) and drops the delivery, told by the error type', async () => {
+    const w = world('job-chunk');
+    w.engine.fail = new ChunkFailedError('chunk 3 failed: ffmpeg exited 1');
+    expect(await w.run(2)).toEqual({ kind: 'rejected', code: 'RENDER_FAILED' });
+    expect(w.reporter.of('failed')).toEqual([{ kind: 'failed', attempt: 2, reason: '' }]);
+    expect(w.scratch.live.size).toBe(0);
+  });
+
+  it('an error that only carries the name is not taken for one: it is thrown and retried', async () => {
+    const w = world('job-named');
+    const lookalike = Object.assign(new Error('chunk 3 failed'), { name: 'ChunkFailedError' });
+    w.engine.fail = lookalike;
+    await expect(w.run(1)).rejects.toBe(lookalike);
+    expect(w.reporter.of('failed')).toEqual([]);
   });
 });
 
