@@ -27,6 +27,11 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/data/', '/dist/'],
 };
 
+const sharedProduct = {
+  globalSetup: '<rootDir>/test/support/shared-setup.ts',
+  globalTeardown: '<rootDir>/test/support/shared-teardown.ts',
+};
+
 module.exports = {
   testTimeout: 30_000,
   projects: [
@@ -37,15 +42,9 @@ module.exports = {
       // Service tests, and in test/medium the ones that compose several services in one process.
       testMatch: ['<rootDir>/{packages,services,scripts,proto}/**/test/medium/**/*.spec.ts', '<rootDir>/test/medium/**/*.spec.ts'],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
-    {
-      ...common,
-      displayName: 'browser',
-      testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
-      // One product shared by the specs that can share it, started by the first that asks
-      // (test/support/shared-system.ts) and stopped after the last.
-      globalSetup: '<rootDir>/test/support/shared-setup.ts',
-      globalTeardown: '<rootDir>/test/support/shared-teardown.ts',
-    },
+    // One product shared by the e2e and browser specs that can share it, started by the first that
+    // asks (test/support/shared-system.ts) and stopped after the run's last spec.
+    { ...common, ...sharedProduct, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
+    { ...common, ...sharedProduct, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'] },
   ],
 };

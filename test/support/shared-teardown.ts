@@ -1,5 +1,6 @@
-// The browser project's global teardown (jest.config.js): stops this run's shared product if a
-// spec started one (SIGINT to its supervisor, as Ctrl-C; SIGKILL after 30 s), then removes its folder.
+// The global teardown of the e2e and browser projects (jest.config.js), after the run's last spec:
+// stops this run's shared products if specs started them (SIGINT to its supervisor, as Ctrl-C;
+// SIGKILL after 30 s), then removes its folder. The second project's call finds nothing left to do.
 import fs from 'node:fs';
 import path from 'node:path';
 import { SHARED_PRODUCT_ENV } from './shared-setup';
@@ -13,17 +14,26 @@ const alive = (pid: number) => {
   }
 };
 
+/** Stops the product whose supervisor's pid is in `dir/pid`, if it is running. */
+async function stop(dir: string): Promise<void> {
+  const pidFile = path.join(dir, 'pid');
+  const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+  if (!(pid > 0 && alive(pid))) return;
+  process.kill(pid, 'SIGINT');
+  const end = Date.now() + 30_000;
+  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
 export default async function teardown(): Promise<void> {
   const dir = process.env[SHARED_PRODUCT_ENV];
   if (!dir || !fs.existsSync(dir)) return;
-  const pidFile = path.join(dir, 'pid');
-  const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
-  if (pid > 0 && alive(pid)) {
-    process.kill(pid, 'SIGINT');
-    const end = Date.now() + 30_000;
-    while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
+  // The default product's folder is the run's folder; other kinds' are folders in it (shared-system.ts).
+  const kinds = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => path.join(dir, e.name));
+  await Promise.all([dir, ...kinds].map(stop));
   fs.rmSync(dir, { recursive: true, force: true });
   delete process.env[SHARED_PRODUCT_ENV];
 }

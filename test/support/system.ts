@@ -53,8 +53,20 @@ export function productEnv(port: number, dataDir: string, extraEnv: Record<strin
   };
 }
 
-/** The line `npm start` prints once everything is up. */
+/** The line `npm start` prints once everything is up (within its first 90 s). */
 export const readyLine = (port: number) => `Reelsmith is running at http://localhost:${port}`;
+
+/**
+ * Whether the product on `port` is up: its ready line, or (a start that took longer than the 90 s
+ * in which `npm start` prints it, on a loaded machine) its health answering 200.
+ */
+export async function isUp(port: number, output: string): Promise<boolean> {
+  if (output.includes(readyLine(port))) return true;
+  return fetch(`http://127.0.0.1:${port}/api/v1/health`, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+}
 
 export async function startSystem(dataDir: string, extraEnv: Record<string, string> = {}, timeoutMs = 120_000): Promise<RunningSystem> {
   const port = await freePort();
@@ -80,7 +92,7 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
     },
   };
   const deadline = Date.now() + timeoutMs;
-  while (!out.includes(readyLine(port))) {
+  while (!(await isUp(port, out))) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out.slice(-4000)}`);
     if (Date.now() > deadline) {
       await system.stop();
