@@ -2,7 +2,7 @@
  * Which subject a shot's crop keeps (pure). The boxes of the track's samples are linked into
  * subjects over time (nearest box of similar place and size), each subject scored by its salience
  * (moving ones count half as much again). The best one is required; the next one too when both
- * fit in the crop together. When they do not: the larger or the moving one is kept, and two
+ * fit in the crop together (still regions near the edges count a little less: `centrePrior`). When they do not: the larger or the moving one is kept, and two
  * alike ones (neither larger nor moving more) fall back to letterbox.
  */
 import type { SubjectBox, SubjectSample } from './types.js';
@@ -68,7 +68,7 @@ export function linkSubjects(samples: SubjectSample[]): LinkedSubject[] {
       const bs = [...o.boxes.values()];
       return {
         boxes: o.boxes,
-        score: bs.reduce((a, b) => a + b.weight * (b.moving ? 1.5 : 1), 0),
+        score: bs.reduce((a, b) => a + b.weight * (b.moving ? 1.5 : 1) * centrePrior(b), 0),
         meanArea: bs.reduce((a, b) => a + b.w * b.h, 0) / bs.length,
         movingShare: bs.filter((b) => b.moving).length / bs.length,
       };
@@ -78,6 +78,12 @@ export function linkSubjects(samples: SubjectSample[]): LinkedSubject[] {
 
 const cx = (b: SubjectBox) => b.x + b.w / 2;
 const cy = (b: SubjectBox) => b.y + b.h / 2;
+/**
+ * A mild centre prior on a still region (people frame what matters nearer the middle; a dark
+ * window at the edge of a white wall is not the subject): 1 at the centre, 0.5 in the corners.
+ * A moving region needs none.
+ */
+const centrePrior = (b: SubjectBox) => (b.moving ? 1 : 1 - (cx(b) - 0.5) ** 2 - (cy(b) - 0.5) ** 2);
 
 export type Choice =
   { kind: 'none' } | { kind: 'follow'; subjects: LinkedSubject[]; reason?: string } | { kind: 'letterbox'; reason: string };
