@@ -162,7 +162,8 @@ describe('render engine on generated media', () => {
       clips: order,
       music: m4a,
       output: path.join(dir, 'square.mp4'),
-      settings: { aspect: '1:1', enable_fades: false, title_config: { enabled: false } },
+      // Letterbox (square reels follow the subject by default): the whole 4:3 picture, bars above and below.
+      settings: { aspect: '1:1', framing: 'letterbox', enable_fades: false, title_config: { enabled: false } },
       tmpRoot,
     });
     const p = ffprobe(r.output);
