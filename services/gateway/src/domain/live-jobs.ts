@@ -17,6 +17,8 @@ interface Entry {
 }
 
 const finished = (status: string) => status === 'completed' || status === 'failed' || status === 'cancelled';
+/** How far a job has come: queued, then processing, then an end. */
+const stage = (status: string) => (finished(status) ? 2 : status === 'queued' ? 0 : 1);
 
 /**
  * The status of jobs as the gateway last heard it: every status message the orchestrator
@@ -34,6 +36,10 @@ export class LiveJobs {
 
   /** A status message from the orchestrator: the newest word on the job. */
   heard(ownerId: string, facts: JobStatusFacts): void {
+    // Messages can arrive out of order (the outbox relay may publish 'queued' after the worker's
+    // 'processing'): a job never moves back, so an earlier state than the one held is old news.
+    const had = this.jobs.get(facts.jobId);
+    if (had && had.expires > this.now() && stage(facts.status) < stage(had.facts.status)) return;
     this.put(facts.jobId, ownerId, facts);
   }
 

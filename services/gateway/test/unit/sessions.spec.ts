@@ -231,6 +231,18 @@ describe('live job status', () => {
     now = 5000;
     expect(live.get('j', 'owner')).toBeUndefined();
   });
+
+  it('never moves a job back: a late queued message after processing, or processing after the end, is old news', () => {
+    const live = new LiveJobs({ maxEntries: 100, activeTtlMs: 60_000, finishedTtlMs: 5000 }, () => 0);
+    live.heard('owner', facts('j', 'processing', 40));
+    live.heard('owner', facts('j', 'queued', 0));
+    expect(live.get('j', 'owner')?.status).toBe('processing');
+    live.heard('owner', facts('j', 'processing', 55));
+    expect(live.get('j', 'owner')?.progress).toBe(55);
+    live.heard('owner', facts('j', 'failed', 55));
+    live.heard('owner', facts('j', 'processing', 60));
+    expect(live.get('j', 'owner')?.status).toBe('failed');
+  });
 });
 
 describe('short cache (GET /auth/me)', () => {
