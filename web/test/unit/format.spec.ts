@@ -1,4 +1,4 @@
-import { formatCount, formatDate, formatDateTime, formatDecimal, formatMoney, formatPlural } from '../../src/base/format';
+import { formatCount, formatDate, formatDateTime, formatDecimal, formatMoney, formatPlural, pluralCategory } from '../../src/base/format';
 import { formatViews } from '../../src/features/public/VideoCard';
 
 describe('the web app formatter', () => {
@@ -26,5 +26,73 @@ describe('the web app formatter', () => {
     expect(formatMoney(19.99, { whole: true })).toBe('$19.99');
     expect(formatCount(5321)).toBe('5,321');
     expect(formatDecimal(1.5, 2)).toBe('1.50');
+  });
+});
+
+describe('the web app formatter without Intl.NumberFormat', () => {
+  // formatCount, formatDecimal and formatMoney write numbers themselves (no Intl object at start):
+  // they must say exactly what Intl.NumberFormat('en-US') says.
+  const intl = (n: number, o: Intl.NumberFormatOptions) => new Intl.NumberFormat('en-US', o).format(n);
+  // A fixed seed, so a failure names the same numbers every run.
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const values = [
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    1.5,
+    2.5,
+    -2.5,
+    0.125,
+    1.005,
+    1.015,
+    2.675,
+    9.995,
+    99.995,
+    999.5,
+    999.9999,
+    1000,
+    12345.678,
+    -12345.678,
+    0.001,
+    -0.001,
+    -0.004,
+    0.1 + 0.2,
+    1e-7,
+    123456789012,
+    2 ** 53,
+    1e21,
+    1.5e300,
+    19.99,
+    1632,
+    0.07 * 100,
+    NaN,
+    Infinity,
+    -Infinity,
+    ...Array.from({ length: 400 }, (_, i) => {
+      const scale = 10 ** ((i % 9) - 3);
+      return (Math.round((random() - 0.3) * 1e6) / 1e3) * scale;
+    }),
+  ];
+  it.each([0, 1, 2, 3])('writes counts and decimals with %i digits as Intl does', (digits) => {
+    for (const n of values) {
+      expect([n, formatDecimal(n, digits)]).toEqual([n, intl(n, { minimumFractionDigits: digits, maximumFractionDigits: digits })]);
+      if (digits === 0) expect([n, formatCount(n)]).toEqual([n, intl(n, { maximumFractionDigits: 0 })]);
+    }
+  });
+  it('writes dollars as Intl does, with cents or as whole prices', () => {
+    for (const n of values) {
+      expect([n, formatMoney(n)]).toEqual([n, intl(n, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 })]);
+      expect([n, formatMoney(n, { whole: true })]).toEqual([
+        n,
+        intl(n, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 2 }),
+      ]);
+    }
+  });
+  it('picks the plural form Intl.PluralRules does', () => {
+    const rules = new Intl.PluralRules('en-US');
+    for (const n of values) expect([n, pluralCategory(n)]).toEqual([n, rules.select(n)]);
   });
 });
