@@ -1,5 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { EngineError, cancelledError } from './errors.js';
+
+/**
+ * A filter graph longer than this goes to ffmpeg in a file (`-filter_complex_script`), not on the
+ * command line: Linux refuses a single argument over 128 KiB (E2BIG), and a long reel's crop paths
+ * (several keys a second per segment) or many segments reach that.
+ */
+export const FILTER_ARG_MAX = 32 * 1024;
+
+/**
+ * `args` with each `-filter_complex` value longer than `FILTER_ARG_MAX` written to a file of its
+ * own in `dir` and named by `-filter_complex_script`; the files to remove once ffmpeg has ended.
+ */
+export function spillLongFilters(args: readonly string[], dir = os.tmpdir()): { args: string[]; files: string[] } {
+  const out = [...args];
+  const files: string[] = [];
+  for (let i = 0; i + 1 < out.length; i++) {
+    if (out[i] !== '-filter_complex' || out[i + 1]!.length <= FILTER_ARG_MAX) continue;
+    const file = path.join(dir, `reelsmith-filters-${process.pid}-${crypto.randomBytes(6).toString('hex')}.txt`);
+    fs.writeFileSync(file, out[i + 1]!, { mode: 0o600 });
+    files.push(file);
+    out.splice(i, 2, '-filter_complex_script', `file:${file}`);
+  }
+  return { args: out, files };
+}
 
 export interface ExecOptions {
   /**
@@ -53,6 +81,7 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
     // eslint-disable-next-line no-restricted-properties
     const env = opts.env ? { ...process.env, ...opts.env } : undefined;
     const children: ChildProcess[] = [];
+    const scripts: string[] = [];
     const stderr: string[] = stages.map(() => '');
     const exits: Array<{ code: number | null; signal: NodeJS.Signals | null } | undefined> = stages.map(() => undefined);
     let settled = false;
@@ -64,6 +93,8 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       clearTimeout(timer);
       clearInterval(stallTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      // ffmpeg reads its filter script when it starts; each has ended or been killed by now.
+      for (const f of scripts) fs.rmSync(f, { force: true });
       if (!err) return resolve({ stderrTail: stderr[stderr.length - 1]! });
       // Killed processes are waited for (a second at most), so none outlives the rejection.
       failed = err;
@@ -129,7 +160,9 @@ export function execPipeline(stages: Array<{ command: MediaCommand; args: string
       const stdin = i === 0 ? 'ignore' : children[i - 1]!.stdout!;
       let child: ChildProcess;
       try {
-        child = spawn(stage.command, stage.args, { stdio: [stdin, 'pipe', 'pipe'], env });
+        const spilled = stage.command === 'ffmpeg' ? spillLongFilters(stage.args) : { args: stage.args, files: [] };
+        scripts.push(...spilled.files);
+        child = spawn(stage.command, spilled.args, { stdio: [stdin, 'pipe', 'pipe'], env });
       } catch (e) {
         // E2BIG, EMFILE...: nothing of this stage runs; the ones before are stopped.
         exits.fill({ code: null, signal: null }, i);

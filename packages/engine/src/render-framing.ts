@@ -52,13 +52,15 @@ interface FrameKey {
 
 /**
  * A piecewise-linear function of `n` as an ffmpeg expression: the first key's value plus, per
- * piece, its slope times the frames of the piece already passed (`clip`); no nesting, so the
- * expression stays flat however many keys there are. Keys at the same frame make a step.
+ * piece, its slope times the frames of the piece already passed (`clip`). Keys at the same frame
+ * make a step. The pieces are summed as a balanced tree of parentheses: ffmpeg's expression parser
+ * refuses a flat sum of about 100 terms or more (its nesting guard, libavutil/eval.c), which a path
+ * of 8 keys a second reaches in a 12 s segment; a tree's depth grows with the logarithm instead.
  */
 export function pathExpression(keys: readonly FrameKey[]): string {
   if (!keys.length) return '0';
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  let expr = num(round(keys[0]!.v));
+  const terms: string[] = [];
   for (let i = 1; i < keys.length; i++) {
     const a = keys[i - 1]!;
     const b = keys[i]!;
@@ -68,9 +70,17 @@ export function pathExpression(keys: readonly FrameKey[]): string {
     const since = a.n < 0 ? `n+${num(round(-a.n))}` : `n-${num(round(a.n))}`;
     const term =
       dn <= 1e-6 ? `${num(round(Math.abs(dv)))}*gte(n,${num(round(b.n))})` : `${num(Math.abs(dv) / dn)}*clip(${since},0,${num(round(dn))})`;
-    expr += (dv < 0 ? '-' : '+') + term;
+    terms.push(dv < 0 ? `-${term}` : term);
   }
-  return expr;
+  const sum = (from: number, to: number): string => {
+    if (to - from === 1) return terms[from]!;
+    const mid = (from + to) >> 1;
+    return `(${sum(from, mid)}+${sum(mid, to)})`;
+  };
+  const first = num(round(keys[0]!.v));
+  if (!terms.length) return first;
+  const rest = sum(0, terms.length);
+  return `${first}${rest.startsWith('-') ? '' : '+'}${rest}`;
 }
 
 /** Whether a framing keeps the whole picture (letterbox, or a clip of the output's own shape). */
