@@ -3,15 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
+import { CROSSING, crossingArgs, crossingBoxX, cropLeftAt } from '../../packages/engine/src/reframe/synthetic-clips';
 import { Api } from '../support/api';
 import { closeAll, launchBrowser, nextFileChooser, openPage, shot, signInByKeyboard, tabTo as tabToIn, trayDone } from '../support/browser';
 import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
-/** The crossing clip: a red box moving at a steady speed across a textured 640x360 picture, 4 s. */
-const SRC = { w: 640, h: 360 };
-const BOX = { w: 48, h: 72 };
-const SECONDS = 4;
-const boxX = (t: number) => ((SRC.w - BOX.w) * t) / SECONDS;
+const SRC = { w: CROSSING.width, h: CROSSING.height };
+const BOX = CROSSING.box;
 
 interface Framing {
   mode: string;
@@ -28,14 +26,8 @@ interface PlanReply {
   };
 }
 
-/** The crop's left edge at source time t along a path (linear between keys, held outside), as the render and the preview follow it. */
-function cropX(f: Framing, t: number): number {
-  const k = f.path;
-  if (t <= k[0]!.t) return k[0]!.x;
-  for (let i = 1; i < k.length; i++)
-    if (t < k[i]!.t) return k[i - 1]!.x + ((k[i]!.x - k[i - 1]!.x) * (t - k[i - 1]!.t)) / (k[i]!.t - k[i - 1]!.t);
-  return k[k.length - 1]!.x;
-}
+/** The crop's left edge at source time t along a path. */
+const cropX = (f: Framing, t: number) => cropLeftAt(f.path, t);
 
 /** The red pixels of the file's frame at `t`, at 108x192: how many and their mean x. */
 function redAt(file: string, t: number): { count: number; cx: number } {
@@ -86,29 +78,7 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
   const plans: PlanReply[] = [];
 
   beforeAll(async () => {
-    const bg = `color=c=gray:s=${SRC.w}x${SRC.h}:r=30:d=${SECONDS},format=yuv420p,geq=lum='128+45*sin(X/5)*cos(Y/7)':cb=128:cr=128`;
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      bg,
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=0xff0000:s=${BOX.w}x${BOX.h}:r=30:d=${SECONDS}`,
-      '-filter_complex',
-      `[0:v][1:v]overlay=x='(W-w)*t/${SECONDS}':y=(H-h)/2:shortest=1,format=yuv420p[v]`,
-      '-map',
-      '[v]',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      clip,
-    ]);
+    execFileSync('ffmpeg', crossingArgs(clip));
     [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser);
     chooser = nextFileChooser(page);
@@ -211,7 +181,7 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
       const s = plan.segments.find((x) => t >= x.start && t < x.end)!;
       const src = s.in + (t - s.start);
       const seen = redAt(reel, t);
-      const expected = (boxX(src) + BOX.w / 2 - cropX(s.framing!, src)) * scale;
+      const expected = (crossingBoxX(src) + BOX.w / 2 - cropX(s.framing!, src)) * scale;
       expect([t, seen.count > 0.8 * whole, Math.abs(seen.cx - expected) < 4]).toEqual([t, true, true]);
     }
   }, 400_000);

@@ -277,3 +277,39 @@ export function syntheticSet(seeds: number[], heldOut: (seed: number) => boolean
   }
   return out;
 }
+
+/**
+ * The crossing clip of the reframing tests: a red box moving at a steady speed from the left edge
+ * to the right edge of a still textured grey picture, 30 fps H.264 (a keyframe a second).
+ */
+export const CROSSING = { width: 640, height: 360, box: { w: 48, h: 72 }, seconds: 4 } as const;
+
+/** The crossing box's left edge at clip time t. */
+export const crossingBoxX = (t: number) => ((CROSSING.width - CROSSING.box.w) * t) / CROSSING.seconds;
+
+/** The ffmpeg arguments that write the crossing clip to `out`. */
+export function crossingArgs(out: string): string[] {
+  const { width: w, height: h, box, seconds } = CROSSING;
+  const bg = `color=c=gray:s=${w}x${h}:r=30:d=${seconds},format=yuv420p,geq=lum='128+45*sin(X/5)*cos(Y/7)':cb=128:cr=128`;
+  return [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', bg],
+    ...['-f', 'lavfi', '-i', `color=c=0xff0000:s=${box.w}x${box.h}:r=30:d=${seconds}`],
+    ...['-filter_complex', `[0:v][1:v]overlay=x='(W-w)*t/${seconds}':y=(H-h)/2:shortest=1,format=yuv420p[v]`],
+    ...['-map', '[v]', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', out],
+  ];
+}
+
+/**
+ * The crop's left edge at source time t along a crop path (linear between keys, held outside), as
+ * the render and the preview are to follow it: the tests' own reading of a plan's path.
+ */
+export function cropLeftAt(keys: ReadonlyArray<{ t: number; x: number }>, t: number): number {
+  if (t <= keys[0]!.t) return keys[0]!.x;
+  for (let i = 1; i < keys.length; i++)
+    if (t < keys[i]!.t) {
+      const a = keys[i - 1]!;
+      const b = keys[i]!;
+      return a.x + ((b.x - a.x) * (t - a.t)) / (b.t - a.t);
+    }
+  return keys[keys.length - 1]!.x;
+}

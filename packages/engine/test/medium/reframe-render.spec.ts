@@ -9,46 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { renderReel, type RenderResult } from '../../src/render';
+import { CROSSING, crossingArgs, crossingBoxX, cropLeftAt } from '../../src/reframe/synthetic-clips';
 import type { Segment } from '../../src/plan';
 import { ffprobe } from '../media';
 
-const SRC = { w: 640, h: 360 };
-const BOX = { w: 48, h: 72 };
-const SECONDS = 4;
-/** The box's left edge at source time t: from the left edge to the right edge over the clip. */
-const boxX = (t: number) => ((SRC.w - BOX.w) * t) / SECONDS;
+const SRC = { w: CROSSING.width, h: CROSSING.height };
+const BOX = CROSSING.box;
+const SECONDS = CROSSING.seconds;
+const boxX = crossingBoxX;
 /** Frames are checked at this size (the output is 1080x1920) and rate. */
 const CHECK = { w: 108, h: 192, fps: 10 };
-
-/** The crossing clip: a static texture, the box moving at a steady speed, 640x360 30 fps H.264. */
-function makeCrossing(file: string): void {
-  const bg = `color=c=gray:s=${SRC.w}x${SRC.h}:r=30:d=${SECONDS},format=yuv420p,geq=lum='128+45*sin(X/5)*cos(Y/7)':cb=128:cr=128`;
-  const box = `color=c=0xff0000:s=${BOX.w}x${BOX.h}:r=30:d=${SECONDS}`;
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    bg,
-    '-f',
-    'lavfi',
-    '-i',
-    box,
-    '-filter_complex',
-    `[0:v][1:v]overlay=x='(W-w)*t/${SECONDS}':y=(H-h)/2:shortest=1,format=yuv420p[v]`,
-    '-map',
-    '[v]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '30',
-    file,
-  ]);
-}
 
 /** Red pixels of each checked frame: count, touching the left or right edge, and their mean x. */
 function redPerFrame(file: string): Array<{ t: number; count: number; edge: boolean; cx: number }> {
@@ -81,18 +51,8 @@ function redPerFrame(file: string): Array<{ t: number; count: number; edge: bool
 const WHOLE = (BOX.w * BOX.h * (1920 / SRC.h) ** 2) / (1920 / CHECK.h) ** 2;
 const inside = (f: { count: number; edge: boolean }) => f.count >= 0.85 * WHOLE && !f.edge;
 
-/** The crop's left edge at source time t along a segment's path (linear between keys, held outside). */
-function cropX(seg: Segment, t: number): number {
-  const keys = seg.framing!.path;
-  if (t <= keys[0]!.t) return keys[0]!.x;
-  for (let i = 1; i < keys.length; i++)
-    if (t < keys[i]!.t) {
-      const a = keys[i - 1]!;
-      const b = keys[i]!;
-      return a.x + ((b.x - a.x) * (t - a.t)) / (b.t - a.t);
-    }
-  return keys[keys.length - 1]!.x;
-}
+/** The crop's left edge at source time t along a segment's path. */
+const cropX = (seg: Segment, t: number) => cropLeftAt(seg.framing!.path, t);
 
 describe('reframing a crossing subject to 9:16', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'reframe-test-'));
@@ -107,7 +67,7 @@ describe('reframing a crossing subject to 9:16', () => {
   let subject: RenderResult;
 
   beforeAll(async () => {
-    makeCrossing(clip);
+    execFileSync('ffmpeg', crossingArgs(clip));
     // Two segments (standard pacing, 4 s of material), rendered as two chunks joined: a crop path
     // must not jump at a chunk's seam.
     subject = await renderReel({
