@@ -1,9 +1,10 @@
 /**
  * The edit plan. Its one definition is the protobuf message `reelsmith.engine.v1.EditPlan`
  * (proto/reelsmith/engine/v1/plan.proto): the engine plans in it (as plain objects, `Plain`), and
- * it crosses gRPC and NATS as that message. The public HTTP API shows it in snake_case: what
- * POST /jobs/plan answers and what POST /jobs/assemble may carry back (`editPlanSchema`, which also
- * gives the OpenAPI schema); `planToWire` / `planFromWire` are the one mapping between the two.
+ * it crosses gRPC and NATS as that message. The public HTTP API shows it in snake_case, and these
+ * schemas are its OpenAPI schemas too: what POST /jobs/plan answers (`plannedPlanSchema`, with the
+ * plan's music in `planMusicSchema`) and what POST /jobs/plan and /jobs/assemble may carry back
+ * (`editPlanSchema`); `planToWire` / `planFromWire` and `planMusicToWire` are the one mapping.
  * Only the form is checked here; whether a plan fits its clips and music is the engine's
  * `validatePlan`, run by the orchestrator before anything is reserved and by the worker again
  * before it renders.
@@ -11,6 +12,8 @@
 import { z } from 'zod';
 import type * as pb from './gen/reelsmith/engine/v1/plan_pb.js';
 import type { Plain } from './plain.js';
+import { SECTION_KINDS, sectionKind } from './song.js';
+import { TEMPO_CORRECTION_KINDS, correctionKind } from './tempo-correction.js';
 
 /** The most segments a plan may have (the engine's segment cap). */
 export const PLAN_MAX_SEGMENTS = 5000;
@@ -60,52 +63,73 @@ export const segmentFramingSchema = z
   .meta({ id: 'SegmentFraming' });
 export type SegmentFramingWire = z.output<typeof segmentFramingSchema>;
 
-export const planSegmentSchema = z
-  .object({
-    clip: z.number().int().min(0).max(MAX_CLIP_INDEX).describe('Index into media_files'),
-    in: z.number().min(0).describe('Source in point, seconds of the clip'),
-    out: z.number().min(0).describe('Source out point, seconds of the clip'),
-    start: z.number().min(0).describe("Place on the reel's timeline, seconds (on the output frame grid)"),
-    end: z.number().min(0),
-    hold: z.number().min(0).default(0).describe("Seconds the clip's last frame is held (out - in + hold = end - start)"),
-    score: z.number().nullable().default(null).describe("With Intelligence: the moment's quality, 0..1"),
-    framing: segmentFramingSchema
-      .optional()
-      .describe(
-        "How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render)",
-      ),
+/**
+ * A segment as the server makes it: every field present. POST /jobs/plan answers it with a
+ * thumbnail link (the gateway's `PlanSegment`); a client sends it back as `planSegmentSchema`.
+ */
+export const plannedSegmentSchema = z.object({
+  clip: z.number().int().min(0).max(MAX_CLIP_INDEX).describe('Index into media_files'),
+  in: z.number().min(0).describe('Source in point, seconds of the clip'),
+  out: z.number().min(0).describe('Source out point, seconds of the clip'),
+  start: z.number().min(0).describe("Place on the reel's timeline, seconds (on the output frame grid)"),
+  end: z.number().min(0),
+  hold: z.number().min(0).describe("Seconds the clip's last frame is held (out - in + hold = end - start)"),
+  score: z.number().nullable().describe("With Intelligence: the moment's quality, 0..1"),
+  framing: segmentFramingSchema
+    .optional()
+    .describe(
+      "How the segment's clip fills the frame: the crop path (source pixels) the render follows and the preview draws (absent in a sent plan: the request's framing, planned at render)",
+    ),
+});
+
+/** A segment as a client sends it back: hold and score may be left out, a thumbnail link is ignored. */
+export const planSegmentSchema = plannedSegmentSchema
+  .extend({
+    hold: plannedSegmentSchema.shape.hold.default(0),
+    score: plannedSegmentSchema.shape.score.default(null),
     thumbnail_url: z.string().max(4000).optional().describe('Ignored when sent back'),
   })
   .meta({ id: 'SubmittedPlanSegment' });
 
-export const editPlanSchema = z
-  .object({
-    version: z
-      .number()
-      .int()
-      .min(1)
-      .max(INT32_MAX)
-      .describe('The plan format, as POST /jobs/plan answered it (the server refuses a version it does not make)'),
-    total_sec: z.number().positive(),
-    fps: z.number().int().min(1).max(240),
-    beat_aligned: z.boolean(),
-    music_start: z
-      .number()
-      .min(0)
-      .default(0)
-      .describe("Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t"),
-    music_fade_out_sec: z
-      .number()
-      .min(0)
-      .max(10)
-      .default(0)
-      .describe("Seconds the music fades out over at the reel's end, when the reel ends before the song does"),
-    clamped_to_song: z.boolean().default(false).describe('The target length was longer than the song: the reel is the whole song'),
-    aspect: z.enum(ASPECTS),
-    segments: z
-      .array(planSegmentSchema)
-      .min(1, 'A plan needs at least one segment')
-      .max(PLAN_MAX_SEGMENTS, `A plan has at most ${PLAN_MAX_SEGMENTS} segments`),
+/** A plan's segments: at least one, at most PLAN_MAX_SEGMENTS. */
+export const segmentsOf = <S extends z.ZodType>(segment: S) =>
+  z.array(segment).min(1, 'A plan needs at least one segment').max(PLAN_MAX_SEGMENTS, `A plan has at most ${PLAN_MAX_SEGMENTS} segments`);
+
+/**
+ * A plan as the server makes it: every field present. POST /jobs/plan answers it (the gateway's
+ * `EditPlan`, its segments with thumbnail links); a client sends it back as `editPlanSchema`.
+ */
+export const plannedPlanSchema = z.object({
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .max(INT32_MAX)
+    .describe('The plan format; a plan sent back keeps the version POST /jobs/plan answered (the server refuses one it does not make)'),
+  total_sec: z.number().positive(),
+  fps: z.number().int().min(1).max(240),
+  beat_aligned: z.boolean(),
+  music_start: z
+    .number()
+    .min(0)
+    .describe("Seconds into the song where the reel's music begins (a bar line); a cut at reel time t is at song time music_start + t"),
+  music_fade_out_sec: z
+    .number()
+    .min(0)
+    .max(10)
+    .describe("Seconds the music fades out over at the reel's end, when the reel ends before the song does (0: the song ends there)"),
+  clamped_to_song: z.boolean().describe('The target length was longer than the song: the reel is the whole song'),
+  aspect: z.enum(ASPECTS),
+  segments: segmentsOf(plannedSegmentSchema),
+});
+
+/** A plan as a client sends it back (POST /jobs/assemble, POST /jobs/plan): the music fields may be left out. */
+export const editPlanSchema = plannedPlanSchema
+  .extend({
+    music_start: plannedPlanSchema.shape.music_start.default(0),
+    music_fade_out_sec: plannedPlanSchema.shape.music_fade_out_sec.default(0),
+    clamped_to_song: plannedPlanSchema.shape.clamped_to_song.default(false),
+    segments: segmentsOf(planSegmentSchema),
   })
   .meta({ id: 'SubmittedPlan' });
 
@@ -126,6 +150,58 @@ export type SegmentFraming = Omit<Plain<pb.SegmentFraming>, 'mode' | 'camera'> &
 /** The music of a plan preview (beats, waveform, sections), as the orchestrator answers it. */
 export type PlanMusic = Plain<pb.PlanMusic>;
 export type SongSection = Plain<pb.SongSection>;
+
+/** A section of the song as POST /jobs/plan shows it (the message's `SongSection` without its loudness). */
+export const songSectionSchema = z
+  .object({
+    start: z.number().describe('Seconds into the song (a bar line)'),
+    end: z.number().describe('Seconds into the song (a bar line)'),
+    label: z.string().describe('Same letter, same material (A, B, C...)'),
+    kind: z.enum(SECTION_KINDS).nullable(),
+    energy: z.number().describe("Loudness between the song's quietest (0) and loudest (1) section"),
+  })
+  .meta({ id: 'PlanSection' });
+
+/** A plan's music as POST /jobs/plan shows it (the `PlanMusic` message in snake_case; `planMusicToWire` maps it). */
+export const planMusicSchema = z
+  .object({
+    duration_sec: z.number(),
+    tempo_bpm: z.number(),
+    beats: z.array(z.number()),
+    downbeats: z.array(z.number()),
+    peaks: z.array(z.number()).describe('Peak amplitude (0..1) of equal slices of the track'),
+    beats_per_bar: z.number().int().describe('The meter: beats in a bar (3 or 4)'),
+    analysed_bpm: z.number().describe("The tempo the analysis found, before the user's corrections (tempo_bpm is after them)"),
+    tempo_corrections: z
+      .array(z.enum(TEMPO_CORRECTION_KINDS))
+      .describe("The user's corrections of this track's beats in effect, in order (kept for next time)"),
+    sections: z
+      .array(songSectionSchema)
+      .describe("The song's form: sections on its bar lines, in order (empty when the analysis predates sections)"),
+  })
+  .meta({ id: 'PlanMusic' });
+export type PlanMusicWire = z.output<typeof planMusicSchema>;
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * A plan's music for the HTTP API: the waveform's peaks and the sections' energy to 3 decimals
+ * (what a timeline draws); a meter or analysed tempo the message leaves at 0 is 4 beats and the
+ * corrected tempo; a correction or section kind this version does not know is a tap, or no kind.
+ */
+export function planMusicToWire(m: PlanMusic): PlanMusicWire {
+  return {
+    duration_sec: m.durationSec,
+    tempo_bpm: m.tempoBpm,
+    beats: m.beats,
+    downbeats: m.downbeats,
+    peaks: m.peaks.map(r3),
+    beats_per_bar: m.beatsPerBar || 4,
+    analysed_bpm: m.analysedBpm || m.tempoBpm,
+    tempo_corrections: m.tempoCorrections.map(correctionKind),
+    sections: m.sections.map((x) => ({ start: x.start, end: x.end, label: x.label, kind: sectionKind(x.kind), energy: r3(x.energy) })),
+  };
+}
 
 /**
  * A plan message (from gRPC or NATS) as the engine holds it: a framing of a mode or camera this

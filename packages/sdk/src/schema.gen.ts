@@ -2127,12 +2127,13 @@ export interface components {
             /** @description The target length was longer than the song: the reel is the whole song */
             clamped_to_song: boolean;
             fps: number;
-            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            /** @description Seconds the music fades out over at the reel's end, when the reel ends before the song does (0: the song ends there) */
             music_fade_out_sec: number;
-            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            /** @description Seconds into the song where the reel's music begins (a bar line); a cut at reel time t is at song time music_start + t */
             music_start: number;
             segments: components["schemas"]["PlanSegment"][];
             total_sec: number;
+            /** @description The plan format; a plan sent back keeps the version POST /jobs/plan answered (the server refuses one it does not make) */
             version: number;
         };
         EditPlanInput: {
@@ -2142,12 +2143,13 @@ export interface components {
             /** @description The target length was longer than the song: the reel is the whole song */
             clamped_to_song: boolean;
             fps: number;
-            /** @description Seconds the music fades out over at the reel's end (0: the song ends there) */
+            /** @description Seconds the music fades out over at the reel's end, when the reel ends before the song does (0: the song ends there) */
             music_fade_out_sec: number;
-            /** @description Seconds into the song where the reel's music begins (a bar line) */
+            /** @description Seconds into the song where the reel's music begins (a bar line); a cut at reel time t is at song time music_start + t */
             music_start: number;
             segments: components["schemas"]["PlanSegmentInput"][];
             total_sec: number;
+            /** @description The plan format; a plan sent back keeps the version POST /jobs/plan answered (the server refuses one it does not make) */
             version: number;
         };
         Entitlements: {
@@ -2944,12 +2946,17 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
-            /** @description How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it */
+            /** @description How the segment's clip fills the frame: the crop path (source pixels) the render follows and the preview draws (absent in a sent plan: the request's framing, planned at render) */
             framing?: components["schemas"]["SegmentFraming"];
+            /** @description Seconds the clip's last frame is held (out - in + hold = end - start) */
             hold: number;
+            /** @description Source in point, seconds of the clip */
             in: number;
+            /** @description Source out point, seconds of the clip */
             out: number;
+            /** @description With Intelligence: the moment's quality, 0..1 */
             score: number | null;
+            /** @description Place on the reel's timeline, seconds (on the output frame grid) */
             start: number;
             /** @description A small JPEG of the segment's source moment (signed link) */
             thumbnail_url: string;
@@ -2958,12 +2965,17 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
-            /** @description How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it */
+            /** @description How the segment's clip fills the frame: the crop path (source pixels) the render follows and the preview draws (absent in a sent plan: the request's framing, planned at render) */
             framing?: components["schemas"]["SegmentFramingInput"];
+            /** @description Seconds the clip's last frame is held (out - in + hold = end - start) */
             hold: number;
+            /** @description Source in point, seconds of the clip */
             in: number;
+            /** @description Source out point, seconds of the clip */
             out: number;
+            /** @description With Intelligence: the moment's quality, 0..1 */
             score: number | null;
+            /** @description Place on the reel's timeline, seconds (on the output frame grid) */
             start: number;
             /** @description A small JPEG of the segment's source moment (signed link) */
             thumbnail_url: string;
@@ -3209,18 +3221,18 @@ export interface components {
             clamped_to_song: boolean;
             fps: number;
             /**
-             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does (0: the song ends there)
              * @default 0
              */
             music_fade_out_sec: number;
             /**
-             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @description Seconds into the song where the reel's music begins (a bar line); a cut at reel time t is at song time music_start + t
              * @default 0
              */
             music_start: number;
             segments: components["schemas"]["SubmittedPlanSegment"][];
             total_sec: number;
-            /** @description The plan format, as POST /jobs/plan answered it (the server refuses a version it does not make) */
+            /** @description The plan format; a plan sent back keeps the version POST /jobs/plan answered (the server refuses one it does not make) */
             version: number;
         };
         SubmittedPlanInput: {
@@ -3234,25 +3246,25 @@ export interface components {
             clamped_to_song: boolean;
             fps: number;
             /**
-             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does
+             * @description Seconds the music fades out over at the reel's end, when the reel ends before the song does (0: the song ends there)
              * @default 0
              */
             music_fade_out_sec: number;
             /**
-             * @description Seconds into the song where the reel's music begins; a cut at reel time t is at song time music_start + t
+             * @description Seconds into the song where the reel's music begins (a bar line); a cut at reel time t is at song time music_start + t
              * @default 0
              */
             music_start: number;
             segments: components["schemas"]["SubmittedPlanSegmentInput"][];
             total_sec: number;
-            /** @description The plan format, as POST /jobs/plan answered it (the server refuses a version it does not make) */
+            /** @description The plan format; a plan sent back keeps the version POST /jobs/plan answered (the server refuses one it does not make) */
             version: number;
         };
         SubmittedPlanSegment: {
             /** @description Index into media_files */
             clip: number;
             end: number;
-            /** @description How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render) */
+            /** @description How the segment's clip fills the frame: the crop path (source pixels) the render follows and the preview draws (absent in a sent plan: the request's framing, planned at render) */
             framing?: components["schemas"]["SegmentFraming"];
             /**
              * @description Seconds the clip's last frame is held (out - in + hold = end - start)
@@ -3277,7 +3289,7 @@ export interface components {
             /** @description Index into media_files */
             clip: number;
             end: number;
-            /** @description How the segment's clip fills the frame: the crop path the render follows (absent: the request's framing, planned at render) */
+            /** @description How the segment's clip fills the frame: the crop path (source pixels) the render follows and the preview draws (absent in a sent plan: the request's framing, planned at render) */
             framing?: components["schemas"]["SegmentFramingInput"];
             /**
              * @description Seconds the clip's last frame is held (out - in + hold = end - start)

@@ -1,19 +1,10 @@
-import {
-  TEMPO_CORRECTION_KINDS,
-  sectionKind,
-  type EditPlanWire,
-  type JobRequest,
-  type PlanMusic,
-  type TempoCorrectionKind,
-} from '@reelsmith/proto';
+import { planMusicToWire, type EditPlanWire, type JobRequest, type PlanMusic } from '@reelsmith/proto';
+
+/** A stored correction's name as a kind (proto's rule; the upload's music view reads it from here too). */
+export { correctionKind } from '@reelsmith/proto';
 
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
-
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
-
-export const correctionKind = (k: string): TempoCorrectionKind =>
-  (TEMPO_CORRECTION_KINDS as readonly string[]).includes(k) ? (k as TempoCorrectionKind) : 'tap';
 
 /** The services a plan preview combines (bound to gRPC and storage in repositories/plan-preview.ts). */
 export interface PlanPreviewPorts {
@@ -49,28 +40,9 @@ export async function previewPlan(ports: PlanPreviewPorts, owner: { id: string; 
     r.plan.segments.map((s) => ({ objectKey: req.request.media_files[s.clip]!, atMs: segmentFrameMs(s) })),
   );
   const urls = await Promise.all(keys.map((k) => ports.link(k)));
-  const m = r.music;
   return {
     plan: { ...r.plan, segments: r.plan.segments.map((s, i) => ({ ...s, score: s.score ?? null, thumbnail_url: urls[i] ?? '' })) },
     estimate: { credits: r.estimateCredits },
-    music: m
-      ? {
-          duration_sec: m.durationSec,
-          tempo_bpm: m.tempoBpm,
-          beats: m.beats,
-          downbeats: m.downbeats,
-          peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
-          beats_per_bar: m.beatsPerBar || 4,
-          analysed_bpm: m.analysedBpm || m.tempoBpm,
-          tempo_corrections: m.tempoCorrections.map(correctionKind),
-          sections: m.sections.map((x) => ({
-            start: x.start,
-            end: x.end,
-            label: x.label,
-            kind: sectionKind(x.kind),
-            energy: r3(x.energy),
-          })),
-        }
-      : null,
+    music: r.music ? planMusicToWire(r.music) : null,
   };
 }

@@ -2,17 +2,19 @@
  * The REST API's objects, as zod schemas: routes validate requests and serialise responses with
  * them, and @fastify/swagger turns them into the OpenAPI document (`/api/v1/openapi.json`) from
  * which the web client's and the end-to-end tests' types are generated. Each named schema is a
- * component of that document. The job request itself is the shared contract in @reelsmith/proto.
+ * component of that document. The job request, the edit plan and its music are the shared contract
+ * in @reelsmith/proto (proto/src/job-request.ts, proto/src/edit-plan.ts); they are used here, not copied.
  */
 import {
-  ASPECTS,
   PACING_PRESETS,
   PLAN_MAX_SEGMENTS,
-  SECTION_KINDS,
   TAP_LIMITS,
   TEMPO_CORRECTION_KINDS,
   jobRequestSchema,
-  segmentFramingSchema,
+  planMusicSchema,
+  plannedPlanSchema,
+  plannedSegmentSchema,
+  segmentsOf,
 } from '@reelsmith/proto';
 import { z } from 'zod';
 import { mirrored } from './errors.js';
@@ -137,63 +139,16 @@ export const planRequest = jobRequestSchema
   })
   .meta({ id: 'PlanRequest' });
 
-export const planSegment = z
-  .object({
-    clip: z.number().int().describe('Index into media_files'),
-    in: z.number(),
-    out: z.number(),
-    start: z.number(),
-    end: z.number(),
-    hold: z.number(),
-    score: z.number().nullable(),
-    framing: segmentFramingSchema
-      .optional()
-      .describe('How the clip fills the frame (crop path in source pixels): the render follows it, the preview draws it'),
-    thumbnail_url: z.string().describe("A small JPEG of the segment's source moment (signed link)"),
-  })
+/** A segment of the plan POST /jobs/plan answers: proto's segment, with its thumbnail link. */
+export const planSegment = plannedSegmentSchema
+  .extend({ thumbnail_url: z.string().describe("A small JPEG of the segment's source moment (signed link)") })
   .meta({ id: 'PlanSegment' });
 
-export const editPlan = z
-  .object({
-    version: z.number().int(),
-    total_sec: z.number(),
-    fps: z.number().int(),
-    beat_aligned: z.boolean(),
-    music_start: z.number().describe("Seconds into the song where the reel's music begins (a bar line)"),
-    music_fade_out_sec: z.number().describe("Seconds the music fades out over at the reel's end (0: the song ends there)"),
-    clamped_to_song: z.boolean().describe('The target length was longer than the song: the reel is the whole song'),
-    aspect: z.enum(ASPECTS),
-    segments: z.array(planSegment),
-  })
-  .meta({ id: 'EditPlan' });
+/** The plan POST /jobs/plan answers: proto's plan (every field present), its segments with thumbnail links. */
+export const editPlan = plannedPlanSchema.extend({ segments: segmentsOf(planSegment) }).meta({ id: 'EditPlan' });
 
-export const planSection = z
-  .object({
-    start: z.number().describe('Seconds into the song (a bar line)'),
-    end: z.number().describe('Seconds into the song (a bar line)'),
-    label: z.string().describe('Same letter, same material (A, B, C...)'),
-    kind: z.enum(SECTION_KINDS).nullable(),
-    energy: z.number().describe("Loudness between the song's quietest (0) and loudest (1) section"),
-  })
-  .meta({ id: 'PlanSection' });
-
-export const planMusic = z
-  .object({
-    duration_sec: z.number(),
-    tempo_bpm: z.number(),
-    beats: z.array(z.number()),
-    downbeats: z.array(z.number()),
-    peaks: z.array(z.number()).describe('Peak amplitude (0..1) of equal slices of the track'),
-    beats_per_bar: z.number().int().describe('The meter: beats in a bar (3 or 4)'),
-    analysed_bpm: z.number().describe("The tempo the analysis found, before the user's corrections (tempo_bpm is after them)"),
-    tempo_corrections: z
-      .array(z.enum(TEMPO_CORRECTION_KINDS))
-      .describe("The user's corrections of this track's beats in effect, in order (kept for next time)"),
-    sections: z
-      .array(planSection)
-      .describe("The song's form: sections on its bar lines, in order (empty when the analysis predates sections)"),
-  })
-  .meta({ id: 'PlanMusic' });
+/** The plan's music (beats, waveform, sections): proto's HTTP form of the PlanMusic message. */
+export const planMusic = planMusicSchema;
 
 const tempoKey = z.string().min(1).max(600).describe('The object_key of the music (an upload of yours or a library track)');
 
