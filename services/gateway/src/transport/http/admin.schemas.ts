@@ -1,4 +1,7 @@
+import type { assembly, billing, telemetry } from '@reelsmith/proto';
 import { z } from 'zod';
+
+/** The admin dashboard's API objects and the mappings from the services' messages to them. */
 
 const status = z.enum(['healthy', 'warning', 'unhealthy']);
 const timedCheck = z.object({ status, response_time_ms: z.number() });
@@ -75,3 +78,64 @@ export const adminJobSchema = z
       .describe('A long reel rendered as chunks: which worker (host/pid) rendered which chunk; empty for a single-pass render'),
   })
   .meta({ id: 'AdminJob' });
+
+// --- the mappings from the services' messages to these objects ---------------------------------
+
+const num = (x: bigint) => Number(x);
+const isoOf = (ms: bigint) => new Date(num(ms)).toISOString();
+
+/** A job as the orchestrator records it (`AdminJob`). */
+export const adminJobView = (j: assembly.Job) => ({
+  job_id: j.id,
+  owner_id: j.ownerId,
+  status: j.status,
+  progress: j.progress,
+  message: j.message,
+  created_at: isoOf(j.createdAtUnixMs),
+  updated_at: isoOf(j.updatedAtUnixMs),
+  duration_sec: j.durationSec,
+  size_bytes: num(j.sizeBytes),
+  render_chunks: j.renderChunks.map((c) => ({ index: c.index, worker: c.worker, frames: c.frames, seconds: c.seconds })),
+});
+
+/**
+ * The dashboard's summary (`Metrics`) from telemetry's counts and billing's revenue (what the
+ * payments ledger says was taken, refunds off); the error rate is 5xx answers in percent, to 2 decimals.
+ */
+export const metricsView = (s: telemetry.SummaryResponse, revenue: billing.RevenueResponse) => {
+  const total = num(s.totalRequests);
+  return {
+    metrics_summary: {
+      total_requests: total,
+      error_rate: total ? Math.round((10_000 * num(s.serverErrors)) / total) / 100 : 0,
+      p95_ms: s.p95Ms,
+    },
+    user_analytics: { total_users: num(s.totalUsers), new_users: num(s.newUsers), active_users: num(s.activeUsers) },
+    jobs: {
+      submitted: num(s.jobsSubmitted),
+      completed: num(s.jobsCompleted),
+      failed: num(s.jobsFailed),
+      p50_render_s: s.p50RenderS,
+      p95_render_s: s.p95RenderS,
+      p95_queue_wait_s: s.p95QueueWaitS,
+    },
+    logins: { succeeded: num(s.logins), failed: num(s.failedLogins) },
+    revenue_usd: num(revenue.amountCents) / 100,
+    hourly: s.hourly.map((h) => ({
+      hour: isoOf(h.hourStartUnixMs),
+      requests: num(h.requests),
+      errors: num(h.errors),
+      completed_reels: num(h.completedReels),
+    })),
+  };
+};
+
+/** An event of the activity feed (`ActivityEvent`): a duration only for a finished or failed job. */
+export const activityEventView = (e: telemetry.ActivityEvent) => ({
+  type: e.type,
+  user_email: e.userEmail,
+  login_type: e.loginType || null,
+  actual_duration_seconds: e.type === 'project_completed' || e.type === 'job_failed' ? e.actualDurationSeconds : null,
+  timestamp: isoOf(e.atUnixMs),
+  detail: e.detail,
+});

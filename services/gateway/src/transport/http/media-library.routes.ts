@@ -1,5 +1,4 @@
-import multipart from '@fastify/multipart';
-import { DomainError, ErrorCode, isDomainError, newObjectKey, type ObjectStore } from '@reelsmith/kit';
+import { DomainError, ErrorCode, type ObjectStore } from '@reelsmith/kit';
 import type { media } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,9 +8,9 @@ import { selectLibraryClips } from '../../domain/library-selection.js';
 import type { Peers } from '../../repositories/clients.js';
 import { librarySelectionPorts } from '../../repositories/library-selection.js';
 import { callerOf } from './auth.js';
-import { LINE_RULE, cleanLine, identifier } from './input-text.js';
+import { identifier } from './input-text.js';
 import { binary } from './contract.js';
-import { errors, message, pageQuery } from './schemas.js';
+import { errors, libraryKeyParams, pageQuery } from './schemas.js';
 import { sendObject } from './send-object.js';
 
 type Item = media.LibraryItem;
@@ -88,8 +87,6 @@ const musicAnalysis = z
   })
   .meta({ id: 'MusicAnalysis' });
 
-const keyParams = z.object({ key: z.string().regex(/^[a-f0-9]{8,64}$/, 'not a library key') });
-
 const videoView = (i: Item) => ({
   key: i.key,
   filename: i.filename,
@@ -133,24 +130,10 @@ const libraryFile = (what: string, types: Record<string, string>) =>
   binary(what, ...new Set([...Object.values(types), 'application/octet-stream']));
 const jpeg = (what: string) => binary(what, 'image/jpeg');
 
-/** POST /admin/library's body in the document (the route reads the multipart stream itself). */
-const libraryUpload = {
-  contentType: 'multipart/form-data',
-  description: 'An optional "category" field, then the file in the field "file" (at most 4 GiB)',
-  schema: {
-    type: 'object',
-    required: ['file'],
-    properties: {
-      category: { type: 'string', maxLength: 200, pattern: LINE_RULE.source, default: 'general' },
-      file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The video or music file, with its name' },
-    },
-  },
-};
-
 /**
  * The stock video and music libraries: public browsing (lists, thumbnails, clips and previews by
- * URL, cacheable), selection for a job by signed-in users (capped by plan), and the admin's
- * uploads and removals.
+ * URL, cacheable) and selection for a job by signed-in users (capped by plan). The admins' uploads
+ * and removals are admin/library.routes.ts.
  */
 export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: ObjectStore }> = async (app, { peers, store }) => {
   const one = async (kind: 'video' | 'audio', key: string, requestId: string) =>
@@ -238,7 +221,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     {
       schema: {
         summary: "A library clip's thumbnail (JPEG)",
-        params: keyParams,
+        params: libraryKeyParams,
         response: { 200: jpeg('The thumbnail'), ...errors(404) },
       },
     },
@@ -254,7 +237,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     {
       schema: {
         summary: 'One of the three hover-preview frames of a library clip (JPEG)',
-        params: keyParams.extend({ n: z.coerce.number().int().min(0).max(2) }),
+        params: libraryKeyParams.extend({ n: z.coerce.number().int().min(0).max(2) }),
         response: { 200: jpeg('The frame'), ...errors(404) },
       },
     },
@@ -272,7 +255,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     {
       schema: {
         summary: 'A library clip (HTTP Range supported)',
-        params: keyParams,
+        params: libraryKeyParams,
         response: { 200: libraryFile('The clip', VIDEO_TYPES), 206: libraryFile('The range asked for', VIDEO_TYPES), ...errors(404, 416) },
       },
     },
@@ -307,7 +290,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       config: { access: 'user' },
       schema: {
         summary: "A library track's preview link",
-        params: keyParams,
+        params: libraryKeyParams,
         response: { 200: z.object({ preview_url: z.string() }).meta({ id: 'MusicPreview' }), ...errors(401, 404) },
       },
     },
@@ -322,7 +305,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     {
       schema: {
         summary: 'Streams a library track (HTTP Range supported, 206)',
-        params: keyParams,
+        params: libraryKeyParams,
         response: { 200: libraryFile('The track', TRACK_TYPES), 206: libraryFile('The range asked for', TRACK_TYPES), ...errors(404, 416) },
       },
     },
@@ -337,7 +320,7 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
     {
       schema: {
         summary: "A library track's tempo, beats and waveform",
-        params: keyParams,
+        params: libraryKeyParams,
         response: { 200: musicAnalysis, ...errors(404) },
       },
     },
@@ -346,75 +329,6 @@ export const mediaLibraryRoutes: FastifyPluginAsyncZod<{ peers: Peers; store: Ob
       void reply.header('cache-control', 'public, max-age=3600');
       const i = r.item!;
       return { key: i.key, filename: i.filename, duration: i.durationSec, bpm: i.bpm, beats: r.beats, peaks: r.peaks };
-    },
-  );
-
-  // --- admin: add and remove library items --------------------------------------------------
-  await app.register(async (admin) => {
-    await admin.register(multipart, { limits: { files: 1, fields: 2, parts: 3, fieldSize: 200 } });
-    admin.post(
-      '/admin/library',
-      {
-        config: { access: 'admin', documentedBody: libraryUpload },
-        schema: {
-          summary: 'Add a video or music file to the stock libraries (multipart: optional field "category", then "file")',
-          consumes: ['multipart/form-data'],
-          response: {
-            201: z
-              .object({ outcome: z.enum(['imported', 'duplicate']), key: z.string(), kind: z.string(), category: z.string() })
-              .meta({ id: 'LibraryImport' }),
-            ...errors(400, 401, 403),
-          },
-        },
-      },
-      async (req, reply) => {
-        if (!req.isMultipart())
-          throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'Send the file as multipart/form-data in the field "file".', 'not_multipart');
-        let category = 'general';
-        for await (const part of req.parts({ limits: { fileSize: 4 * 1024 ** 3 } })) {
-          if (part.type === 'field' && part.fieldname === 'category') category = cleanLine(String(part.value), 'The category');
-          else if (part.type === 'file' && part.fieldname === 'file') {
-            const filename = cleanLine(part.filename, 'The file name');
-            const staging = newObjectKey('library/incoming', (/\.[a-z0-9]{2,5}$/i.exec(filename)?.[0] ?? '').toLowerCase());
-            await store.put(staging, part.file);
-            if (part.file.truncated) {
-              await store.delete(staging);
-              throw new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large.', 'too_large');
-            }
-            const r = await peers.media
-              .importLibraryObject({ stagingKey: staging, filename, category }, { requestId: req.id, deadlineMs: 15 * 60_000 })
-              .catch(async (e: unknown) => {
-                // Refused or failed: the staged copy goes (after a deadline media-library may still be importing it).
-                if (!(isDomainError(e) && e.code === ErrorCode.DEADLINE_EXCEEDED)) await store.delete(staging).catch(() => undefined);
-                throw e;
-              });
-            return reply.status(201).send({
-              outcome: r.outcome === 'duplicate' ? 'duplicate' : 'imported',
-              key: r.item!.key,
-              kind: r.item!.kind,
-              category: r.item!.category,
-            });
-          }
-        }
-        throw new DomainError(ErrorCode.INVALID_ARGUMENT, 'No file was uploaded (expected the field "file").', 'no_file');
-      },
-    );
-  });
-
-  // Route declarations look alike by design (fastify: each route states its access, schema and handler).
-  app.delete(
-    '/admin/library/:key',
-    {
-      config: { access: 'admin' },
-      schema: {
-        summary: 'Remove an item from the stock libraries',
-        params: keyParams,
-        response: { 200: message, ...errors(401, 403, 404) },
-      },
-    },
-    async (req) => {
-      await peers.media.deleteLibraryItem({ key: req.params.key }, { requestId: req.id });
-      return { message: 'Library item removed' };
     },
   );
 };

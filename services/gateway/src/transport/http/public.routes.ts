@@ -34,7 +34,7 @@ export interface PublicDeps {
 /**
  * The public pages' data, without sign-in: the demo gallery, the Hall of Fame (featured reels,
  * figures, creators, ratings), the showcase's media and plays, and the contact form. The signed-in
- * user's showcase routes are in showcase-user.routes.ts, the admins' in admin.routes.ts.
+ * user's showcase routes are in showcase-user.routes.ts, the admins' in admin/ (showcase.routes.ts).
  */
 export const publicRoutes: FastifyPluginAsyncZod<PublicDeps> = async (app, { peers, store, demos }) => {
   app.get(

@@ -311,6 +311,9 @@ export const healthReport = z
 
 export const uuidParams = z.object({ id: z.uuid() });
 
+/** A stock library item's key in a URL (its content hash). */
+export const libraryKeyParams = z.object({ key: z.string().regex(/^[a-f0-9]{8,64}$/, 'not a library key') });
+
 /** A page of a list: `limit` (1 to `max`, 50 by default) items from `offset` (an int32 on gRPC). */
 export const pageQuery = (max: number) =>
   z.object({

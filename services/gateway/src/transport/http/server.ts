@@ -31,7 +31,7 @@ import { accountDeletionPorts, checkoutPorts } from '../../repositories/account-
 import type { Peers } from '../../repositories/clients.js';
 import { verifyWithIdentity } from '../../repositories/sessions.js';
 import { uploadPorts } from '../../repositories/uploads.js';
-import { adminRoutes } from './admin.routes.js';
+import { adminRoutes } from './admin/index.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { apiKeyScheme, webhooksDocument } from './webhooks.openapi.js';
@@ -319,7 +319,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await api.register(authRoutes, { peers: deps.peers, sessions: sessions!, accounts, deletion, checkout });
         await api.register(billingRoutes, { peers: deps.peers });
         await api.register(paymentsRoutes, { peers: deps.peers, checkout });
-        await api.register(adminRoutes, { peers: deps.peers });
+        await api.register(adminRoutes, { peers: deps.peers, store: deps.store });
         await api.register(apiKeysRoutes, { peers: deps.peers, sessions });
         await api.register(webhooksRoutes, { peers: deps.peers });
         if (deps.store) {
