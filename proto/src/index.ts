@@ -31,5 +31,6 @@ export * from './api-keys.js';
 export * as enginePlan from './gen/reelsmith/engine/v1/plan_pb.js';
 export * as engineAnalysis from './gen/reelsmith/engine/v1/analysis_pb.js';
 export * as engineProbe from './gen/reelsmith/engine/v1/probe_pb.js';
+export type { ProbedMedia } from './probe.js';
 export * from './song.js';
 export type { Plain } from './plain.js';

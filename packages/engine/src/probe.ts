@@ -1,28 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ProbedMedia } from '@reelsmith/proto';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
 
-/** What the engine needs to know of an input, read by ffprobe. */
-export interface MediaInfo {
-  path: string;
-  sizeBytes: number;
-  durationSec: number;
-  formatName: string;
-  video?: {
-    codec: string;
-    /** As displayed: after rotation and with square pixels. */
-    width: number;
-    height: number;
-    codedWidth: number;
-    codedHeight: number;
-    rotation: number;
-    sar: number;
-    fps: number;
-    variableFrameRate: boolean;
-  };
-  audio?: { codec: string; channels: number; sampleRate: number };
-}
+/**
+ * What the engine needs to know of an input, read by ffprobe: proto's `ProbedMedia` (its fields
+ * are defined in proto/reelsmith/engine/v1/probe.proto, a chunk task carries it) and the local file.
+ */
+export type MediaInfo = ProbedMedia & { path: string };
 
 /** Hard limits checked before anything is decoded. */
 export const LIMITS = {
