@@ -77,6 +77,7 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
       health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'x' }) },
       peers,
       store,
+      files: { store, signingSecret: 's'.repeat(32) },
       publicUrl: 'http://localhost:8080',
       onRateLimited: (route) => limited.push(route),
     });
@@ -112,11 +113,43 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
     expect(res.headers.get('strict-transport-security')).toBeNull(); // PUBLIC_URL is http
   };
 
-  it('puts the security headers on HTML pages, assets and API answers', async () => {
-    for (const url of ['/', '/my-reels', '/assets/app.js', '/api/v1/health', '/api/v1/nope']) {
+  it("puts the page's security headers on HTML pages and assets", async () => {
+    for (const url of ['/', '/my-reels', '/assets/app.js']) {
       const res = await fetch(base + url);
       expectSecurityHeaders(res);
     }
+  });
+
+  // What a document needs (its script, style and frame origins, COOP...) means nothing on JSON,
+  // which is never rendered as one: API answers carry the REST set (OWASP REST Security Cheat Sheet).
+  const expectApiSecurityHeaders = (res: Response) => {
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-site');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('strict-transport-security')).toBeNull(); // PUBLIC_URL is http
+    expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+  };
+
+  it('puts the API set on JSON answers, errors and 404s included: a policy that allows nothing, nosniff, no framing', async () => {
+    for (const url of ['/api/v1/health', '/api/v1/nope', '/api/v1/jobs/00000000-0000-4000-8000-000000000000/status']) {
+      const res = await fetch(base + url);
+      expect([url, res.status]).toEqual([url, url.endsWith('health') ? 200 : url.endsWith('nope') ? 404 : 401]);
+      expectApiSecurityHeaders(res);
+    }
+  });
+
+  it("gives an API route's answer that is not JSON (a stored file) the page's headers", async () => {
+    const { LocalObjectStore } = await import('@reelsmith/kit');
+    const store = new LocalObjectStore({ root: objects.dir, signingSecret: 's'.repeat(32), publicUrl: 'http://localhost:8080' });
+    await store.put('outputs/hardening.mp4', Buffer.from('mp4'));
+    const link = new URL(await store.signedUrl('outputs/hardening.mp4', { expiresInSeconds: 60 }));
+    const res = await fetch(base + link.pathname + link.search);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expectSecurityHeaders(res);
   });
 
   it('sends HSTS only when PUBLIC_URL is https', async () => {
@@ -132,6 +165,8 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
       const res = await fetch(`http://127.0.0.1:${(tls.server.address() as AddressInfo).port}/`);
       expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
       expect(res.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+      const api = await fetch(`http://127.0.0.1:${(tls.server.address() as AddressInfo).port}/api/v1/health`);
+      expect(api.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
     } finally {
       await tls.close();
     }
@@ -154,7 +189,7 @@ describe('gateway hardening: headers, HEAD, socket origins, rate limits', () => 
     form.append('file', new Blob([Buffer.from('hello')], { type: 'video/mp4' }), 'clip.mp4');
     const res = await fetch(`${base}/api/v1/uploads/file`, { method: 'POST', headers: { authorization: 'Bearer user-up' }, body: form });
     expect(res.status).toBe(201);
-    expectSecurityHeaders(res);
+    expectApiSecurityHeaders(res);
     const body = (await res.json()) as { object_key: string; display_name: string };
     expect(body.display_name).toBe('clip.mp4');
     expect(fs.readFileSync(path.join(objects.dir, body.object_key), 'utf8')).toBe('hello');

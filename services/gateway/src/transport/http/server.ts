@@ -43,7 +43,7 @@ import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
-import { rateLimitPlugin, securityHeaders, securityPlugin } from './security.js';
+import { rateLimitPlugin, securityHeaderHooks, securityHeaders, securityPlugin } from './security.js';
 import { reelsRoutes } from './reels.routes.js';
 import { marketplaceRoutes } from './marketplace.routes.js';
 import { publicRoutes } from './public.routes.js';
@@ -149,6 +149,7 @@ declare module 'fastify' {
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const security = { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins };
   const frameworkHeaders = securityHeaders(security);
+  const securityHooks = securityHeaderHooks(security);
   const app = Fastify({
     // Errors the router meets before any route or hook (an over-long path parameter, a malformed
     // URL) answer in our error shape and never echo the URL back.
@@ -242,7 +243,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     done();
   });
   app.setErrorHandler(errorHandler);
-  await app.register(securityPlugin, security);
+  await app.register(securityPlugin, { ...security, hooks: securityHooks });
   if (deps.rateLimitMax !== undefined) {
     const max = deps.rateLimitMax;
     // Before the rate-limit plugin's own onRoute hook reads each route's limit.
@@ -253,9 +254,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   }
   await app.register(rateLimitPlugin, { onLimited: deps.onRateLimited, redis: deps.rateLimitRedis });
   // One onSend hook for every answer (each hook is a step of every request):
+  // - an API route's answer that is not JSON (a file, media) gets the page's security headers;
   // - an answer that carries a session token is never stored by a browser or a proxy;
   // - public reads marked cacheable (Cache-Control: public) carry an ETag; a matching If-None-Match gets 304.
   app.addHook('onSend', (req, reply, payload, done) => {
+    securityHooks.onSend(req, reply);
     if (typeof payload !== 'string' || reply.statusCode >= 300) return done(null, payload);
     if (payload.includes('"session_token"')) {
       void reply.header('cache-control', 'no-store');
