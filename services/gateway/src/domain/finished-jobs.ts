@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JobStatusView } from './job-status.js';
+import { evict } from './evict.js';
 
 /**
  * The status views of finished jobs, kept in memory by each gateway replica so that a poll of a
@@ -38,6 +39,8 @@ export interface CachedStatus {
 
 interface Entry extends CachedStatus {
   ownerId: string;
+  /** Read since it last reached the back of the eviction order (see evict.ts). */
+  read: boolean;
   /** When the view is signed again (ms); Infinity for a view without a link. */
   freshUntil: number;
 }
@@ -77,9 +80,8 @@ export class FinishedJobs {
       this.views.delete(jobId);
       return undefined;
     }
-    // Most recently read last (the Map's order is the LRU's).
-    this.views.delete(jobId);
-    this.views.set(jobId, e);
+    // Marked as read, not moved (a delete and a set on every poll); eviction gives it a second chance.
+    e.read = true;
     return e;
   }
 
@@ -109,11 +111,12 @@ export class FinishedJobs {
       etag: etagOf(json),
       maxAgeSec: withLink ? 0 : NO_LINK_MAX_AGE_SEC,
       freshUntil: withLink ? this.now() + this.limits.linkReuseMs : Infinity,
+      read: false,
     };
     if (!FINISHED.has(view.status) || stale) return entry;
     this.views.delete(view.job_id);
     this.views.set(view.job_id, entry);
-    while (this.views.size > this.limits.maxEntries) this.views.delete(this.views.keys().next().value!);
+    evict(this.views, this.limits.maxEntries);
     return entry;
   }
 
