@@ -1,20 +1,29 @@
-import { Fragment, lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Fragment, Suspense, use, type ComponentType } from 'react';
 import { useLocation } from '../components/navigation';
 import { Layout } from './Layout';
 import { PageLoading } from '../components/PageLoading';
 import { PAGES, pageAt, type PageName } from './routes';
 
-/** A page loaded only when it is first shown (its own chunk, CSS included). */
-const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazy(async () => ({ default: pick(await load()) }));
+/** A page's code: loaded once, when it is first shown or by preloadPage (its own chunk, CSS included). */
+interface PageCode {
+  load: () => Promise<ComponentType>;
+  /** The page's component, once its code has loaded. */
+  loaded?: ComponentType;
+}
+const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): PageCode => {
+  let loading: Promise<ComponentType> | undefined;
+  const code: PageCode = { load: () => (loading ??= load().then((m) => (code.loaded = pick(m)))) };
+  return code;
+};
 /** A public page with public.css (which the features/public index imports for its other users). */
 const publicPage =
   <M,>(load: () => Promise<M>) =>
   async () =>
     (await Promise.all([load(), import('../features/public/public.css')]))[0];
 
-// One lazy entry per page on purpose: each page is its own chunk (import() needs a literal path).
+// One entry per page on purpose: each page is its own chunk (import() needs a literal path).
 /** Every page of the spec's table (section 2), each in its own chunk. */
-const pages: Record<PageName, LazyExoticComponent<ComponentType>> = {
+const pages: Record<PageName, PageCode> = {
   home: page(
     () => import('../pages/HomePage'),
     (m) => m.HomePage,
@@ -73,11 +82,34 @@ const NotFoundPage = page(
   (m) => m.NotFoundPage,
 );
 
-const element = (Page: ComponentType) => (
+/**
+ * A page, rendered at once when its code has loaded, else suspended (the page-loading fallback)
+ * until it has. Either way the element's type is the page's own component, so the page is never
+ * mounted twice.
+ */
+function PageView({ code }: { code: PageCode }) {
+  const Page = code.loaded ?? use(code.load());
+  return <Page />;
+}
+const element = (code: PageCode) => (
   <Suspense fallback={<PageLoading />}>
-    <Page />
+    <PageView code={code} />
   </Suspense>
 );
+
+/**
+ * Loads the code of the page at `pathname` (whose HTML preloads it). main.tsx waits for it before
+ * the first render, so the first paint is the page itself, not an empty page that the page then
+ * replaces: one render, one layout, less main-thread work after the first paint. Never rejects:
+ * code that failed to load fails again in the render, which shows the crash screen.
+ */
+export function preloadPage(pathname: string): Promise<void> {
+  const name = pageAt(pathname);
+  return (name ? pages[name] : NotFoundPage).load().then(
+    () => undefined,
+    () => undefined,
+  );
+}
 /**
  * The page of routes.ts at the current path; /verify-email and /reset-password sit outside the
  * shared layout, an unknown path shows the not-found page inside it. A page that throws (or whose
