@@ -55,8 +55,8 @@ describe("each page's own copy of index.html, preloading its code", () => {
       '<html>\n  <head>\n    <title>Reelsmith</title>\n' +
         '    <link rel="modulepreload" crossorigin href="/assets/AboutPage.js">\n' +
         '    <link rel="modulepreload" crossorigin href="/assets/format.js">\n' +
-        '    <link rel="preload" as="style" crossorigin href="/assets/AboutPage.css">\n' +
-        '    <link rel="preload" as="style" crossorigin href="/assets/public.css">\n' +
+        '    <link rel="stylesheet" crossorigin href="/assets/AboutPage.css">\n' +
+        '    <link rel="stylesheet" crossorigin href="/assets/public.css">\n' +
         '  </head>\n  <body></body>\n</html>',
     );
     expect(withPreloads(html, { scripts: [], styles: [] })).toBe(html);
