@@ -145,13 +145,27 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
     expect(box.height).toBeGreaterThan(box.width * 1.7);
     await page.screenshot({ path: shot('reframe-1-preview'), fullPage: true });
 
+    // The first cut moved one step earlier by keyboard: the second segment now starts earlier
+    // in its clip than its crop path did, so the server frames it anew, and the render follows that.
+    expect(plan.segments.length).toBeGreaterThanOrEqual(2);
+    const planned = plans.length;
+    await tabTo(/^Segment 1:/);
+    await page.keyboard.press('[');
+    for (const end = Date.now() + 30_000; plans.length === planned && Date.now() < end;) await page.waitForTimeout(100);
+    const moved = plans[plans.length - 1]!.plan;
+    expect(moved.segments[0]!.end).toBeLessThan(plan.segments[0]!.end);
+    const second = moved.segments[1]!;
+    expect(second.in).toBeLessThan(plan.segments[1]!.in);
+    expect(second.framing!.path[0]!.t).toBeLessThanOrEqual(second.in + 1 / 30);
+    expect(moved.segments.slice(2)).toEqual(plan.segments.slice(2));
+
     // Generate this edit: the request carries the framing and the plan with its paths.
     const assemble = page.waitForRequest((r) => r.url().endsWith('/jobs/assemble') && r.method() === 'POST');
     await tabTo(/^Generate This Edit$/);
     await page.keyboard.press('Enter');
     const sent = (await assemble).postDataJSON() as { framing: string; plan: PlanReply['plan'] };
     expect(sent.framing).toBe('subject');
-    expect(sent.plan.segments.map((s) => s.framing)).toEqual(plan.segments.map((s) => s.framing));
+    expect(sent.plan.segments.map((s) => s.framing)).toEqual(moved.segments.map((s) => s.framing));
     const card = page.getByTestId('job-card');
     const download = card.getByRole('link', { name: 'Download' });
     await download.waitFor({ timeout: 180_000 });
@@ -177,8 +191,8 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
     // Every half second: the whole box is in the frame, where the previewed path puts it.
     const scale = 1920 / SRC.h / (1920 / 192);
     const whole = BOX.w * BOX.h * scale * scale;
-    for (let t = 0.25; t < plan.total_sec - 0.1; t += 0.5) {
-      const s = plan.segments.find((x) => t >= x.start && t < x.end)!;
+    for (let t = 0.25; t < moved.total_sec - 0.1; t += 0.5) {
+      const s = moved.segments.find((x) => t >= x.start && t < x.end)!;
       const src = s.in + (t - s.start);
       const seen = redAt(reel, t);
       const expected = (crossingBoxX(src) + BOX.w / 2 - cropX(s.framing!, src)) * scale;

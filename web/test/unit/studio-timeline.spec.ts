@@ -10,6 +10,7 @@ import {
   tapBpm,
   timelineMinWidth,
   widths,
+  withoutStaleFraming,
 } from '../../src/features/studio/timeline';
 import { checkNumber, clock, moveItem, nextToUpload, resolutionLabel, type TrayItem } from '../../src/features/assembly/tray';
 
@@ -75,6 +76,34 @@ describe('the studio timeline', () => {
     expect(grown.segments[0]).toMatchObject({ in: 0, hold: 0.5 });
     expect(moveCut(plan, 0, 2.49)).toBe('A segment would become too short.');
     expect(moveCut(plan, 2, 3)).toBe('There is no cut after the last segment.');
+  });
+
+  it('after a moved cut, a segment whose moment outgrew its crop path goes back to the server to be framed anew', () => {
+    const framed = (s: ReturnType<typeof seg>) => ({
+      ...s,
+      framing: {
+        mode: 'subject',
+        camera: 'track',
+        width: 202,
+        height: 360,
+        path: [
+          { t: s.in, x: 10, y: 0 },
+          { t: s.out, x: 90, y: 0 },
+        ],
+      },
+    });
+    const vertical: EditPlan = { ...plan, aspect: '9:16', segments: plan.segments.map(framed) };
+    expect(withoutStaleFraming(vertical)).toBeNull();
+    // Later: segment 0 starts earlier in its clip (its path starts later); segment 1 only gets shorter.
+    const later = moveCut(vertical, 0, 1.5) as EditPlan;
+    const sent = withoutStaleFraming(later)!;
+    expect(sent.segments.map((s) => Boolean(s.framing))).toEqual([false, true, true]);
+    expect(sent.segments[0]).toMatchObject({ in: later.segments[0]!.in, out: later.segments[0]!.out });
+    // Earlier: segment 2 is untouched, segment 1 (longer at its end, so earlier in its clip) is framed anew.
+    const earlier = withoutStaleFraming(moveCut(vertical, 1, 3) as EditPlan)!;
+    expect(earlier.segments.map((s) => Boolean(s.framing))).toEqual([true, false, true]);
+    // Without framing (16:9 from 16:9) nothing is asked.
+    expect(withoutStaleFraming(moveCut(plan, 0, 1.5) as EditPlan)).toBeNull();
   });
 
   it('snaps a dragged cut to the nearest beat on the frame grid', () => {

@@ -9,7 +9,7 @@ import { InstantPreview } from './InstantPreview';
 import { SongWindow } from './SongWindow';
 import { usePlanMutation } from './studio.api';
 import { TempoPanel } from './TempoPanel';
-import { moveCut, musicOnReel, stepCut, timelineMinWidth, widths } from './timeline';
+import { moveCut, musicOnReel, stepCut, timelineMinWidth, widths, withoutStaleFraming } from './timeline';
 import { correctionNote, startAfterCorrection, usesWindow } from './song-window';
 import './studio.css';
 
@@ -180,10 +180,17 @@ export function PlanStudio({ request, plan, onPlanChange, clipSources, clipNames
     setPlayhead(0);
     void ask();
   };
+  /**
+   * A moved cut: shown at once; a segment whose moment now starts earlier or ends later than its
+   * crop path is framed anew by the server (the path kept meanwhile), so the preview keeps showing
+   * what the render will follow.
+   */
   const apply = (r: EditPlan | string) => {
     if (typeof r === 'string') return setProblem(r);
     setProblem('');
     onPlanChange(r);
+    const reframe = withoutStaleFraming(r);
+    if (reframe) void ask({ plan: reframe, locked: [...locked] });
   };
 
   if (!request)

@@ -121,6 +121,21 @@ export function moveCut(plan: EditPlan, i: number, to: number): EditPlan | strin
 }
 
 /**
+ * The plan with the framing taken off each segment whose crop path no longer spans its source
+ * moment (a moved cut made the moment start earlier or end later than the path's keys), for the
+ * server to frame anew from the clip's subject track; null when every path still spans its moment.
+ */
+export function withoutStaleFraming(plan: EditPlan): EditPlan | null {
+  const slack = 1 / plan.fps;
+  const stale = (s: PlanSegment) => {
+    const keys = s.framing?.path;
+    return Boolean(keys?.length) && (keys![0]!.t > s.in + slack || keys![keys!.length - 1]!.t < s.out - slack);
+  };
+  if (!plan.segments.some(stale)) return null;
+  return { ...plan, segments: plan.segments.map((s) => (stale(s) ? { ...s, framing: undefined } : s)) };
+}
+
+/**
  * The tempo of taps as the user taps (BPM, 0 before two taps): each tap gets its beat number from
  * the median interval (a missed tap is a skipped beat), then the period by least squares. The
  * server fits the same way and snaps the phase onto the track's beats.
