@@ -18,6 +18,7 @@ import { API_PREFIX, documentRoute, transform, transformObject } from './contrac
 import { clientErrorHandler, errorHandler, isFailureLogged } from './errors.js';
 import { validatorCompiler } from './input-text.js';
 import { serializerCompiler } from './serializer.js';
+import { RequestLogger } from './request-log.js';
 import type { UserBody } from './schemas.js';
 import { jobStatusViews } from '../../domain/job-status.js';
 import { LiveJobs } from '../../domain/live-jobs.js';
@@ -174,10 +175,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // A caller's request id is kept (bounded and safe), otherwise a new one is made.
     // Behind a load balancer, TRUST_PROXY lets rate limits see the client's address.
     trustProxy: deps.trustProxy ?? false,
-    // Fastify always passes an options object ({} unless a route sets a log level or serialisers),
-    // which sends pino down its slow path for every request's child logger.
+    // A request's logger is made when it first writes a line (most never do: request-log.ts).
+    // Fastify always passes an options object ({} unless a route sets a log level or serialisers).
     childLoggerFactory: (logger, bindings, opts) =>
-      opts.level !== undefined || opts.serializers !== undefined ? logger.child(bindings, opts) : logger.child(bindings),
+      opts.level !== undefined || opts.serializers !== undefined
+        ? logger.child(bindings, opts)
+        : (new RequestLogger(logger as unknown as Logger, bindings) as unknown as FastifyBaseLogger),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
