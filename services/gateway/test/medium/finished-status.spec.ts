@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Bus, DomainError, ErrorCode, LocalObjectStore, createMetrics } from '@reelsmith/kit';
+import { Bus, DomainError, ErrorCode, LocalObjectStore, createMetrics, type Metrics } from '@reelsmith/kit';
 import { TEST_NATS_URL, natsPrefix, quietLogger, tempDir } from '@reelsmith/kit/testing';
 import { FinishedJobs, finishedJobsLimits } from '../../src/domain/finished-jobs';
+import { RequestCounter } from '../../src/domain/request-counter';
 import type { Peers } from '../../src/repositories/clients';
 import { followMediaFacts } from '../../src/repositories/media-facts';
 import { buildHttpApp } from '../../src/transport/http/server';
@@ -28,6 +29,8 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
   const apps: FastifyInstance[] = [];
   const caches: FinishedJobs[] = [];
   const bases: string[] = [];
+  const metrics: Metrics[] = [];
+  const counts: RequestCounter[] = [];
 
   const peers = {
     identity: {
@@ -74,9 +77,12 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
       const finished = new FinishedJobs(finishedJobsLimits(100));
       followMediaFacts(bus, finished);
       await bus.flush();
+      metrics.push(createMetrics(`gateway_finished_${name}`));
+      counts.push(new RequestCounter());
       const app = await buildHttpApp({
         log: quietLogger(),
-        metrics: createMetrics(`gateway_finished_${name}`),
+        metrics: metrics.at(-1)!,
+        requestCounts: counts.at(-1)!,
         webDist: objects.dir,
         health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: name }) },
         peers,
@@ -131,6 +137,29 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
     expect(await again.text()).toBe('');
     expect((await status(bases[0]!, id, token)).headers.get('etag')).toBe(etag);
     expect(calls.getJob).toBe(before); // no call to the orchestrator
+  });
+
+  it('counts every poll answered from memory, 200 and 304 alike, in the request histogram and the dashboard counts', async () => {
+    const { token, userId } = signIn();
+    const id = await completedJob(userId);
+    const route = '/api/v1/jobs/:id/status';
+    const histogram = async (code: string) =>
+      (await metrics[1]!.httpRequestSeconds.get()).values.find(
+        (v) => v.metricName === 'http_request_duration_seconds_count' && v.labels.route === route && v.labels.status_code === code,
+      )?.value ?? 0;
+    counts[1]!.take(true); // what earlier tests counted
+    const [ok, notModified] = [await histogram('200'), await histogram('304')];
+    const etag = (await status(bases[1]!, id, token)).headers.get('etag')!;
+    for (let i = 0; i < 3; i++) expect((await status(bases[1]!, id, token)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await status(bases[1]!, id, token, etag)).status).toBe(304);
+    expect(await histogram('200')).toBe(ok + 4);
+    expect(await histogram('304')).toBe(notModified + 2);
+    const taken = counts[1]!
+      .take(true)
+      .flatMap((m) => m.routes)
+      .filter((r) => r.route === route && r.method === 'GET');
+    expect(taken.filter((r) => r.statusClass === '2xx').reduce((n, r) => n + r.count, 0)).toBe(4);
+    expect(taken.filter((r) => r.statusClass === '3xx').reduce((n, r) => n + r.count, 0)).toBe(2);
   });
 
   it('a reel deleted through one replica has no link on the next poll of either, the old ETag included', async () => {
