@@ -8,6 +8,8 @@
 // entry JavaScript every page loads (index.html's script and its preloads). Writes the table to
 // docs/benchmarks.md. Nothing is asserted.
 //   --pages=/,/pricing  only these paths      --mobile  only the mobile form factor
+//   --save=DIR          also write each run's Lighthouse report (JSON) to DIR, to read its TBT,
+//                       long tasks and per-script main-thread time (bootup-time, mainthread-work-breakdown)
 // Run it under the machine's heavy-run lock where several people share one machine.
 'use strict';
 const fs = require('node:fs');
@@ -128,6 +130,7 @@ async function main() {
   const only = arg('pages')?.split(',');
   const pages = only ? only.map((p) => [PAGES.find(([, q]) => q === p)?.[0] ?? p, p]) : PAGES;
   const forms = process.argv.includes('--mobile') ? ['mobile'] : ['mobile', 'desktop'];
+  const save = arg('save') && path.resolve(arg('save'));
   const entry = entryScripts();
   const entryGz = entry.reduce((n, s) => n + gzBytes(s), 0);
 
@@ -174,6 +177,10 @@ async function main() {
           log(`${route} ${form}: ${lhr.runtimeError.code} ${lhr.runtimeError.message} (try ${attempt} of 3)`);
         }
         const r = { name, path: route, form, ...row(lhr, base) };
+        if (save) {
+          fs.mkdirSync(save, { recursive: true });
+          fs.writeFileSync(path.join(save, `${name.toLowerCase().replace(/\W+/g, '-')}-${form}.json`), JSON.stringify(lhr));
+        }
         results.push(r);
         log(
           `${route} ${form}: performance ${r.performance}, CLS ${r.cls.toFixed(3)}, LCP ${(r.lcp / 1000).toFixed(2)} s, ` +
