@@ -12,11 +12,11 @@ import {
   type MessageShape,
 } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import { context } from '@opentelemetry/api';
+import { context, createContextKey } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { DomainError, ErrorCode, isDomainError } from './errors.js';
 import type { Metrics } from './metrics.js';
-import { extractTrace, injectTrace, inSpan } from './tracing.js';
+import { extractTrace, injectTrace, inSpan, tracingStarted, withContext, type TraceContext } from './tracing.js';
 
 // ---------------------------------------------------------------------------------------------
 // Error mapping, once, both ways.
@@ -102,18 +102,33 @@ export interface CallContext {
 /**
  * The deadline of the work in progress (an incoming gRPC call, or a gateway request): outgoing
  * calls made inside it never get more time than it has left, so a service does not work on
- * answers nobody waits for.
+ * answers nobody waits for. Once tracing is started it is a value of the active trace context
+ * (one async-context store for both: every async resource the process creates is given the
+ * stores' values, and a request enters one context, not two); before, in a store of its own.
  */
+const DEADLINE = createContextKey('reelsmith.deadline');
 const inheritedDeadline = new AsyncLocalStorage<number>();
+
+/** The deadline the current work inherited, if any. */
+export const currentDeadline = (): number | undefined =>
+  tracingStarted() ? (context.active().getValue(DEADLINE) as number | undefined) : inheritedDeadline.getStore();
 
 /** Runs `fn` with `deadline` (ms since the epoch) as the latest deadline of every call it makes. */
 export function withDeadline<R>(deadline: number, fn: () => R): R {
-  const outer = inheritedDeadline.getStore();
-  return inheritedDeadline.run(outer === undefined ? deadline : Math.min(outer, deadline), fn);
+  return withContextAndDeadline(context.active(), deadline, fn);
 }
 
-/** The deadline the current work inherited, if any. */
-export const currentDeadline = (): number | undefined => inheritedDeadline.getStore();
+/**
+ * Runs `fn` in the trace context `ctx` and, if given, with `deadline` as the latest deadline of
+ * every call it makes (the earlier of it and one it inherited): one context entered.
+ */
+export function withContextAndDeadline<R>(ctx: TraceContext, deadline: number | undefined, fn: () => R): R {
+  if (deadline === undefined) return withContext(ctx, fn);
+  const outer = currentDeadline();
+  const latest = outer === undefined ? deadline : Math.min(outer, deadline);
+  if (tracingStarted()) return withContext(ctx.setValue(DEADLINE, latest), fn);
+  return withContext(ctx, () => inheritedDeadline.run(latest, fn));
+}
 
 function deadlineOf(call: { getDeadline(): grpc.Deadline }): number {
   const d = call.getDeadline();
@@ -244,7 +259,11 @@ export async function serveGrpc(opts: GrpcServerOptions): Promise<RunningGrpcSer
             opts.metrics?.grpcServerSkipped?.inc({ ...label });
             throw new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the caller stopped waiting before the call started', 'caller_gone');
           }
-          await withDeadline(deadline, () => inSpan(`${service.typeName}/${method.name}`, parent, () => body(ctx)));
+          // The caller's trace, with the call's deadline, is the span's parent (the deadline is a
+          // value of the trace context once tracing runs: a span made from `parent` alone would drop it).
+          await withContextAndDeadline(parent, deadline, () =>
+            inSpan(`${service.typeName}/${method.name}`, context.active(), () => body(ctx)),
+          );
         } catch (e) {
           const err = toServiceError(e, ctx.log, method.name);
           code = grpc.status[err.code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN';
@@ -348,11 +367,7 @@ export function dial<T extends GenServiceMethods>(service: GenService<T>, addres
       if (outgoingToken) md.set(INTERNAL_TOKEN_KEY, outgoingToken);
       for (const [k, v] of Object.entries(o?.metadata ?? {})) md.set(k, v);
       // Never longer than the work this call is part of has left (an incoming call, a request).
-      const deadline = Math.min(
-        Date.now() + (o?.deadlineMs ?? opts.deadlineMs),
-        o?.deadline ?? Infinity,
-        inheritedDeadline.getStore() ?? Infinity,
-      );
+      const deadline = Math.min(Date.now() + (o?.deadlineMs ?? opts.deadlineMs), o?.deadline ?? Infinity, currentDeadline() ?? Infinity);
       return { md, options: { deadline } };
     };
     if (method.methodKind === 'unary') {

@@ -5,6 +5,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 let started = false;
+/** Whether startTracing ran: the trace context then travels with async work (the async-context manager). */
+export const tracingStarted = () => started;
 /** Whether spans go anywhere (a span processor, e.g. an OTLP exporter, was given to startTracing). */
 let recording = false;
 

@@ -6,8 +6,7 @@ import {
   extractTrace,
   newObjectKey,
   startSpan,
-  withContext,
-  withDeadline,
+  withContextAndDeadline,
   type Logger,
   type Metrics,
   type ObjectStore,
@@ -192,8 +191,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // has left is passed on to every gRPC call it makes (uploads excepted: they stream for as long as
   // the file takes).
   const budget = deps.requestDeadlineMs ?? 15_000;
-  const enter = (t: RequestTrace, done: () => void) =>
-    withContext(t.ctx, () => (t.deadline === undefined ? done() : withDeadline(t.deadline, done)));
+  const enter = (t: RequestTrace, done: () => void) => withContextAndDeadline(t.ctx, t.deadline, done);
   // The request's trace on the request itself (a WeakMap entry per request cost the garbage
   // collector more than the property).
   app.decorateRequest('trace', null);
