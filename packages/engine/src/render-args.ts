@@ -27,8 +27,8 @@ export interface RenderArgsInput {
   output: string;
   /** ASS title script, when the title is on (fonts come through FONTCONFIG_FILE). */
   title?: { assFile: string };
-  /** x264 preset: speed against size. */
-  preset?: string;
+  /** x264 preset: speed against size (default `veryfast`). */
+  preset?: X264Preset;
   /** Encoder threads (RENDER_THREADS); unset: the encoder's own choice. */
   threads?: number;
   /**
@@ -159,7 +159,11 @@ export const deliveryAudioArgs = (): string[] => [
 ];
 
 /** H.264 at the engine's settings (the single pass and the chunks of a long reel alike). */
-export function videoCodecArgs(fps: number, preset = 'veryfast', threads?: number): string[] {
+/** x264's presets, fastest first: each slower one spends more CPU for a smaller file at the same quality. */
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+
+export function videoCodecArgs(fps: number, preset: X264Preset = 'veryfast', threads?: number): string[] {
   return [
     '-c:v',
     'libx264',

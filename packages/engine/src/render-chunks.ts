@@ -12,7 +12,7 @@ import { STALL_MS } from './watchdog.js';
 import { prepareFonts } from './fonts.js';
 import type { EditPlan } from './plan.js';
 import type { MediaInfo } from './probe.js';
-import type { BuiltCommand } from './render-args.js';
+import type { BuiltCommand, X264Preset } from './render-args.js';
 import { AUDIO_BATCH_SEGMENTS, buildClipSoundArgs, buildJoinSoundArgs, buildMusicTrackArgs } from './render-audio-args.js';
 import { buildChunkArgs, buildJoinArgs, concatList, planBatches, type Batch } from './render-batch-args.js';
 import { ASPECTS, type RenderSettings } from './settings.js';
@@ -76,6 +76,8 @@ export interface ChunkTask {
   /** The reel's thumbnail: written only by the chunk that holds `atSec`. */
   thumbnail?: { path: string; atSec: number };
   threads?: number;
+  /** The x264 preset (RENDER_PRESET); default `veryfast`. */
+  preset?: X264Preset;
 }
 
 /** One chunk of the reel's picture; true when it also wrote the thumbnail. */

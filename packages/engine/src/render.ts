@@ -12,7 +12,7 @@ import { planEdit, type EditPlan } from './plan.js';
 import { validatePlan } from './plan-edit.js';
 import { framePlan, needsSubjects, planFramingProblem, subjectTrack } from './plan-framing.js';
 import { probe, type MediaInfo } from './probe.js';
-import { buildRenderArgs, thumbnailTime, type BuiltCommand } from './render-args.js';
+import { buildRenderArgs, thumbnailTime, type BuiltCommand, type X264Preset } from './render-args.js';
 import { planBatches, type BatchOptions } from './render-batch-args.js';
 import { joinChunks, prepareTitle, renderAudioTrack, renderChunk } from './render-chunks.js';
 import { parseSettings, type RenderSettings, type RenderSettingsInput } from './settings.js';
@@ -62,6 +62,8 @@ export interface RenderRequest {
    * all together (`analysisLanes`). Unset: the encoder's own choice, and one analysis thread per core.
    */
   threads?: number;
+  /** The x264 preset of the reel's encode (RENDER_PRESET); default `veryfast`. */
+  preset?: X264Preset;
   /**
    * `prepare`'s result for these same inputs (the worker plans first, to choose how to render):
    * nothing is probed, analysed or planned again.
@@ -350,7 +352,17 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
     const batches = planBatches(plan, clips, req.batch);
     let durationSec: number;
     if (batches.length === 1) {
-      const cmd = buildRenderArgs({ clips, music, plan, settings, output: partial, title, thumbnail: thumb, threads: req.threads });
+      const cmd = buildRenderArgs({
+        clips,
+        music,
+        plan,
+        settings,
+        output: partial,
+        title,
+        thumbnail: thumb,
+        threads: req.threads,
+        preset: req.preset,
+      });
       await ffmpeg(cmd, 10, 98);
       durationSec = cmd.durationSec;
     } else {
@@ -380,6 +392,7 @@ export async function renderReel(req: RenderRequest): Promise<RenderResult> {
             fontEnv,
             thumbnail: thumb,
             threads: req.threads,
+            preset: req.preset,
           },
           { timeoutMs: left(), ...watchdog, signal: req.signal, onProgress: (f) => report(from + share * f, 'rendering') },
         );

@@ -35,6 +35,7 @@ export function wire(p: Platform<Config>): App {
     log: p.log,
     worker: WORKER_NAME,
     threads: config.RENDER_THREADS,
+    preset: config.RENDER_PRESET,
   });
   const jobs = new RenderJobService({
     reporter: orchestratorReporter(peers.orchestrator, p.log),
@@ -47,6 +48,7 @@ export function wire(p: Platform<Config>): App {
       log: p.log,
       fanOut: config.RENDER_FAN_OUT ? { board, queue: chunkQueue(p.bus) } : undefined,
       threads: config.RENDER_THREADS,
+      preset: config.RENDER_PRESET,
       chunkSegments: config.RENDER_CHUNK_SEGMENTS,
     }),
     log: p.log,

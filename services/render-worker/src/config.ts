@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { X264_PRESETS } from '@reelsmith/engine';
 import { baseSchema, env, loadConfig, renderDeliveryShape, storageSchema, z } from '@reelsmith/kit';
 
 export const configSchema = baseSchema.extend(storageSchema.shape).extend({
@@ -10,6 +11,11 @@ export const configSchema = baseSchema.extend(storageSchema.shape).extend({
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Encoder threads per render; unset: the encoder's own choice (about 1.5 per core). */
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * The x264 preset of reels and chunks: speed against file size at the same quality. Faster
+   * presets make bigger files; the tests' products use `ultrafast` to spend less CPU per render.
+   */
+  RENDER_PRESET: z.enum(X264_PRESETS).default('veryfast'),
   /**
    * Segments per chunk of a long reel; unset: the engine's batch size (16, bounded by memory).
    * Tests set a small one to spread a short reel over several chunks.

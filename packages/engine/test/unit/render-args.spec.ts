@@ -1,7 +1,7 @@
 import { planEdit } from '../../src/plan';
 import type { MediaInfo } from '../../src/probe';
 import { mapLimit } from '../../src/render';
-import { buildRenderArgs, frameFilter } from '../../src/render-args';
+import { buildRenderArgs, frameFilter, type X264Preset } from '../../src/render-args';
 import { buildChunkArgs, buildJoinArgs, concatList, planBatches } from '../../src/render-batch-args';
 import { buildClipSoundArgs, buildJoinSoundArgs, buildMusicTrackArgs, musicStartSec, reelSamples } from '../../src/render-audio-args';
 import { parseSettings } from '../../src/settings';
@@ -217,15 +217,17 @@ describe('long reels in batches', () => {
     expect(chunk(holder).args.join(' ')).toContain(`[vth]trim=start_frame=${k}:end_frame=${k + 1},scale=640:-2[thumb]`);
   });
 
-  it('encodes each chunk with the threads asked for (RENDER_THREADS), else as the encoder chooses', () => {
+  it('encodes each chunk with the threads and preset asked for (RENDER_THREADS, RENDER_PRESET), else as the encoder chooses', () => {
     const settings = parseSettings({});
     const plan = longPlan(2);
     const clips = [info(1920, 1080, 120)];
     const batch = planBatches(plan, clips)[0]!;
-    const args = (threads?: number) =>
-      buildChunkArgs({ clips, plan, settings, batch, totalFrames: 3600, video: '/t/c.mp4', threads }).args.join(' ');
+    const args = (threads?: number, preset?: X264Preset) =>
+      buildChunkArgs({ clips, plan, settings, batch, totalFrames: 3600, video: '/t/c.mp4', threads, preset }).args.join(' ');
     expect(args(1)).toContain('-c:v libx264 -threads 1 -preset veryfast');
     expect(args()).toContain('-c:v libx264 -preset veryfast');
+    // RENDER_PRESET
+    expect(args(undefined, 'ultrafast')).toContain('-c:v libx264 -preset ultrafast');
   });
 
   it('joins by copying the picture and encoding the one sound track made beforehand; moov first', () => {

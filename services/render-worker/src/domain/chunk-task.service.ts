@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '@reelsmith/kit';
 import { cancelledError } from '@reelsmith/engine/plan';
-import type { MediaInfo } from '@reelsmith/engine';
+import type { MediaInfo, X264Preset } from '@reelsmith/engine';
 import type { ChunkBoard, ChunkRef, ChunkTaskBody, EngineCalls, HeavySlot } from './render.ports.js';
 
 export interface ChunkTaskDeps {
@@ -13,6 +13,8 @@ export interface ChunkTaskDeps {
   worker: string;
   /** Encoder threads (RENDER_THREADS). */
   threads?: number;
+  /** The x264 preset (RENDER_PRESET); unset: the engine's. */
+  preset?: X264Preset;
 }
 
 /**
@@ -61,6 +63,7 @@ export class ChunkTaskService {
           fontEnv,
           thumbnail: { path: thumbFile, atSec: body.thumbnailAtSec },
           threads: this.d.threads,
+          preset: this.d.preset,
         },
         { timeoutMs: l.capMs, capReason: `overall cap ${Math.round(l.capMs / 1000)} s, ${l.capReason}`, stallMs: l.stallMs, signal },
       );

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '@reelsmith/kit';
 import { EngineError, cancelledError } from '@reelsmith/engine/plan';
-import type { Batch, MediaInfo, PlanResult } from '@reelsmith/engine';
+import type { Batch, MediaInfo, PlanResult, X264Preset } from '@reelsmith/engine';
 import { CANCELLED_BY_USER, type RenderInput, type RenderedFiles, type Renderer } from './render-job.service.js';
 import { ChunkFailedError, type ChunkBoard, type ChunkQueue, type ChunkRecord, type EngineCalls, type HeavySlot } from './render.ports.js';
 
@@ -21,6 +21,8 @@ export interface ReelRenderDeps {
   log: Logger;
   /** Encoder threads (RENDER_THREADS); unset for the encoder's own choice. */
   threads?: number;
+  /** The x264 preset (RENDER_PRESET); unset: the engine's. */
+  preset?: X264Preset;
   /** Segments per chunk (RENDER_CHUNK_SEGMENTS); unset: the engine's batch size. */
   chunkSegments?: number;
   /**
@@ -100,6 +102,7 @@ export class ReelRenderService implements Renderer {
           tmpRoot: input.dir,
           onProgress: input.onProgress,
           threads: this.d.threads,
+          preset: this.d.preset,
           batch,
         }),
       );

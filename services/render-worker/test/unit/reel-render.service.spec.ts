@@ -15,7 +15,7 @@ describe('renderRoute: the one place that decides how a plan renders', () => {
 });
 
 describe('ReelRenderService.render', () => {
-  it('prepares once and hands that preparation to the whole render (fan-out off: a long reel too)', async () => {
+  it('prepares once and hands that preparation, the preset and the threads to the whole render (fan-out off: a long reel too)', async () => {
     const request = parseJobRequest({ media_files: ['uploads/u/a.mp4', 'uploads/u/b.mp4'] });
     if (!request.ok) throw new Error(request.problems);
     const prepared = { plan: { totalSec: 4, fps: 30 }, clips: [], settings: {} };
@@ -25,12 +25,12 @@ describe('ReelRenderService.render', () => {
       prepare: async () => (calls.push('prepare'), prepared),
       planBatches: () => [batch(0), batch(1), batch(2)],
       planOf: () => undefined,
-      renderReel: async (req: { prepared?: unknown; output: string; thumbnail?: string }) => {
-        calls.push(req.prepared === prepared ? 'renderReel(prepared)' : 'renderReel(again)');
+      renderReel: async (req: { prepared?: unknown; output: string; thumbnail?: string; preset?: string; threads?: number }) => {
+        calls.push(req.prepared === prepared ? 'renderReel(prepared)' : 'renderReel(again)', `${req.preset} x${req.threads}`);
         return { output: req.output, thumbnail: req.thumbnail!, durationSec: 4 };
       },
     } as unknown as EngineCalls;
-    const service = new ReelRenderService({ engine, heavy: new HeavySlot(), log: quietLogger() });
+    const service = new ReelRenderService({ engine, heavy: new HeavySlot(), log: quietLogger(), preset: 'faster', threads: 3 });
     const files = await service.render({
       job: { id: 'job-1', ownerId: 'u', request: request.value },
       attempt: 1,
@@ -41,7 +41,8 @@ describe('ReelRenderService.render', () => {
       signal: new AbortController().signal,
       onProgress: () => undefined,
     });
-    expect(calls).toEqual(['prepare', 'renderReel(prepared)']);
+    // RENDER_PRESET and RENDER_THREADS reach the encode.
+    expect(calls).toEqual(['prepare', 'renderReel(prepared)', 'faster x3']);
     expect(files).toEqual({ output: '/scratch/job-1/reel.mp4', thumbnail: '/scratch/job-1/reel.jpg', durationSec: 4 });
   });
 });
