@@ -1,8 +1,5 @@
 import { planMusicToWire, type EditPlanWire, type JobRequest, type PlanMusic } from '@reelsmith/proto';
 
-/** A stored correction's name as a kind (proto's rule; the upload's music view reads it from here too). */
-export { correctionKind } from '@reelsmith/proto';
-
 /** Where a segment's thumbnail is cut from: a little into its source moment, in whole 100 ms (so frames are shared). */
 export const segmentFrameMs = (s: { in: number; out: number }) => Math.round(Math.min(s.in + 0.5, (s.in + s.out) / 2) * 10) * 100;
 

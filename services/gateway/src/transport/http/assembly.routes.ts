@@ -1,13 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
-import { analysisDoc, isMusicAnalysis, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
+import { analysisDoc, isMusicAnalysis, planMusicToWire, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notModified, type CachedStatus, type FinishedJobs } from '../../domain/finished-jobs.js';
 import { LINK_SECONDS, jobStatuses, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
-import { correctionKind, previewPlan } from '../../domain/plan-preview.js';
+import { previewPlan } from '../../domain/plan-preview.js';
 import { planPreviewPorts } from '../../repositories/plan-preview.js';
 import type { UploadsService } from '../../domain/uploads.service.js';
 import type { Peers } from '../../repositories/clients.js';
@@ -44,21 +44,29 @@ export interface AssemblyDeps {
 
 /**
  * A music item's analysis (the engine's MusicAnalysis, the user's corrections applied) and
- * waveform, as the timeline wants them. An analysis that is not a music analysis counts as none
- * (no beats, tempo 0).
+ * waveform, as the timeline wants them: the plan preview's music (proto's `planMusicToWire`, one
+ * mapping) without the song's length and form. An analysis that is not a music analysis counts as
+ * none (no beats, tempo 0).
  */
 export function musicView(m: Pick<media.MediaItem, 'analysis' | 'peaks' | 'analysedBpm' | 'tempoCorrections'>) {
   const doc = analysisDoc(m.analysis);
   const a: Partial<MusicAnalysisDoc> = isMusicAnalysis(doc) ? doc : {};
-  return {
-    tempo_bpm: a.bpm ?? 0,
+  const {
+    duration_sec: _length,
+    sections: _form,
+    ...view
+  } = planMusicToWire({
+    durationSec: 0,
+    tempoBpm: a.bpm ?? 0,
     beats: a.beats ?? [],
     downbeats: a.bars ?? [],
-    peaks: m.peaks.map((p) => Math.round(p * 1000) / 1000),
-    beats_per_bar: a.beatsPerBar ?? 4,
-    analysed_bpm: m.analysedBpm || (a.bpm ?? 0),
-    tempo_corrections: m.tempoCorrections.map((c) => correctionKind(c.kind)),
-  };
+    peaks: m.peaks,
+    beatsPerBar: a.beatsPerBar ?? 4,
+    analysedBpm: m.analysedBpm || (a.bpm ?? 0),
+    tempoCorrections: m.tempoCorrections.map((c) => c.kind),
+    sections: [],
+  });
+  return view;
 }
 
 /** POST /uploads/file's body in the document (the route reads the multipart stream itself). */
