@@ -13,7 +13,7 @@ import './styles.css';
 // milliseconds and gives the main thread back between them instead of one long task (Lighthouse's
 // total blocking time).
 const root = createRoot(document.getElementById('root')!);
-void preloadPage(window.location.pathname).then(() =>
+void preloadPage(window.location.pathname, store.dispatch).then(() =>
   startTransition(() =>
     root.render(
       <StrictMode>

@@ -2,6 +2,8 @@ import { lazy, Suspense } from 'react';
 import { Page } from '../components/Page';
 import { GenerateStep, SettingsStep, UploadStep, useJobForm } from '../features/assembly';
 import { useCurrentUser } from '../features/auth';
+import { prefetchCatalogue } from '../features/payments';
+import type { AppDispatch } from '../base/store';
 
 /**
  * The plan editor loads once there is something to preview (its own chunk). Home is a page, not a
@@ -12,6 +14,11 @@ const PlanStudio = lazy(() => import('../features/studio/PlanStudio').then((m) =
 const waitingForUploads = (
   <p className="muted">Add your clips (and music) and wait for the uploads: then preview the edit before spending credits.</p>
 );
+
+/** Starts the page's first request (the price list, for the estimate) before it renders (the router calls it when the page opens the app). */
+export function prefetchHomePage(dispatch: AppDispatch) {
+  dispatch(prefetchCatalogue());
+}
 
 /** Home: the studio (spec section 2, issue 20): media, settings, the edit plan before credits are spent, and the render. */
 export function HomePage() {

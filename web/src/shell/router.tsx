@@ -2,6 +2,7 @@ import { Fragment, Suspense, use, type ComponentType } from 'react';
 import { useLocation } from '../components/navigation';
 import { Layout } from './Layout';
 import { PageLoading } from '../components/PageLoading';
+import type { AppDispatch } from '../base/store';
 import { PAGES, pageAt, type PageName } from './routes';
 
 /** A page's code: loaded once, when it is first shown or by preloadPage (its own chunk, CSS included). */
@@ -9,10 +10,22 @@ interface PageCode {
   load: () => Promise<ComponentType>;
   /** The page's component, once its code has loaded. */
   loaded?: ComponentType;
+  /** Starts the requests of the page's first render, once its code has loaded. */
+  prefetch?: (dispatch: AppDispatch) => void;
 }
-const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType): PageCode => {
+const page = <M,>(
+  load: () => Promise<M>,
+  pick: (m: M) => ComponentType,
+  prefetch?: (m: M) => (dispatch: AppDispatch) => void,
+): PageCode => {
   let loading: Promise<ComponentType> | undefined;
-  const code: PageCode = { load: () => (loading ??= load().then((m) => (code.loaded = pick(m)))) };
+  const code: PageCode = {
+    load: () =>
+      (loading ??= load().then((m) => {
+        code.prefetch = prefetch?.(m);
+        return (code.loaded = pick(m));
+      })),
+  };
   return code;
 };
 /** A public page with public.css (which the features/public index imports for its other users). */
@@ -27,10 +40,12 @@ const pages: Record<PageName, PageCode> = {
   home: page(
     () => import('../pages/HomePage'),
     (m) => m.HomePage,
+    (m) => m.prefetchHomePage,
   ),
   demos: page(
     publicPage(() => import('../features/public/DemosPage')),
     (m) => m.DemosPage,
+    (m) => m.prefetchDemosPage,
   ),
   guide: page(
     publicPage(() => import('../features/public/GuidePage')),
@@ -39,6 +54,7 @@ const pages: Record<PageName, PageCode> = {
   pricing: page(
     () => import('../features/pricing/PricingPage'),
     (m) => m.PricingPage,
+    (m) => m.prefetchPricingPage,
   ),
   reels: page(
     () => import('../features/reels/ReelsPage'),
@@ -47,6 +63,7 @@ const pages: Record<PageName, PageCode> = {
   library: page(
     () => import('../features/library/LibraryPage'),
     (m) => m.LibraryPage,
+    (m) => m.prefetchLibraryPage,
   ),
   about: page(
     publicPage(() => import('../features/public/AboutPage')),
@@ -98,17 +115,20 @@ const element = (code: PageCode) => (
 );
 
 /**
- * Loads the code of the page at `pathname` (whose HTML preloads it). main.tsx waits for it before
- * the first render, so the first paint is the page itself, not an empty page that the page then
- * replaces: one render, one layout, less main-thread work after the first paint. Never rejects:
- * code that failed to load fails again in the render, which shows the crash screen.
+ * Loads the code of the page at `pathname` (whose HTML preloads it) and starts the requests of its
+ * first render. main.tsx waits for it before the first render, so the first paint is the page
+ * itself, not an empty page that the page then replaces (one render, one layout, less main-thread
+ * work after the first paint), and the page's data is on its way while React renders, not only
+ * once it has. Never rejects: code that failed to load fails again in the render, which shows the
+ * crash screen.
  */
-export function preloadPage(pathname: string): Promise<void> {
+export function preloadPage(pathname: string, dispatch: AppDispatch): Promise<void> {
   const name = pageAt(pathname);
-  return (name ? pages[name] : NotFoundPage).load().then(
-    () => undefined,
-    () => undefined,
-  );
+  const code = name ? pages[name] : NotFoundPage;
+  return code
+    .load()
+    .then(() => code.prefetch?.(dispatch))
+    .catch(() => undefined);
 }
 /**
  * The page of routes.ts at the current path; /verify-email and /reset-password sit outside the

@@ -3,6 +3,7 @@ import { Modal } from '../../components/Modal';
 import { Page } from '../../components/Page';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { errorDetail } from '../../base/api';
+import type { AppDispatch } from '../../base/store';
 import { useCurrentUser } from '../auth';
 import { AdminLibrarySection } from './AdminLibrarySection';
 import { ClipCard } from './ClipCard';
@@ -11,6 +12,7 @@ import {
   LIBRARY_MAX,
   LIBRARY_PAGE,
   capitalise,
+  prefetchVideoLibrary,
   useRemoveFromLibraryMutation,
   useVideoLibraryQuery,
   type VideoLibraryFile,
@@ -39,6 +41,16 @@ function useDebounced<T>(value: T, ms = 300): T {
   return v;
 }
 
+/** The clips the page asks for when it opens: the first page of all clips, and the total. */
+const firstPage = (q: string, category: string) => ({ q, category, limit: LIBRARY_PAGE, offset: 0 });
+const totalOnly = { limit: 1 };
+
+/** Starts the page's first requests before it renders (the router calls it when the page opens the app). */
+export function prefetchLibraryPage(dispatch: AppDispatch) {
+  dispatch(prefetchVideoLibrary(firstPage('', '')));
+  dispatch(prefetchVideoLibrary(totalOnly));
+}
+
 /** /library: the stock video library (spec section 2, "Video Library"). */
 export function LibraryPage() {
   const [text, setText] = useState('');
@@ -49,8 +61,8 @@ export function LibraryPage() {
   const { user } = useCurrentUser();
   const [removeItem, removing] = useRemoveFromLibraryMutation();
   const [removeError, setRemoveError] = useState('');
-  const first = useVideoLibraryQuery({ q, category, limit: LIBRARY_PAGE, offset: 0 });
-  const all = useVideoLibraryQuery({ limit: 1 });
+  const first = useVideoLibraryQuery(firstPage(q, category));
+  const all = useVideoLibraryQuery(totalOnly);
   useEffect(() => setPages(1), [q, category]);
 
   const filtered = first.data?.total ?? 0;

@@ -76,6 +76,9 @@ export const {
   useRemoveFromLibraryMutation,
 } = libraryApi;
 
+/** Starts fetching a page of clips (`useVideoLibraryQuery(query)`'s) before the page that shows it renders. */
+export const prefetchVideoLibrary = (query: LibraryQuery) => libraryApi.util.prefetch('videoLibrary', query, {});
+
 /** 'nature clips' -> 'Nature clips' (the category dropdown shows them capitalised). */
 export const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -9,6 +9,7 @@ export {
   money,
   packItem,
   planItem,
+  prefetchCatalogue,
   useBillingHistoryQuery,
   useCancelSubscriptionMutation,
   useCatalogueQuery,

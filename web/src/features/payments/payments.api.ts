@@ -45,6 +45,9 @@ export const {
   useCancelSubscriptionMutation,
 } = paymentsApi;
 
+/** Starts fetching the price list (`useCatalogueQuery()`'s) before the page that shows it renders. */
+export const prefetchCatalogue = () => paymentsApi.util.prefetch('catalogue', undefined, {});
+
 /** What the payment dialog pays for (spec: Payment item). */
 export type PaymentItem =
   | { kind: 'pack'; id: string; name: string; price: number; credits: number }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorDetail } from '../../base/api';
 import { authOpened } from '../../base/session';
-import { useAppDispatch } from '../../base/store';
+import { useAppDispatch, type AppDispatch } from '../../base/store';
 import type { User } from '../../api/types';
 import { useCurrentUser } from '../auth';
 import {
@@ -13,6 +13,7 @@ import {
   PlanCards,
   useBillingHistoryQuery,
   useCancelSubscriptionMutation,
+  prefetchCatalogue,
   useCatalogueQuery,
   type Cycle,
   type PaymentItem,
@@ -120,6 +121,11 @@ function BillingSection({ user }: { user: User }) {
       )}
     </section>
   );
+}
+
+/** Starts the page's first request (the price list) before it renders (the router calls it when the page opens the app). */
+export function prefetchPricingPage(dispatch: AppDispatch) {
+  dispatch(prefetchCatalogue());
 }
 
 /** /pricing: monthly/yearly toggle, three plans, four packs, FAQ, and the user's billing. */

@@ -1,9 +1,15 @@
 import { useState } from 'react';
 import { errorDetail } from '../../base/api';
 import { PlayerModal } from './PlayerModal';
-import { useDemosQuery, type DemoVideo } from './public.api';
+import type { AppDispatch } from '../../base/store';
+import { prefetchDemos, useDemosQuery, type DemoVideo } from './public.api';
 import { usePageMeta } from './usePageMeta';
 import { VideoCard } from './VideoCard';
+
+/** Starts the page's first request (every category's demos) before it renders (the router calls it when the page opens the app). */
+export function prefetchDemosPage(dispatch: AppDispatch) {
+  dispatch(prefetchDemos(''));
+}
 
 /** /demos: reels made with Reelsmith, by category, with hover previews and a player. */
 export function DemosPage() {

@@ -88,4 +88,7 @@ export const {
   useFeatureReelMutation,
   useUnfeatureReelMutation,
 } = publicApi;
+
+/** Starts fetching a category's demos (`useDemosQuery(category)`'s) before the page that shows them renders. */
+export const prefetchDemos = (category: string) => publicApi.util.prefetch('demos', category, {});
 export { publicApi };
