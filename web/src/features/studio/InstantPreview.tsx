@@ -72,7 +72,10 @@ export function InstantPreview({
         v.currentTime = sourceTime(s, t);
       }
       lastT.current = t;
-      frameAt(i, sourceTime(s, t));
+      // The crop follows the frame on screen: while this segment's moment plays, the video's own
+      // time (it can lag the music clock after a seek, and the path moves with the picture).
+      const onScreen = !force && !v.seeking && !v.paused ? Math.min(s.out, Math.max(s.in, v.currentTime)) : sourceTime(s, t);
+      frameAt(i, onScreen);
     },
     [plan, clipSources, frameAt],
   );
