@@ -67,8 +67,16 @@ export function framePlan(
   };
 }
 
-/** Allowed difference between a crop's shape and the output's (rounding to even pixels). */
+/**
+ * Allowed difference between a crop's shape and the output's: 2 %, or the crop's width or height
+ * off by up to 2 pixels from the output's shape (rounding to even pixels, which on a small picture
+ * is more than 2 %).
+ */
 const SHAPE_TOLERANCE = 0.02;
+const SHAPE_TOLERANCE_PX = 2;
+/** Whether a w x h crop has the shape of ratio `r` (width over height) within the tolerance. */
+const hasShape = (w: number, h: number, r: number) =>
+  Math.abs(w / h / r - 1) <= SHAPE_TOLERANCE || Math.abs(w - h * r) <= SHAPE_TOLERANCE_PX || Math.abs(h - w / r) <= SHAPE_TOLERANCE_PX;
 
 /**
  * Why a segment's framing cannot be rendered on its clip, or undefined when it can: the crop lies
@@ -79,7 +87,7 @@ export function framingProblem(f: PlanFraming, source: { width: number; height: 
   if (f.width > source.width || f.height > source.height)
     return `the crop ${f.width}x${f.height} is larger than the clip's picture ${source.width}x${source.height}`;
   const whole = f.width === source.width && f.height === source.height;
-  if (!whole && f.camera !== 'letterbox' && Math.abs(f.width / f.height / (out.w / out.h) - 1) > SHAPE_TOLERANCE)
+  if (!whole && f.camera !== 'letterbox' && !hasShape(f.width, f.height, out.w / out.h))
     return `the crop ${f.width}x${f.height} does not have the output's shape ${aspect}`;
   let t = -Infinity;
   for (const k of f.path) {

@@ -248,6 +248,10 @@ describe('plan framing', () => {
     expect(framingProblem(ok, sources[0]!, '9:16')).toBeUndefined();
     expect(framingProblem({ ...ok, path: [{ t: 0, x: 1313, y: 0 }] }, sources[0]!, '9:16')).toMatch(/leaves the clip/);
     expect(framingProblem({ ...ok, width: 800 }, sources[0]!, '9:16')).toMatch(/shape/);
+    // A tiny picture: even rounding is more than 2 % of its crop, and is still its shape.
+    const tiny = { width: 64, height: 40 };
+    expect(framingProblem({ ...ok, width: 22, height: 40, path: [{ t: 0, x: 20, y: 0 }] }, tiny, '9:16')).toBeUndefined();
+    expect(framingProblem({ ...ok, width: 26, height: 40, path: [{ t: 0, x: 20, y: 0 }] }, tiny, '9:16')).toMatch(/shape/);
     expect(framingProblem({ ...ok, width: 4000 }, sources[0]!, '9:16')).toMatch(/larger/);
     expect(framingProblem({ ...ok, path: [...ok.path].reverse() }, sources[0]!, '9:16')).toMatch(/back in time/);
     const bad = { ...plan, segments: plan.segments.map((s, i) => (i === 1 ? { ...s, framing: { ...ok, width: 4000 } } : s)) };
