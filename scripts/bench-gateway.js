@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench:gateway` (run under the system lock: the npm script takes /tmp/rs-system.lock).
+// `npm run bench:gateway` (alone on the machine: its rates are shares of the machine's cores).
 // Starts the embedded product in a temporary DATA_DIR and measures the gateway on this machine:
 //  1. autocannon (50 connections, 3 s warm-up then 10 s each, the same settings for all) on a bare
 //     Fastify route (own process, same run), the job status route of a finished job (one rendered
 //     by the product first: two 4 s clips), the same with If-None-Match (304), the status of a live
-//     job, GET /auth/me and the public catalogue: req/s, p50, p99, ratio; the product runs as
+//     job, GET /auth/me and the public catalogue: req/s, p50, p99, ratio, and the serving process's
+//     CPU time per request (from /proc; steadier than the rate on a shared machine); the product runs as
 //     `npm start` runs it (NODE_ENV=production, LOG_LEVEL=info);
 //  2. 2,000 Socket.IO clients following 200 live jobs: delay from a progress publish to its arrival;
 //  3. GET /auth/me at 1,000 connections: req/s, p50, p99 and the share shed (503 + Retry-After);
@@ -192,10 +193,27 @@ function cannon(url, { connections = 50, headers = {}, duration = DURATION } = {
   });
 }
 
-/** The same settings for every route: a warm-up run (JIT, caches, connections), then the measured run. */
-async function measure(url, opts = {}) {
+/** CPU seconds (user + system) a process has used, from /proc (Linux; NaN elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The same settings for every route: a warm-up run (JIT, caches, connections), then the measured run.
+ * With `pid` (the serving process), the measured run also gives that process's CPU time per request
+ * (`cpuUs`), which a shared machine disturbs less than the rate.
+ */
+async function measure(url, opts = {}, pid) {
   if (WARMUP > 0) await cannon(url, { ...opts, duration: WARMUP });
-  return cannon(url, opts);
+  const before = pid ? cpuSeconds(pid) : NaN;
+  const r = await cannon(url, opts);
+  r.cpuUs = ((cpuSeconds(pid) - before) / (r.requests.total || 1)) * 1e6;
+  return r;
 }
 
 async function bareServer() {
@@ -209,7 +227,7 @@ async function bareServer() {
     { cwd: path.join(ROOT, 'services', 'gateway'), stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise((r) => child.stdout.once('data', r));
-  return { url: `http://127.0.0.1:${port}/bare`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/bare`, pid: child.pid, stop: () => child.kill() };
 }
 
 const row = (name, r, bare) => {
@@ -221,16 +239,22 @@ const row = (name, r, bare) => {
     p50: r.latency.p50,
     p99: r.latency.p99,
     ratio: bare ? r.requests.average / bare.requests.average : 1,
+    cpuUs: r.cpuUs,
+    cpuRatio: bare ? bare.cpuUs / r.cpuUs : 1,
     non2xx: r.non2xx,
     shed: (total - ok) / total,
   };
 };
 
+/** The table; with CPU figures (the serving process's CPU time per request, and bare's as a share of it) when measured. */
 function printTable(rows) {
-  console.log('\n| route | req/s | p50 | p99 | of bare req/s | non-2xx |');
-  console.log('|---|---|---|---|---|---|');
+  const cpu = rows.some((x) => Number.isFinite(x.cpuUs));
+  console.log(`\n| route | req/s | p50 | p99 | of bare req/s |${cpu ? ' CPU per request | bare CPU as a share |' : ''} non-2xx |`);
+  console.log(`|---|---|---|---|---|${cpu ? '---|---|' : ''}---|`);
   for (const x of rows)
-    console.log(`| ${x.route} | ${fmt(x['req/s'])} | ${fmt(x.p50)} ms | ${fmt(x.p99)} ms | ${fmt(x.ratio * 100)}% | ${fmt(x.non2xx)} |`);
+    console.log(
+      `| ${x.route} | ${fmt(x['req/s'])} | ${fmt(x.p50)} ms | ${fmt(x.p99)} ms | ${fmt(x.ratio * 100)}% |${cpu ? ` ${fmt(x.cpuUs)} µs | ${fmt(x.cpuRatio * 100)}% |` : ''} ${fmt(x.non2xx)} |`,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,15 +419,20 @@ async function main() {
     );
     const bare = await bareServer();
     const auth = { authorization: `Bearer ${users[0].token}` };
-    const rBare = await measure(bare.url);
+    const gw = state(dataDir).processes.gateway.pid;
+    const rBare = await measure(bare.url, {}, bare.pid);
     bare.stop();
-    const rFinished = await measure(`${base}/api/v1/jobs/${finished.id}/status`, { headers: auth1 });
-    const rNotModified = await measure(`${base}/api/v1/jobs/${finished.id}/status`, { headers: { ...auth1, 'if-none-match': etag ?? '' } });
+    const rFinished = await measure(`${base}/api/v1/jobs/${finished.id}/status`, { headers: auth1 }, gw);
+    const rNotModified = await measure(
+      `${base}/api/v1/jobs/${finished.id}/status`,
+      { headers: { ...auth1, 'if-none-match': etag ?? '' } },
+      gw,
+    );
     const keepLive = setInterval(() => publish(jobs[0], 6), 1000);
-    const rStatus = await measure(`${base}/api/v1/jobs/${jobs[0].id}/status`, { headers: auth });
+    const rStatus = await measure(`${base}/api/v1/jobs/${jobs[0].id}/status`, { headers: auth }, gw);
     clearInterval(keepLive);
-    const rMe = await measure(`${base}/api/v1/auth/me`, { headers: auth });
-    const rCat = await measure(`${base}/api/v1/billing/catalogue`);
+    const rMe = await measure(`${base}/api/v1/auth/me`, { headers: auth }, gw);
+    const rCat = await measure(`${base}/api/v1/billing/catalogue`, {}, gw);
     const http = [
       row('bare Fastify route', rBare),
       row('GET /api/v1/jobs/{id}/status (finished job)', rFinished, rBare),
@@ -415,7 +444,12 @@ async function main() {
     const fin = http[1];
     const finishedGoal = `Goal: the status of a finished job >= 50% of bare req/s with p99 <= 25 ms at 50 connections: ${fmt(fin.ratio * 100)}% of bare, p99 ${fmt(fin.p99)} ms: ${fin.ratio >= 0.5 && fin.p99 <= 25 ? 'met' : 'NOT met'} (the 304 row's answers count as non-2xx)`;
     if (HTTP_ONLY) {
-      console.log(`\n## Gateway HTTP (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 16)}Z)`);
+      console.log(
+        `\n## Gateway HTTP (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 16)}Z, load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
+      );
       printTable(http);
       console.log(`\n${finishedGoal}`);
       return;
@@ -536,24 +570,27 @@ async function inProcess() {
     const etag = first.headers.get('etag');
     const rounds = [];
     for (let k = 0; k < Number(process.env.BENCH_ROUNDS || 3); k++) {
-      const rBare = await measure(bare.url);
+      const rBare = await measure(bare.url, {}, bare.pid);
       const rows = [
         row('bare Fastify route', rBare),
-        row('status, finished job', await measure(`${base}/${ids.finished}/status`, { headers: auth }), rBare),
+        row('status, finished job', await measure(`${base}/${ids.finished}/status`, { headers: auth }, gw.pid), rBare),
         row(
           'status, finished, If-None-Match (304)',
-          await measure(`${base}/${ids.finished}/status`, { headers: { ...auth, 'if-none-match': etag } }),
+          await measure(`${base}/${ids.finished}/status`, { headers: { ...auth, 'if-none-match': etag } }, gw.pid),
           rBare,
         ),
-        row('status, live job', await measure(`${base}/${ids.live}/status`, { headers: auth }), rBare),
+        row('status, live job', await measure(`${base}/${ids.live}/status`, { headers: auth }, gw.pid), rBare),
       ];
       rounds.push(rows);
       log(
-        `round ${k + 1}: ${rows.map((x) => `${x.route} ${fmt(x['req/s'])} req/s (${fmt(x.ratio * 100)}%) p99 ${fmt(x.p99)} ms`).join('; ')}`,
+        `round ${k + 1}: ${rows.map((x) => `${x.route} ${fmt(x['req/s'])} req/s (${fmt(x.ratio * 100)}%) p99 ${fmt(x.p99)} ms, ${fmt(x.cpuUs)} µs CPU`).join('; ')}`,
       );
     }
     console.log(
-      `\n## Gateway alone, in-process (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 16)}Z)`,
+      `\n## Gateway alone, in-process (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${new Date().toISOString().slice(0, 16)}Z, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     );
     rounds.forEach((rows, k) => {
       console.log(`\nRound ${k + 1}`);
@@ -563,6 +600,9 @@ async function inProcess() {
     const best = fin.reduce((a, b) => (b.ratio > a.ratio ? b : a));
     console.log(
       `\nGoal: the status of a finished job >= 50% of bare req/s with p99 <= 25 ms at 50 connections: ${fin.map((x) => `${fmt(x.ratio * 100)}% / ${fmt(x.p99)} ms`).join(', ')}; best round ${best.ratio >= 0.5 && best.p99 <= 25 ? 'met' : 'NOT met'} (the 304 row's answers count as non-2xx)`,
+    );
+    console.log(
+      `CPU per request, finished job against bare Fastify: ${fin.map((x, k) => `${fmt(x.cpuUs)} µs against ${fmt(rounds[k][0].cpuUs)} µs (${fmt(x.cpuRatio * 100)}%)`).join(', ')}`,
     );
   } finally {
     bare.stop();
