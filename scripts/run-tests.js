@@ -1,43 +1,134 @@
 #!/usr/bin/env node
 // `npm test`: build, check the generated contracts are fresh, then run every test project:
 // unit and medium tests (real PostgreSQL, NATS, PGlite, s3rver) in parallel workers, then the
-// end-to-end and browser tests one at a time (they start the whole product).
+// end-to-end and browser tests in two lanes side by side, each lane one spec at a time (they start
+// the whole product): one lane for the specs on the shared products, one for the rest.
 'use strict';
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout, clearTimeout } = require('node:timers');
 
 const root = path.resolve(__dirname, '..');
 require('./build.js').buildIfNeeded();
 
+// PGlite loads its WebAssembly through a dynamic import, which jest's sandbox allows only with this flag.
+const testEnv = (extraEnv = {}) => ({
+  ...process.env,
+  ...extraEnv,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+});
+
+/** The machine's busy and total CPU time so far (Linux /proc/stat), to print how busy a step kept the cores. */
+const cpuTimes = () => {
+  try {
+    const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const n = fields.map(Number);
+    const idle = n[3] + (n[4] ?? 0);
+    const total = n.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+};
+const busyShare = (before) => {
+  const after = cpuTimes();
+  if (!before || !after || after.total === before.total) return '';
+  return `, cores ${Math.round((100 * (after.busy - before.busy)) / (after.total - before.total))} % busy`;
+};
+
 const step = (label, args, extraEnv = {}, timeoutMinutes = 20) => {
   console.log(`\n[test] ${label}`);
   const started = Date.now();
+  const cpu = cpuTimes();
   const r = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     // A handle left open would keep jest waiting after the last test; fail loudly instead of hanging.
     timeout: timeoutMinutes * 60_000,
     killSignal: 'SIGKILL',
-    // PGlite loads its WebAssembly through a dynamic import, which jest's sandbox allows only with this flag.
-    env: { ...process.env, ...extraEnv, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+    env: testEnv(extraEnv),
   });
   if (r.error?.code === 'ETIMEDOUT') console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
-  console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${r.status === 0 ? '' : ' (failed)'}`);
+  console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${r.status === 0 ? '' : ' (failed)'}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
+/** Runs `args` as a lane beside others: its output lines prefixed with `[name]`; resolves with its exit code. */
+const lane = (name, args, timeoutMinutes) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd: root, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const prefix = (stream, out) => {
+      let rest = '';
+      stream.on('data', (d) => {
+        const lines = (rest + d.toString()).split('\n');
+        rest = lines.pop();
+        for (const l of lines) out.write(`[${name}] ${l}\n`);
+      });
+      stream.on('end', () => rest && out.write(`[${name}] ${rest}\n`));
+    };
+    prefix(child.stdout, process.stdout);
+    prefix(child.stderr, process.stderr);
+    const timer = setTimeout(() => {
+      console.error(`[test] lane ${name}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
+      child.kill('SIGKILL');
+    }, timeoutMinutes * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      console.log(`[test] lane ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s${code === 0 ? '' : ' (failed)'}`);
+      resolve(code ?? 1);
+    });
+  });
+
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 // Beside Jest's own report: each project's files, tests and time, and the slowest spec files.
-const passthrough = ['--reporters', 'default', '--reporters', path.join(root, 'scripts', 'project-times.js'), ...process.argv.slice(2)];
-// swc strips types without checking them; this checks the tests (and sources) as tsc would.
-step('type-check sources and tests', [
-  path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-  '-p',
-  path.join(root, 'tsconfig.test.json'),
-]);
-step('generated contracts are up to date', [path.join(root, 'proto', 'gen.js'), '--check']);
-step('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']);
-// No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
-// shows as the step's time limit, not as a silent pass.
-step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...passthrough]);
-step('end-to-end and browser tests', [jest, '--selectProjects', 'e2e', 'browser', '--runInBand', ...passthrough], {}, 45);
+const reporters = ['--reporters', 'default', '--reporters', path.join(root, 'scripts', 'project-times.js')];
+// `--browser-only` (first): only the end-to-end and browser lanes below.
+const browserOnly = process.argv[2] === '--browser-only';
+const extra = process.argv.slice(browserOnly ? 3 : 2);
+if (!browserOnly) {
+  // swc strips types without checking them; this checks the tests (and sources) as tsc would.
+  step('type-check sources and tests', [
+    path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    path.join(root, 'tsconfig.test.json'),
+  ]);
+  // (That the protobuf TypeScript is up to date is a unit test: proto/test/unit/generated.spec.ts.)
+  step('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']);
+  // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
+  // shows as the step's time limit, not as a silent pass.
+  step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters, ...extra]);
+}
+
+// The end-to-end and browser specs: those on the default shared product
+// (test/support/shared-system.ts) in one lane, the rest (a product of their own, the showcase
+// product, or none) in the other. Within a
+// lane one spec runs at a time; the two lanes fill each other's idle time (a browser waiting on a
+// page, a product waiting on a render). With arguments (`npm test -- <jest options>`) one run.
+const specs = ['e2e', 'browser'].flatMap((dir) =>
+  fs
+    .readdirSync(path.join(root, 'test', dir))
+    .filter((f) => f.endsWith('.spec.ts'))
+    .map((f) => path.join('test', dir, f)),
+);
+const onShared = (file) => /\bsharedSystem\(\)/.test(fs.readFileSync(path.join(root, file), 'utf8'));
+const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
+if (extra.length) step('end-to-end and browser tests', [jest, ...projects, ...extra], {}, 45);
+else {
+  console.log('\n[test] end-to-end and browser tests, two lanes');
+  const started = Date.now();
+  const cpu = cpuTimes();
+  const lanes = [
+    ['shared', specs.filter(onShared)],
+    ['own', specs.filter((f) => !onShared(f))],
+  ];
+  for (const [name, files] of lanes) console.log(`[test] lane ${name}: ${files.map((f) => path.basename(f)).join(', ')}`);
+  Promise.all(lanes.map(([name, files]) => lane(name, [jest, ...projects, '--runTestsByPath', ...files], 45))).then((codes) => {
+    const failed = codes.some((c) => c !== 0);
+    console.log(
+      `[test] end-to-end and browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${failed ? ' (failed)' : ''}`,
+    );
+    process.exit(failed ? 1 : 0);
+  });
+}

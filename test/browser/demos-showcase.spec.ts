@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { Api } from '../support/api';
 import { ARTIFACTS, closeAll, launchBrowser, shot } from '../support/browser';
-import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHOWCASE_CHIEF, type SharedSystem } from '../support/shared-system';
 
 const run = promisify(execFile);
 
@@ -33,21 +32,20 @@ interface DemoList {
  * range, with views that count real plays (once per viewer).
  */
 describe('demo gallery on a fresh start (showcase mode) against the whole product', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-demos-'));
-  const chief = `chief.${Date.now()}@example.com`;
-  let sys: RunningSystem;
+  const chief = SHOWCASE_CHIEF;
+  let sys: SharedSystem;
   let browser: Browser;
   let demos: DemoList;
   let renderSeconds = 0;
 
   beforeAll(async () => {
-    sys = await startSystem(dataDir, { ...STARTER_LIBRARY, DEMO_REELS: 'true', PRIVILEGED_EMAILS: chief }, 240_000);
+    sys = await sharedSystem('showcase');
     browser = await launchBrowser();
   }, 300_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  afterAll(() => closeAll(browser, undefined));
 
   it('renders and features at least 4 demo reels of one (system) owner in different categories and pacings', async () => {
-    const anon = new Api(sys.baseUrl, dataDir);
+    const anon = new Api(sys.baseUrl, sys.dataDir);
     const started = Date.now();
     // One at a time in the background; the starter library is small.
     const end = started + 540_000;
@@ -82,7 +80,7 @@ describe('demo gallery on a fresh start (showcase mode) against the whole produc
     expect(filtered.body.videos.every((v) => v.category === one)).toBe(true);
 
     // The admin's view of the showcase: one owner (the system account), different pacings.
-    const admin = new Api(sys.baseUrl, dataDir);
+    const admin = new Api(sys.baseUrl, sys.dataDir);
     await admin.signUp(chief);
     const shared = await admin.call<{ reels: { id: string; owner_id: string; pacing_preset: string; featured: boolean }[] }>(
       'GET',
@@ -138,7 +136,7 @@ describe('demo gallery on a fresh start (showcase mode) against the whole produc
     expect(await play('viewer-one')).toEqual({ views: 1, counted: false });
     expect(await play('viewer-one')).toEqual({ views: 1, counted: false });
     expect(await play('viewer-two')).toEqual({ views: 2, counted: true });
-    const after = (await new Api(sys.baseUrl, dataDir).call<DemoList>('GET', '/demos')).body;
+    const after = (await new Api(sys.baseUrl, sys.dataDir).call<DemoList>('GET', '/demos')).body;
     expect(after.videos.find((x) => x.id === v.id)!.views).toBe(2);
   }, 60_000);
 

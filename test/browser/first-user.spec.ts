@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { closeAll, launchBrowser, shot, signInByKeyboard, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
-import { startSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -24,24 +24,21 @@ interface PlanReply {
 describe('A first-time user', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-first-user-'));
   const song = path.join(work, 'beat-48.mp3');
-  // The product's library: one track, imported at its first start.
-  const starter = path.join(work, 'library-import');
-  let sys: RunningSystem;
+  // The shared product's music library holds `first-user-beat`, imported at its first start.
+  let sys: SharedSystem;
   let browser: Browser;
 
   beforeAll(async () => {
     // 120 BPM for 48 s: a 30 s reel plays a window of it.
     makeSong(song, BEAT_120, 48);
-    fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
-    makeSong(path.join(starter, 'beats', 'first-user-beat.mp3'), BEAT_120, 16);
-    [sys, browser] = await Promise.all([startSystem(work, { LIBRARY_STARTER_DIR: starter }, 240_000), launchBrowser()]);
-  }, 300_000);
-  afterAll(() => closeAll(browser, sys, work));
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
+  }, SHARED_START_MS + 60_000);
+  afterAll(() => closeAll(browser, undefined, work));
 
   let n = 0;
   /** A new verified account of this spec (its Api holds the session token). */
   const newUser = async (who: string) => {
-    const api = new Api(sys.baseUrl, work);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     const email = `${who}.${Date.now()}.${++n}@example.com`;
     await api.signUp(email, 'typed-password');
     return { api, email };
@@ -317,7 +314,7 @@ describe('A first-time user', () => {
 
   it('the music library: Escape in the search box closes it at once, focus back on its button; a search with no match disables Use this track', async () => {
     const { api } = await newUser('music');
-    const anyone = new Api(sys.baseUrl, work);
+    const anyone = new Api(sys.baseUrl, sys.dataDir);
     for (
       const end = Date.now() + 60_000;
       (await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < 1;

@@ -1,30 +1,27 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations, focusIn } from '../support/axe';
 import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
-import { STARTER_LIBRARY, startSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, type SharedSystem } from '../support/shared-system';
 
 /**
  * The stock libraries and My Reels in Chromium, on a fresh `npm start` whose only content is the
  * starter set it imports at first start (10 clips in 4 categories, 6 tracks of 2-3 minutes).
  */
 describe('libraries and My Reels in Chromium', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-libraries-'));
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     // One after the other: a start that fails must not leave a browser behind.
-    sys = await startSystem(dataDir, STARTER_LIBRARY, 240_000);
+    sys = await sharedSystem('showcase');
     browser = await launchBrowser();
     page = await openPage(browser);
-    // The starter import runs in the background after start; wait until all of it is in.
-    const api = new Api(sys.baseUrl, dataDir);
-    const deadline = Date.now() + 240_000;
+    // The starter import runs in the background after start, beside the first-start demo reels
+    // (the showcase product renders them from the same library); wait until all of it is in.
+    const api = new Api(sys.baseUrl, sys.dataDir);
+    const deadline = Date.now() + 420_000;
     for (;;) {
       const v = await api.call<{ total: number }>('GET', '/video-library-detailed?limit=1');
       const m = await api.call<{ total: number }>('GET', '/music-library-detailed?limit=1');
@@ -32,8 +29,8 @@ describe('libraries and My Reels in Chromium', () => {
       if (Date.now() > deadline) throw new Error(`starter content not imported: ${v.body.total} clips, ${m.body.total} tracks`);
       await new Promise((r) => setTimeout(r, 1000));
     }
-  }, 360_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, 600_000);
+  afterAll(() => closeAll(browser, undefined));
 
   it('/library: counts, search, category filter, hover preview and the player', async () => {
     await page.goto(`${sys.baseUrl}/library`);
@@ -87,7 +84,7 @@ describe('libraries and My Reels in Chromium', () => {
   }, 60_000);
 
   it('Home: picks library music (preview, BPM, waveform) and clips, makes a reel, and /reels shows it live and deletes it', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`libraries.${Date.now()}@example.com`);
     await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
 

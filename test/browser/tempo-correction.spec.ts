@@ -6,7 +6,7 @@ import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
 import { closeAll, launchBrowser, openPage, shot, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
-import { startSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -17,30 +17,27 @@ const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
  * library track corrected so lists at the corrected tempo in the music library, for this user.
  */
 describe('Home: correcting the tempo in the plan preview', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-tempo-'));
-  const music = path.join(dataDir, 'beat.mp3');
-  // The product's only library track, imported at its first start: the same beat, longer.
-  const starter = path.join(dataDir, 'library-import');
-  let sys: RunningSystem;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-tempo-'));
+  const music = path.join(work, 'beat.mp3');
+  // The shared product's library track `library-beat`, imported at its first start: the same beat, longer.
+  let sys: SharedSystem;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     // 120 BPM: a low thump on every beat, a hi-hat on every off-beat.
     makeSong(music, BEAT_120, 12);
-    fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
-    makeSong(path.join(starter, 'beats', 'library-beat.mp3'), BEAT_120, 16);
-    [sys, browser] = await Promise.all([startSystem(dataDir, { LIBRARY_STARTER_DIR: starter }), launchBrowser()]);
+    [sys, browser] = await Promise.all([sharedSystem(), launchBrowser()]);
     page = await openPage(browser);
     // The starter import runs in the background after start.
-    const anyone = new Api(sys.baseUrl, dataDir);
+    const anyone = new Api(sys.baseUrl, sys.dataDir);
     const deadline = Date.now() + 60_000;
     while ((await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < 1) {
       if (Date.now() > deadline) throw new Error('the library track was not imported');
       await new Promise((r) => setTimeout(r, 500));
     }
-  }, 180_000);
-  afterAll(() => closeAll(browser, sys, dataDir));
+  }, SHARED_START_MS + 60_000);
+  afterAll(() => closeAll(browser, undefined, work));
 
   /** Enter on "Preview edit", then the plan studio. */
   const openStudio = async () => {
@@ -70,7 +67,7 @@ describe('Home: correcting the tempo in the plan preview', () => {
   };
 
   it('doubles by keyboard: the cuts move at once; tap tempo shows the BPM and Escape cancels; the choice survives a reload', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`tempo.${Date.now()}@example.com`);
     await page.goto(`${sys.baseUrl}/`);
     await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { arbitraryOf, asParameter, operationsOf, type Doc, type Operation } from '../../services/gateway/test/support/openapi';
 import { Api } from '../support/api';
-import { startSystem, stopSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 /**
  * Schemathesis-style, against the whole product as `npm start` runs it (real services, PostgreSQL
@@ -63,18 +60,16 @@ async function send(base: string, method: string, url: string, headers: Record<s
 }
 
 describe('the started product answers generated input as its OpenAPI document says', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-fuzz-'));
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let api: Api;
   let doc: Doc;
 
   beforeAll(async () => {
-    sys = await startSystem(dataDir, {}, 240_000);
-    api = new Api(sys.baseUrl, dataDir);
+    sys = await sharedSystem();
+    api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`fuzz.${Date.now()}@example.com`);
     doc = (await api.call('GET', '/openapi.json')).body;
-  }, 300_000);
-  afterAll(() => stopSystem(sys, dataDir), 60_000);
+  }, SHARED_START_MS + 60_000);
 
   it('no 5xx, no undocumented status or media type, no unstated 400', async () => {
     const seed = Number(process.env['FUZZ_SEED'] ?? 7);

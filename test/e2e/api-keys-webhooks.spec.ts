@@ -6,7 +6,7 @@ import path from 'node:path';
 import { downloadReel, ReelsmithClient, ReelsmithError, uploadFile, verifyWebhookSignature, waitForJob } from '../../packages/sdk/src';
 import { makeReelFromClips } from '../../packages/sdk/examples/make-reel';
 import { Api } from '../support/api';
-import { startSystem, stopSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 const CLIPS = ['walk.mkv', 'counter.mp4', 'again.mkv'].map((f) => path.join(MEDIA, f));
@@ -42,17 +42,16 @@ const waitUntil = async (what: string, ok: () => boolean, timeoutMs: number) => 
  * SDK's example makes a reel from three clips; the revoked key then answers 401.
  */
 describe('API keys, idempotent reels and signed webhooks end to end', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-api-'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-api-work-'));
-  let sys: RunningSystem;
+  let sys: SharedSystem;
 
   beforeAll(async () => {
-    sys = await startSystem(dataDir, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_FIRST_MS: '1000' });
-  }, 180_000);
-  afterAll(() => stopSystem(sys, dataDir, work));
+    sys = await sharedSystem();
+  }, SHARED_START_MS + 60_000);
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('key, upload, one job for two requests, verified webhooks (the third try after two 500s), download, example, revocation', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`api.${Date.now()}@example.com`);
 
     // Without the plan: refused, naming it. Then Corporate, through the sandbox's checkout.

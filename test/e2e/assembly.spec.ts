@@ -5,7 +5,7 @@ import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { Api, jobRequestOf } from '../support/api';
 import { BEAT_120, makeSong } from '../support/media';
-import { startSystem, stopSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -39,17 +39,16 @@ const listFiles = (dir: string): string[] =>
     : [];
 
 describe('assembly end to end, on the system as npm start runs it', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-assembly-'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-assembly-work-'));
   const music = path.join(work, 'song.mp3');
-  let sys: RunningSystem;
+  let sys: SharedSystem;
 
   beforeAll(async () => {
     makeSong(music, `(1+0.6*lt(mod(t\\,2)\\,0.5))*${BEAT_120}`, 16);
-    // A short ack wait so that a job whose worker died comes back quickly.
-    sys = await startSystem(dataDir, { RENDER_ACK_WAIT_MS: '4000' });
-  }, 180_000);
-  afterAll(() => stopSystem(sys, dataDir, work));
+    // The shared product hands a silent worker's job to another after 10 s (a worker killed below).
+    sys = await sharedSystem();
+  }, SHARED_START_MS + 60_000);
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   const request = (clips: string[], musicKey?: string) =>
     jobRequestOf(clips, musicKey, {
@@ -60,7 +59,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     });
 
   it('signs up, uploads three clips and music, assembles with live progress, downloads the reel, and uses the free video once', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     const email = `maker.${Date.now()}@example.com`;
     await api.signUp(email);
 
@@ -159,7 +158,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     expect(refused.body).toMatchObject({ detail: 'Insufficient credits or daily limit reached' });
 
     // Someone else cannot see, download or use any of it.
-    const other = new Api(sys.baseUrl, dataDir);
+    const other = new Api(sys.baseUrl, sys.dataDir);
     await other.signUp(`other.${Date.now()}@example.com`);
     expect((await other.call('GET', `/jobs/${jobId}/status`)).status).toBe(404);
     expect((await other.call('GET', `/downloads/${jobId}`)).status).toBe(404);
@@ -169,10 +168,10 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   }, 420_000);
 
   it('refuses a corrupt upload with a 4xx and keeps nothing of it', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`corrupt.${Date.now()}@example.com`);
     const me = (await api.call<{ user: { id: string } }>('GET', '/auth/me')).body.user.id;
-    const objects = path.join(dataDir, 'objects');
+    const objects = path.join(sys.dataDir, 'objects');
     const before = new Set(listFiles(objects));
     const fake = path.join(work, 'holiday.mp4');
     fs.writeFileSync(fake, 'not really a video\n'.repeat(1000));
@@ -190,7 +189,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   }, 60_000);
 
   it('refuses control characters in a job request with 400 and charges nothing', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`nul.${Date.now()}@example.com`);
     const clip = (await api.upload(path.join(MEDIA, 'car-detection.mp4'))).body.object_key;
     const base = request([clip]);
@@ -209,7 +208,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   }, 60_000);
 
   it('finishes a job exactly once when its render worker is killed mid-render', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`crash.${Date.now()}@example.com`);
     const clips = [];
     for (const f of ['car-detection.mp4', 'one-by-one-person-detection.mp4'])
@@ -233,7 +232,7 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   }, 420_000);
 
   it('hands the job back when its render worker is stopped with SIGTERM, and another finishes it', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`drain.${Date.now()}@example.com`);
     const clips = [];
     for (const f of ['car-detection.mp4', 'testvideo.mp4']) clips.push((await api.upload(path.join(MEDIA, f))).body.object_key);
@@ -254,12 +253,12 @@ describe('assembly end to end, on the system as npm start runs it', () => {
   }, 420_000);
 
   it('fails and refunds a job whose input ffmpeg cannot read, with the failure in its status', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`broken.${Date.now()}@example.com`);
     const up = await api.upload(path.join(MEDIA, 'walk.mkv'));
     expect(up.status).toBe(201);
     // The stored file goes bad after it was accepted (disk fault, partial copy...).
-    const stored = path.join(dataDir, 'objects', up.body.object_key);
+    const stored = path.join(sys.dataDir, 'objects', up.body.object_key);
     fs.writeFileSync(stored, fs.readFileSync(stored).subarray(0, 600));
     const { body } = await api.call<{ job_id: string }>('POST', '/jobs/assemble', request([up.body.object_key]));
     const done = await api.waitForStatus(body.job_id, (s) => s.status === 'completed' || s.status === 'failed', 120_000);

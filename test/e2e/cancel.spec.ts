@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Api, jobRequestOf } from '../support/api';
 import { makeClip, makeSong } from '../support/media';
 import { descendants, ffmpegsUnder, until } from '../support/processes';
-import { startSystem, stopSystem, type RunningSystem } from '../support/system';
+import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 interface Me {
   user: { credits: number; daily_free_used: boolean };
@@ -22,24 +22,23 @@ interface Status {
  * a finished job cannot be cancelled. GET /jobs?active=1 lists only jobs still running.
  */
 describe('cancelling a job end to end (issue 20)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-cancel-'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-cancel-work-'));
   const music = path.join(work, 'song.mp3');
-  let sys: RunningSystem;
+  let sys: SharedSystem;
 
   beforeAll(async () => {
     makeSong(music, '0.7*sin(2*PI*55*t)*exp(-25*mod(t\\,0.5))', 40);
     // Four 12-second 720p clips: under 40 s of music the render takes long enough to stop it mid-way.
     for (let i = 0; i < 4; i++) makeClip(path.join(work, `clip${i}.mp4`), { size: '1280x720', fps: 30, seconds: 12, hue: i * 90 });
-    sys = await startSystem(dataDir);
-  }, 180_000);
-  afterAll(() => stopSystem(sys, dataDir, work));
+    sys = await sharedSystem();
+  }, SHARED_START_MS + 60_000);
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   const request = (clips: string[], musicKey?: string) =>
     jobRequestOf(clips, musicKey, { pacing_preset: 'high-energy', enable_beat_mapping: Boolean(musicKey) });
 
   it('stops the render, reads cancelled, gives the credits back once; a finished job answers 409', async () => {
-    const api = new Api(sys.baseUrl, dataDir);
+    const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`cancel.${Date.now()}@example.com`);
     const clips: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -127,7 +126,7 @@ describe('cancelling a job end to end (issue 20)', () => {
     expect(lib.body.videos.map((v) => v.id)).toEqual([short.body.job_id]);
 
     // Someone else cannot cancel (or see) the job.
-    const other = new Api(sys.baseUrl, dataDir);
+    const other = new Api(sys.baseUrl, sys.dataDir);
     await other.signUp(`other.${Date.now()}@example.com`);
     expect((await other.call('POST', `/jobs/${short.body.job_id}/cancel`)).status).toBe(404);
     expect((await other.call<{ jobs: Status[] }>('GET', '/jobs')).body.jobs).toEqual([]);

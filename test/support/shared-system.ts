@@ -1,7 +1,8 @@
 /**
- * One product shared by the browser specs that can share it: started by the first spec that asks,
- * reused by every later one in the same Jest run, stopped after the last spec by the browser
- * project's global teardown (`jest.config.js`). A product start costs about 37 CPU-seconds.
+ * Products shared by the end-to-end and browser specs that can share one: each kind (`SharedKind`)
+ * is started by the first spec that asks for it, reused by every later one in the same Jest run,
+ * and stopped after the run's last spec by the projects' global teardown (`jest.config.js`). A
+ * product start costs about 37 CPU-seconds.
  *
  * In a spec:
  *
@@ -12,26 +13,27 @@
  *     }, SHARED_START_MS);
  *     afterAll(() => closeAll(browser, undefined, work));   // never stop the shared product
  *
- * It is the default product of `startSystem` (no starter library, no demo reels), plus the admins
- * in `SHARED_ADMINS`. A spec that shares it:
+ * A spec that shares one:
  *  - signs up its own users with addresses of its own (a time stamp in them) and keeps its files in
  *    a folder of its own, not in `sys.dataDir` (which holds the product's data and mail);
  *  - asserts nothing about the product as a whole: not the number of users or jobs, not the
  *    whole activity feed, not the first start;
- *  - changes no product-wide setting it does not put back.
- * A spec that needs other settings (the starter library, demo reels, a watchdog) or counts the
- * whole product starts its own with `startSystem`.
+ *  - changes no product-wide setting it does not put back; it may kill a service process, which
+ *    the supervisor restarts, and must wait until it is back.
+ * A spec that needs other settings (a watchdog, several workers) or counts the whole product
+ * starts its own with `startSystem`.
  *
- * How: the project's global setup names a fresh folder (REELSMITH_SHARED_PRODUCT); the first call
- * claims it, starts `scripts/start.js` writing its output to a file there, and records the product
- * in `product.json` once it is up; later calls (or other workers) read that record. The teardown
- * stops the supervisor (SIGINT, as Ctrl-C) and removes the folder.
+ * How: the projects' global setup names a fresh folder (REELSMITH_SHARED_PRODUCT); the first call
+ * for a kind claims its folder, starts `scripts/start.js` writing its output to a file there, and
+ * records the product in `product.json` once it is up; later calls (or other workers) read that
+ * record. The teardown stops each supervisor (SIGINT, as Ctrl-C) and removes the folder.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BEAT_120, makeSong } from './media';
 import { SHARED_PRODUCT_ENV } from './shared-setup';
-import { freePort, isAlive, productEnv, readyLine, ROOT, type SupervisorState } from './system';
+import { freePort, isAlive, isUp, productEnv, ROOT, STARTER_LIBRARY, type SupervisorState } from './system';
 
 export { SHARED_PRODUCT_ENV };
 
@@ -41,6 +43,37 @@ export const SHARED_ADMINS = {
   /** api-keys.spec.ts (an admin has API access). */
   spare: 'spare.admin@example.com',
 } as const;
+
+/** The admin of the showcase product (PRIVILEGED_EMAILS). */
+export const SHOWCASE_CHIEF = 'showcase.chief@example.com';
+
+/**
+ * The kinds of shared product, each started at most once per run:
+ *  - `default`: no starter clips; a music library of two 16 s beats at 120 BPM (`library-beat`,
+ *    `first-user-beat`), imported in the background at first start; the admins in `SHARED_ADMINS`;
+ *    webhooks may call loopback addresses and retry after 1 s (the API-key spec's receiver); a
+ *    render's delivery is handed to another worker 10 s after its worker goes silent (the
+ *    end-to-end specs that kill a worker).
+ *  - `showcase`: the starter library `npm start` imports (10 clips, 6 tracks) and the first-start
+ *    demo reels, with `SHOWCASE_CHIEF` as its admin.
+ */
+export type SharedKind = 'default' | 'showcase';
+
+const KINDS: Record<SharedKind, (dir: string) => Record<string, string>> = {
+  default: (dir) => {
+    const starter = path.join(dir, 'starter');
+    fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
+    for (const name of ['library-beat', 'first-user-beat']) makeSong(path.join(starter, 'beats', `${name}.mp3`), BEAT_120, 16);
+    return {
+      PRIVILEGED_EMAILS: Object.values(SHARED_ADMINS).join(','),
+      LIBRARY_STARTER_DIR: starter,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_FIRST_MS: '1000',
+      RENDER_ACK_WAIT_MS: '10000',
+    };
+  },
+  showcase: () => ({ ...STARTER_LIBRARY, DEMO_REELS: 'true', PRIVILEGED_EMAILS: SHOWCASE_CHIEF }),
+};
 
 /** A beforeAll's timeout for `sharedSystem()`: the first call starts the product (a minute on a busy 2-core machine). */
 export const SHARED_START_MS = 240_000;
@@ -63,10 +96,15 @@ interface Record_ {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function folder(): string {
+/** The folder of a kind's product: the run's folder for the default kind, a folder in it for another. */
+function folder(kind: SharedKind): string {
   const dir = process.env[SHARED_PRODUCT_ENV];
-  if (!dir) throw new Error(`${SHARED_PRODUCT_ENV} is not set: run the spec in the browser project (jest.config.js sets its global setup)`);
-  return dir;
+  if (!dir)
+    throw new Error(`${SHARED_PRODUCT_ENV} is not set: run the spec in the e2e or browser project (jest.config.js sets its global setup)`);
+  if (kind === 'default') return dir;
+  const own = path.join(dir, kind);
+  fs.mkdirSync(own, { recursive: true });
+  return own;
 }
 
 const files = (dir: string) => ({
@@ -85,9 +123,9 @@ const handle = (dir: string, r: Record_): SharedSystem => ({
   state: () => JSON.parse(fs.readFileSync(path.join(r.dataDir, 'run', 'supervisor.json'), 'utf8')) as SupervisorState,
 });
 
-/** The product shared by this Jest run's browser specs, started on the first call. */
-export async function sharedSystem(timeoutMs = SHARED_START_MS - 10_000): Promise<SharedSystem> {
-  const dir = folder();
+/** The product of `kind` shared by this Jest run's specs, started on the first call. */
+export async function sharedSystem(kind: SharedKind = 'default', timeoutMs = SHARED_START_MS - 10_000): Promise<SharedSystem> {
+  const dir = folder(kind);
   const f = files(dir);
   let claimed = false;
   try {
@@ -96,7 +134,7 @@ export async function sharedSystem(timeoutMs = SHARED_START_MS - 10_000): Promis
   } catch {
     // Started (or being started) by an earlier spec or another worker.
   }
-  if (claimed) await start(f, timeoutMs);
+  if (claimed) await start(f, KINDS[kind](dir), timeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (fs.existsSync(f.failed)) throw new Error(`the shared product did not start:\n${fs.readFileSync(f.failed, 'utf8')}`);
@@ -110,7 +148,7 @@ export async function sharedSystem(timeoutMs = SHARED_START_MS - 10_000): Promis
   }
 }
 
-async function start(f: ReturnType<typeof files>, timeoutMs: number): Promise<void> {
+async function start(f: ReturnType<typeof files>, env: Record<string, string>, timeoutMs: number): Promise<void> {
   const port = await freePort();
   fs.mkdirSync(f.data, { recursive: true });
   const out = fs.openSync(f.log, 'a');
@@ -118,7 +156,7 @@ async function start(f: ReturnType<typeof files>, timeoutMs: number): Promise<vo
   // nothing of that spec's open.
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
-    env: productEnv(port, f.data, { PRIVILEGED_EMAILS: Object.values(SHARED_ADMINS).join(',') }),
+    env: productEnv(port, f.data, env),
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);
@@ -128,7 +166,8 @@ async function start(f: ReturnType<typeof files>, timeoutMs: number): Promise<vo
   fs.writeFileSync(path.join(path.dirname(f.record), 'pid'), String(pid));
   const deadline = Date.now() + timeoutMs;
   const log = () => (fs.existsSync(f.log) ? fs.readFileSync(f.log, 'utf8') : '');
-  while (!log().includes(readyLine(port))) {
+  // Up: its ready line, or (a start over the 90 s in which `npm start` prints it, on a loaded machine) its health answering 200.
+  while (!(await isUp(port, log()))) {
     const problem = !isAlive(pid) ? 'npm start exited early' : Date.now() > deadline ? `not healthy in ${timeoutMs} ms` : undefined;
     if (problem) {
       fs.writeFileSync(f.failed, `${problem}:\n${log().slice(-4000)}`);
