@@ -85,7 +85,11 @@ describe('k6 scripts in deploy/k6', () => {
   it('call routes and the socket path the gateway serves', () => {
     const http = path.join(root, 'services', 'gateway', 'src', 'transport');
     const gateway = [
-      ...fs.readdirSync(path.join(http, 'http')).map((f) => fs.readFileSync(path.join(http, 'http', f), 'utf8')),
+      // Every route file, those in folders (transport/http/admin/) too.
+      ...fs
+        .readdirSync(path.join(http, 'http'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => fs.readFileSync(path.join(http, 'http', f), 'utf8')),
       fs.readFileSync(path.join(http, 'socket.ts'), 'utf8'),
     ].join('\n');
     const sources = fs
