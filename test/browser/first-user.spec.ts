@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { closeAll, launchBrowser, shot, signInByKeyboard, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
-import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
+import { sharedSystem, SHARED_START_MS, SHARED_TRACKS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -317,7 +317,7 @@ describe('A first-time user', () => {
     const anyone = new Api(sys.baseUrl, sys.dataDir);
     for (
       const end = Date.now() + 60_000;
-      (await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < 1;
+      (await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < SHARED_TRACKS.length;
     ) {
       if (Date.now() > end) throw new Error('the library track was not imported');
       await new Promise((r) => setTimeout(r, 500));

@@ -6,7 +6,7 @@ import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
 import { closeAll, launchBrowser, openPage, shot, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
-import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
+import { sharedSystem, SHARED_START_MS, SHARED_TRACKS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
@@ -32,7 +32,8 @@ describe('Home: correcting the tempo in the plan preview', () => {
     // The starter import runs in the background after start.
     const anyone = new Api(sys.baseUrl, sys.dataDir);
     const deadline = Date.now() + 60_000;
-    while ((await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < 1) {
+    // (Both of the shared product's tracks: the one this spec uses may be the second imported.)
+    while ((await anyone.call<{ total: number }>('GET', '/music-library-detailed?limit=1')).body.total < SHARED_TRACKS.length) {
       if (Date.now() > deadline) throw new Error('the library track was not imported');
       await new Promise((r) => setTimeout(r, 500));
     }

@@ -36,6 +36,13 @@ export interface Reply<T = Record<string, unknown>> {
 
 export class Api {
   token = '';
+  /**
+   * This client's own address, sent as X-Forwarded-For: a product started with TRUST_PROXY (the
+   * shared products) counts each Api as a different client, as people on their own connections
+   * are, so the per-address sign-up and sign-in limits are not one budget for every spec of a run.
+   * A product without TRUST_PROXY ignores the header.
+   */
+  readonly address = `10.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
   constructor(
     readonly base: string,
     private readonly dataDir: string,
@@ -54,6 +61,7 @@ export class Api {
       headers: {
         ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
         ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        'x-forwarded-for': this.address,
         ...headers,
       },
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),

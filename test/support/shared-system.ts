@@ -44,6 +44,9 @@ export const SHARED_ADMINS = {
   spare: 'spare.admin@example.com',
 } as const;
 
+/** The music library of the default shared product: its tracks, imported in the background at its first start. */
+export const SHARED_TRACKS = ['library-beat', 'first-user-beat'] as const;
+
 /** The admin of the showcase product (PRIVILEGED_EMAILS). */
 export const SHOWCASE_CHIEF = 'showcase.chief@example.com';
 
@@ -51,6 +54,7 @@ export const SHOWCASE_CHIEF = 'showcase.chief@example.com';
  * The kinds of shared product, each started at most once per run:
  *  - `default`: no starter clips; a music library of two 16 s beats at 120 BPM (`library-beat`,
  *    `first-user-beat`), imported in the background at first start; the admins in `SHARED_ADMINS`;
+ *    client addresses from X-Forwarded-For (TRUST_PROXY: each test `Api` is a client of its own);
  *    webhooks may call loopback addresses and retry after 1 s (the API-key spec's receiver); a
  *    render's delivery is handed to another worker 10 s after its worker goes silent (the
  *    end-to-end specs that kill a worker).
@@ -63,10 +67,13 @@ const KINDS: Record<SharedKind, (dir: string) => Record<string, string>> = {
   default: (dir) => {
     const starter = path.join(dir, 'starter');
     fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
-    for (const name of ['library-beat', 'first-user-beat']) makeSong(path.join(starter, 'beats', `${name}.mp3`), BEAT_120, 16);
+    for (const name of SHARED_TRACKS) makeSong(path.join(starter, 'beats', `${name}.mp3`), BEAT_120, 16);
     return {
       PRIVILEGED_EMAILS: Object.values(SHARED_ADMINS).join(','),
       LIBRARY_STARTER_DIR: starter,
+      // Each test client (support/api.ts) is its own address, as people are: the per-address
+      // sign-up limit (20 an hour) is not shared by every spec of the run.
+      TRUST_PROXY: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_FIRST_MS: '1000',
       RENDER_ACK_WAIT_MS: '10000',
