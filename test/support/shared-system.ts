@@ -52,8 +52,8 @@ export const SHOWCASE_CHIEF = 'showcase.chief@example.com';
 
 /**
  * The kinds of shared product, each started at most once per run:
- *  - `default`: no starter clips; a music library of two 16 s beats at 120 BPM (`library-beat`,
- *    `first-user-beat`), imported in the background at first start; the admins in `SHARED_ADMINS`;
+ *  - `default`: no starter clips; a music library of two beats at 120 BPM (`library-beat` 16 s,
+ *    `first-user-beat` 18 s), imported in the background at first start; the admins in `SHARED_ADMINS`;
  *    client addresses from X-Forwarded-For (TRUST_PROXY: each test `Api` is a client of its own);
  *    webhooks may call loopback addresses and retry after 1 s (the API-key spec's receiver); a
  *    render's delivery is handed to another worker 10 s after its worker goes silent (the
@@ -67,7 +67,8 @@ const KINDS: Record<SharedKind, (dir: string) => Record<string, string>> = {
   default: (dir) => {
     const starter = path.join(dir, 'starter');
     fs.mkdirSync(path.join(starter, 'beats'), { recursive: true });
-    for (const name of SHARED_TRACKS) makeSong(path.join(starter, 'beats', `${name}.mp3`), BEAT_120, 16);
+    // Of different lengths: the import keeps one copy of the same content.
+    SHARED_TRACKS.forEach((name, i) => makeSong(path.join(starter, 'beats', `${name}.mp3`), BEAT_120, 16 + 2 * i));
     return {
       PRIVILEGED_EMAILS: Object.values(SHARED_ADMINS).join(','),
       LIBRARY_STARTER_DIR: starter,
