@@ -11,7 +11,7 @@ const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
 
 interface PlanReply {
   plan: { total_sec: number; music_start: number };
-  music: { downbeats: number[]; tempo_bpm: number } | null;
+  music: { downbeats: number[]; tempo_bpm: number; tempo_corrections: string[] } | null;
 }
 
 /**
@@ -121,8 +121,11 @@ describe('A first-time user', () => {
       .getByTestId('plan-tempo')
       .getByText(/tapped/)
       .waitFor({ timeout: 30_000 });
-    const tapped = plans.at(-1)!;
     const start = await settled();
+    // The plan made on the tapped grid (the words can show before its answer arrives).
+    for (const end = Date.now() + 30_000; !plans.at(-1)!.music?.tempo_corrections.includes('tap') && Date.now() < end;)
+      await page.waitForTimeout(100);
+    const tapped = plans.at(-1)!;
     const newBars = tapped.music!.downbeats;
     const bar = newBars[1]! - newBars[0]!;
     expect(newBars.some((b) => Math.abs(b - start) < 0.01)).toBe(true);
