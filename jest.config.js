@@ -30,6 +30,7 @@ const common = {
 const sharedProduct = {
   globalSetup: '<rootDir>/test/support/shared-setup.ts',
   globalTeardown: '<rootDir>/test/support/shared-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/product-timeout.ts'],
 };
 
 module.exports = {

@@ -238,14 +238,17 @@ export async function prepare(
         // A cached analysis counts only if this engine's analysis would be the same (same version).
         const given = req.analyses?.clips?.[i];
         const cached = given?.version === CLIP_ANALYSIS_VERSION ? given : undefined;
-        // Subject framing needs the clip's subject track (a clip of the output's shape does not).
+        // Subject framing needs the clip's subject track (a clip of the output's shape does not):
+        // the saliency pass runs only for a clip that will be reframed.
+        const subjects = needsSubjects(framing, clip.video, settings.aspect);
         const a =
           cached ??
-          (settings.enable_intelligence || needsSubjects(framing, clip.video, settings.aspect)
+          (settings.enable_intelligence || subjects
             ? await analyseClip(clip.path, clip.durationSec, undefined, req.signal, {
                 video: clip.video,
                 decode: req.analysisDecode,
                 threads: decoderThreads,
+                subjects,
               })
             : undefined);
         done++;

@@ -169,3 +169,6 @@ export function decodedAudioSeconds(file: string): number {
   });
   return out.length / 2 / 48000;
 }
+
+/** The x264 preset of the tests' renders: they check what is in the file (length, frames, framing, sound), not its size. */
+export const TEST_PRESET = 'ultrafast' as const;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { prepare, renderReel } from '../../src/render';
 import { renderAudioTrack } from '../../src/render-chunks';
 import { parseSettings } from '../../src/settings';
-import { decodedAudioSeconds, ffprobe, grayFrame, makeCorpus, regionMean, type Corpus } from '../media';
+import { decodedAudioSeconds, ffprobe, grayFrame, makeCorpus, regionMean, type Corpus, TEST_PRESET } from '../media';
 
 const FRAME = 1 / 30;
 
@@ -40,6 +40,7 @@ describe('render engine on generated media', () => {
   it('renders a reel with more segments than a batch holds in batches: planned length, one continuous sound track, fades only at its ends, no decode errors', async () => {
     const progress: number[] = [];
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips: [c.landscape, c.silent, c.portrait],
       output: path.join(root, 'batched.mp4'),
       settings: { enable_intelligence: false, title_config: { text: 'Batched', position: 'top' } },
@@ -74,6 +75,7 @@ describe('render engine on generated media', () => {
 
   it('renders a batched reel with music: as long as the music, the music as its one track', async () => {
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips: [c.landscape, c.rotated],
       music: c.music,
       output: path.join(root, 'batched-music.mp4'),
@@ -159,6 +161,7 @@ describe('render engine on generated media', () => {
 
     const order = [clips.hevc, clips.vp9, clips.vp8, clips.mpeg4];
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips: order,
       music: m4a,
       output: path.join(dir, 'square.mp4'),

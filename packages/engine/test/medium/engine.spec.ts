@@ -7,7 +7,7 @@ import { EngineError } from '../../src/errors';
 import { prepare, renderReel, type RenderResult } from '../../src/render';
 import { thumbnailTime } from '../../src/render-args';
 import { parseSettings } from '../../src/settings';
-import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus } from '../media';
+import { decodedAudioSeconds, ffprobe, grayFrame, grayImage, makeCorpus, regionMean, type Corpus, TEST_PRESET } from '../media';
 
 const FRAME = 1 / 30;
 
@@ -23,6 +23,7 @@ describe('render engine on generated media', () => {
     fs.mkdirSync(tmpRoot);
     c = makeCorpus(path.join(root, 'media'));
     beatReel = await renderReel({
+      preset: TEST_PRESET,
       clips: [c.landscape, c.rotated, c.silent, c.anamorphic],
       music: c.music,
       output: path.join(root, 'beat.mp4'),
@@ -136,6 +137,7 @@ describe('render engine on generated media', () => {
 
   it('fills a 9:16 frame without bars, keeps clip sound without music, and lasts as long as the material', async () => {
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips: [c.landscape, c.silent, c.portrait],
       output: path.join(root, 'fill.mp4'),
       settings: {
@@ -201,7 +203,9 @@ describe('render engine on generated media', () => {
       [['http://127.0.0.1:9/remote.mp4'], undefined, 'INPUT_NOT_FOUND'],
     ];
     for (const [clips, music, code] of cases) {
-      const err = await renderReel({ clips, music, output: path.join(bad, 'out.mp4'), tmpRoot }).catch((e: unknown) => e);
+      const err = await renderReel({ preset: TEST_PRESET, clips, music, output: path.join(bad, 'out.mp4'), tmpRoot }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(EngineError);
       expect([clips[0], (err as EngineError).code]).toEqual([clips[0], code]);
       expect((err as EngineError).message.length).toBeGreaterThan(10);
@@ -215,7 +219,9 @@ describe('render engine on generated media', () => {
     const out = path.join(root, 'cancelled.mp4');
     const controller = new AbortController();
     controller.abort();
-    const err = await renderReel({ clips: [c.landscape], output: out, tmpRoot, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await renderReel({ preset: TEST_PRESET, clips: [c.landscape], output: out, tmpRoot, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     expect((err as EngineError).code).toBe('CANCELLED');
     expect(fs.existsSync(out)).toBe(false);
     expect(fs.readdirSync(tmpRoot)).toEqual([]);
@@ -224,6 +230,7 @@ describe('render engine on generated media', () => {
   it('stops a render that runs over its time limit and cleans up', async () => {
     const out = path.join(root, 'slow.mp4');
     const err = await renderReel({
+      preset: TEST_PRESET,
       clips: [c.landscape],
       output: out,
       settings: { enable_intelligence: false },

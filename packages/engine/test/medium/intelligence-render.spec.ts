@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { analyseClip } from '../../src/clip-analysis';
 import { renderReel } from '../../src/render';
-import { grayFrame, H264, makeTestMedia, regionMean } from '../media';
+import { grayFrame, H264, makeTestMedia, regionMean, TEST_PRESET } from '../media';
 
 /** Intelligence seen in a rendered reel: what it shows of a clip whose quarters are black, frozen, blurred and good. */
 describe('render engine on generated media: Intelligence in the pictures', () => {
@@ -36,6 +36,7 @@ describe('render engine on generated media: Intelligence in the pictures', () =>
     expect([a.black[at(1)], a.frozen[at(3)], a.blurred[at(5)], a.blurred[at(7)]]).toEqual([true, true, true, false]);
     // A 6 s reel of 1 s segments from 2 s of good material.
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips: [clip],
       music,
       output: path.join(dir, 'reel.mp4'),

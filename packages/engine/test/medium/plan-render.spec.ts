@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PLAN_VERSION, type EditPlan } from '../../src/plan';
 import { renderReel } from '../../src/render';
-import { makeTestMedia } from '../media';
+import { makeTestMedia, TEST_PRESET } from '../media';
 
 /**
  * Issue 20: a reel rendered from an edited plan follows it exactly. Clips of distinct flat grey
@@ -58,6 +58,7 @@ describe('rendering a given (edited) plan', () => {
     };
     const output = path.join(root, 'reel.mp4');
     const r = await renderReel({
+      preset: TEST_PRESET,
       clips,
       plan,
       output,
@@ -91,7 +92,7 @@ describe('rendering a given (edited) plan', () => {
       aspect: '',
       segments: [{ clip: 1, in: 5, out: 7, start: 0, end: 2, hold: 0 }],
     };
-    await expect(renderReel({ clips, plan, output: path.join(root, 'bad.mp4'), tmpRoot: root })).rejects.toThrow(
+    await expect(renderReel({ preset: TEST_PRESET, clips, plan, output: path.join(root, 'bad.mp4'), tmpRoot: root })).rejects.toThrow(
       'Invalid plan: plan.segments[0]: out 7 is past the end of clip 1 (6 s)',
     );
     expect(fs.existsSync(path.join(root, 'bad.mp4'))).toBe(false);

@@ -11,7 +11,7 @@ const MEDIA = path.resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'm
 
 describe('analysis of real footage and music', () => {
   it('finds the scene changes of testvideo.mp4 at 6.706 s and 12.746 s, and none inside a shot', async () => {
-    const a = await analyseClip(path.join(MEDIA, 'testvideo.mp4'), 24);
+    const a = await analyseClip(path.join(MEDIA, 'testvideo.mp4'), 24, undefined, undefined, { subjects: false });
     // The clip fades through black between shots; the README marks those changes.
     for (const cut of [6.706, 12.746]) expect([cut, a.scenes.some((s) => Math.abs(s - cut) < 0.25)]).toEqual([cut, true]);
     // Inside the three shots (leaf, deer, leaf) there is no boundary.
@@ -21,7 +21,7 @@ describe('analysis of real footage and music', () => {
   }, 60_000);
 
   it('sees the fades to black of fades.mp4 as black stretches, not as cuts inside the fades', async () => {
-    const a = await analyseClip(path.join(MEDIA, 'fades.mp4'), 10);
+    const a = await analyseClip(path.join(MEDIA, 'fades.mp4'), 10, undefined, undefined, { subjects: false });
     expect(a.black.some(Boolean)).toBe(true);
     // Every boundary sits at a black stretch (within half a second of a black sample).
     for (const s of a.scenes) expect([s, a.times.some((t, i) => a.black[i] && Math.abs(t - s) <= 0.5)]).toEqual([s, true]);

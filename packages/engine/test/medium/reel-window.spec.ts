@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { renderReel } from '../../src/render';
-import { decodedAudioSeconds, ffprobe, makeTestMedia } from '../media';
+import { decodedAudioSeconds, ffprobe, makeTestMedia, TEST_PRESET } from '../media';
 import { synthSong, writeSong } from '../song';
 
 /**
@@ -57,6 +57,7 @@ describe('rendering a reel cut from the song', () => {
     it(`${name}: lasts the plan's length, plays the chorus, and fades out over the last beat`, async () => {
       const output = path.join(root, `reel-${batch ? 'batch' : 'single'}.mp4`);
       const r = await renderReel({
+        preset: TEST_PRESET,
         clips,
         music,
         output,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { renderReel, type RenderResult } from '../../src/render';
 import { CROSSING, crossingArgs, crossingBoxX, cropLeftAt } from '../../src/reframe/synthetic-clips';
 import type { Segment } from '../../src/plan';
-import { ffprobe } from '../media';
+import { ffprobe, TEST_PRESET } from '../media';
 
 const SRC = { w: CROSSING.width, h: CROSSING.height };
 const BOX = CROSSING.box;
@@ -71,6 +71,7 @@ describe('reframing a crossing subject to 9:16', () => {
     // Two segments (standard pacing, 4 s of material), rendered as two chunks joined: a crop path
     // must not jump at a chunk's seam.
     subject = await renderReel({
+      preset: TEST_PRESET,
       clips: [clip],
       output: path.join(root, 'subject.mp4'),
       settings: settings('subject'),
@@ -101,7 +102,13 @@ describe('reframing a crossing subject to 9:16', () => {
   });
 
   it('the centre crop of the same clip loses the box most of the time', async () => {
-    const center = await renderReel({ clips: [clip], output: path.join(root, 'center.mp4'), settings: settings('center'), tmpRoot: root });
+    const center = await renderReel({
+      preset: TEST_PRESET,
+      clips: [clip],
+      output: path.join(root, 'center.mp4'),
+      settings: settings('center'),
+      tmpRoot: root,
+    });
     for (const s of center.plan.segments) expect(s.framing).toMatchObject({ mode: 'center', camera: 'stationary' });
     const frames = redPerFrame(center.output);
     const kept = frames.filter(inside).length / frames.length;

@@ -158,7 +158,7 @@ describe('sparse clip analysis', () => {
     expect([d.scenes, s.scenes]).toEqual([[], []]);
     // The default (auto) picks the sparse path for a heavy clip from its probe.
     const info = await probe(p('steady.mp4'), 'clip');
-    const auto = await analyseClip(info.path, info.durationSec, undefined, undefined, { video: info.video });
+    const auto = await analyseClip(info.path, info.durationSec, undefined, undefined, { video: info.video, subjects: false });
     expect(auto.decoding?.mode).toBe('sparse');
   }, 120_000);
 
@@ -187,17 +187,18 @@ describe('sparse clip analysis', () => {
     // Real footage whose packet sizes change after most windows: the first pass alone would
     // decode most of it, so the default decodes it densely.
     const real = await probe(p('testvideo-g60.mp4'), 'clip');
-    const eventful = await clipSamples(real.path, real.durationSec, undefined, undefined, { video: real.video });
+    const eventful = await clipSamples(real.path, real.durationSec, undefined, undefined, { video: real.video, subjects: false });
     expect([eventful.decoding.mode, eventful.decoding.reason]).toEqual([
       'dense',
       expect.stringMatching(/^eventful: the first pass would decode \d+ %$/),
     ]);
     const small = await probe(path.join(MEDIA, 'car-detection.mp4'), 'clip');
-    const light = await clipSamples(small.path, small.durationSec, undefined, undefined, { video: small.video });
+    const light = await clipSamples(small.path, small.durationSec, undefined, undefined, { video: small.video, subjects: false });
     expect([light.decoding.mode, light.decoding.reason]).toEqual(['dense', 'light clip']);
     const mpeg4 = await probe(path.join(MEDIA, 'fades.mp4'), 'clip');
     const other = await clipSamples(mpeg4.path, mpeg4.durationSec, undefined, undefined, {
       video: { ...mpeg4.video!, width: 3840, height: 2160 },
+      subjects: false,
     });
     expect([other.decoding.mode, other.decoding.reason]).toEqual(['dense', 'codec mpeg4']);
   }, 120_000);

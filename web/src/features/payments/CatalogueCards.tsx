@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { cart } from './cart';
 import { perCreditLine } from './credit-price';
 import { isCurrentPlan } from './current';
-import { money, packItem, planItem, useCatalogueQuery, type PaymentItem } from './payments.api';
+import { money, packItem, planItem, useCatalogueQuery, useCatalogueState, type PaymentItem } from './payments.api';
 
 export type Cycle = 'monthly' | 'yearly';
 
@@ -76,8 +76,9 @@ export function PlanCards({ cycle, user, onChoose }: { cycle: Cycle; user: User 
   );
 }
 
+/** Pack cards, under a page that subscribes to the catalogue (they read it, never ask for it). */
 export function PackCards({ onChoose, withCart = true }: { onChoose: (item: PaymentItem) => void; withCart?: boolean }) {
-  const catalogue = useCatalogueQuery();
+  const catalogue = useCatalogueState();
   const [added, setAdded] = useState('');
   if (catalogue.isLoading) return <p className="notice">Loading credit packs…</p>;
   if (catalogue.isError || !catalogue.data) return <ErrorAlert>Credit packs could not be loaded.</ErrorAlert>;

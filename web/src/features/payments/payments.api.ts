@@ -46,6 +46,12 @@ export const {
 } = paymentsApi;
 
 /** Starts fetching the price list (`useCatalogueQuery()`'s) before the page that shows it renders. */
+/**
+ * The catalogue as the cache holds it, without subscribing: for a part of a page whose page already
+ * subscribes. A new subscriber re-asks for a query that failed, so a part shown only once the
+ * catalogue has failed would ask again by mounting.
+ */
+export const useCatalogueState = () => paymentsApi.endpoints.catalogue.useQueryState(undefined);
 export const prefetchCatalogue = () => paymentsApi.util.prefetch('catalogue', undefined, {});
 
 /** What the payment dialog pays for (spec: Payment item). */
