@@ -29,6 +29,32 @@ export function spillLongFilters(args: readonly string[], dir = os.tmpdir()): { 
   return { args: out, files };
 }
 
+/** Whether process `pid` is running (a process of another user counts). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the filter-graph files of `spillLongFilters` left in `dir` by processes that are gone (a
+ * worker killed while its ffmpeg ran never reaches the removal); returns how many. A live
+ * process' files are left alone.
+ */
+export async function sweepFilterScripts(dir = os.tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const owner = /^reelsmith-filters-(\d+)-[0-9a-f]+\.txt$/.exec(name)?.[1];
+    if (!owner || processAlive(Number(owner))) continue;
+    await fs.promises.rm(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export interface ExecOptions {
   /**
    * The overall cap: killed (SIGKILL) after this long whatever it is doing; the promise rejects

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { LocalObjectStore, type Client, type ObjectStore } from '@reelsmith/kit';
 import { analysisDoc, isClipAnalysis, isMusicAnalysis, type media } from '@reelsmith/proto';
-import type { ClipAnalysis, MusicAnalysis } from '@reelsmith/engine';
+import { processAlive, sweepFilterScripts, type ClipAnalysis, type MusicAnalysis } from '@reelsmith/engine';
 import type { JobInputs, ReelStore, Scratch } from '../domain/render-job.service.js';
 
 /** A local path for an object: the file itself on local disk, a download otherwise. */
@@ -50,24 +51,15 @@ export function reelStore(store: ObjectStore): ReelStore {
 
 export const SCRATCH_PREFIX = 'reelsmith-job-';
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/** One folder per job under WORK_DIR, named after the worker process that made it. */
-export function scratchDirs(workDir: string, pid = process.pid): Scratch & { sweep(): Promise<number> } {
+/** One folder per job under WORK_DIR, named after the worker process that made it (`filterDir`: where the engine writes long filter graphs). */
+export function scratchDirs(workDir: string, pid = process.pid, filterDir = os.tmpdir()): Scratch & { sweep(): Promise<number> } {
   const prefix = `${SCRATCH_PREFIX}${pid}-`;
   return {
     create: () => fs.promises.mkdtemp(path.join(workDir, prefix)),
     remove: (dir) => fs.promises.rm(dir, { recursive: true, force: true }),
     /**
      * Removes the folders of workers that are gone (killed mid-job: their jobs are redelivered and
-     * start afresh). Run at start, before this worker takes a job; a folder of a live worker
+     * start afresh), and their filter-graph files in the system's temporary folder. Run at start, before this worker takes a job; a folder of a live worker
      * sharing WORK_DIR is left alone.
      */
     async sweep() {
@@ -76,11 +68,12 @@ export function scratchDirs(workDir: string, pid = process.pid): Scratch & { swe
         const m = new RegExp(`^${SCRATCH_PREFIX}(\\d+)-`).exec(e.name);
         if (!e.isDirectory() || !m) continue;
         const owner = Number(m[1]);
-        if (owner !== pid && alive(owner)) continue;
+        if (owner !== pid && processAlive(owner)) continue;
         await fs.promises.rm(path.join(workDir, e.name), { recursive: true, force: true });
         removed++;
       }
-      return removed;
+      // And the long filter graphs their ffmpeg read from files (the engine's exec.ts).
+      return removed + (await sweepFilterScripts(filterDir));
     },
   };
 }

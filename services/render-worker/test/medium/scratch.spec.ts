@@ -9,7 +9,7 @@ describe('scratch folders on a real disk', () => {
   const work = tempDir('scratch');
   afterAll(() => work.remove());
 
-  it('at start, sweeps the folders of dead workers and keeps those of a live one', async () => {
+  it('at start, sweeps the folders and filter-graph files of dead workers and keeps those of a live one', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!; // exited already
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     try {
@@ -23,11 +23,18 @@ describe('scratch folders on a real disk', () => {
       const unrelated = path.join(work.dir, 'someone-elses-folder');
       fs.mkdirSync(unrelated);
 
-      const starting = scratchDirs(work.dir, 4_000_000); // a pid no process has
-      expect(await starting.sweep()).toBe(1);
+      // The long filter graphs the engine gave ffmpeg in files (exec.ts), of the same two workers.
+      const filters = path.join(work.dir, 'tmp');
+      fs.mkdirSync(filters);
+      const filterFile = (pid: number) => path.join(filters, `reelsmith-filters-${pid}-0123456789ab.txt`);
+      for (const pid of [dead, live.pid!]) fs.writeFileSync(filterFile(pid), '[0:v]null[v]');
+
+      const starting = scratchDirs(work.dir, 4_000_000, filters); // a pid no process has
+      expect(await starting.sweep()).toBe(2);
       expect(fs.existsSync(deadDir)).toBe(false);
       expect(fs.existsSync(liveDir)).toBe(true);
       expect(fs.existsSync(unrelated)).toBe(true);
+      expect([fs.existsSync(filterFile(dead)), fs.existsSync(filterFile(live.pid!))]).toEqual([false, true]);
 
       // A job's own folder goes when it ends.
       const mine = await starting.create();
