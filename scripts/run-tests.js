@@ -112,7 +112,8 @@ const specs = ['e2e', 'browser'].flatMap((dir) =>
     .filter((f) => f.endsWith('.spec.ts'))
     .map((f) => path.join('test', dir, f)),
 );
-const onShared = (file) => /\bsharedSystem\(\)/.test(fs.readFileSync(path.join(root, file), 'utf8'));
+// `sharedSystem()` or `sharedSystem('default')`: the default kind (the showcase kind's specs go in the other lane).
+const onShared = (file) => /\bsharedSystem\((?:'default')?\)/.test(fs.readFileSync(path.join(root, file), 'utf8'));
 const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
 if (extra.length) step('end-to-end and browser tests', [jest, ...projects, ...extra], {}, 45);
 else {

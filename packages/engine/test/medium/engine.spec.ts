@@ -178,6 +178,14 @@ describe('render engine on generated media', () => {
     for (const s of plan.segments) expect([s.in, s.out, s.out <= 2.13 || s.in >= 5.87]).toEqual([s.in, s.out, true]);
   }, 60_000);
 
+  it('tracks the subjects only of a clip it will reframe: a landscape clip for a 9:16 reel, not for a 16:9 one', async () => {
+    const wide = await prepare({ clips: [c.landscape], settings: { aspect: '16:9' } });
+    const tall = await prepare({ clips: [c.landscape], settings: { aspect: '9:16' } });
+    // Intelligence (on by default) analyses the clip for both; the saliency pass runs only for the crop.
+    expect([wide.analyses.clips[0] !== undefined, wide.analyses.clips[0]?.subjects]).toEqual([true, undefined]);
+    expect(tall.analyses.clips[0]?.subjects?.samples.length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('fails hostile inputs cleanly, with a typed error and no temporary files left', async () => {
     const bad = path.join(root, 'bad');
     fs.mkdirSync(bad);

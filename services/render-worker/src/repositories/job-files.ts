@@ -51,7 +51,10 @@ export function reelStore(store: ObjectStore): ReelStore {
 
 export const SCRATCH_PREFIX = 'reelsmith-job-';
 
-/** One folder per job under WORK_DIR, named after the worker process that made it (`filterDir`: where the engine writes long filter graphs). */
+/**
+ * One folder per job under WORK_DIR, named after the worker process that made it. `filterDir`:
+ * where the engine writes long filter graphs (the system's temporary folder).
+ */
 export function scratchDirs(workDir: string, pid = process.pid, filterDir = os.tmpdir()): Scratch & { sweep(): Promise<number> } {
   const prefix = `${SCRATCH_PREFIX}${pid}-`;
   return {
@@ -59,8 +62,8 @@ export function scratchDirs(workDir: string, pid = process.pid, filterDir = os.t
     remove: (dir) => fs.promises.rm(dir, { recursive: true, force: true }),
     /**
      * Removes the folders of workers that are gone (killed mid-job: their jobs are redelivered and
-     * start afresh), and their filter-graph files in the system's temporary folder. Run at start, before this worker takes a job; a folder of a live worker
-     * sharing WORK_DIR is left alone.
+     * start afresh), and their filter-graph files in `filterDir`. Run at start, before this worker
+     * takes a job; the folders and files of a live worker sharing them are left alone.
      */
     async sweep() {
       let removed = 0;
