@@ -1,8 +1,9 @@
 /**
  * `npm run admin:grant -- EMAIL` / `npm run admin:revoke -- EMAIL`: sets or clears the stored admin
- * flag of an existing account in identity's configured database (IDENTITY_DATABASE_URL or
- * DATABASE_URL, else the embedded one in DATA_DIR/db/identity), and records the change in
- * identity's outbox, so the activity feed shows it once identity publishes it.
+ * flag of an existing account. With `npm start` running on DATA_DIR, through its identity service;
+ * otherwise in identity's configured database (IDENTITY_DATABASE_URL or DATABASE_URL, else the
+ * embedded one in DATA_DIR/db/identity), recording the change in identity's outbox, so the
+ * activity feed shows it once identity publishes it.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,8 +23,9 @@ function alive(pid: number | null | undefined): boolean {
 }
 
 /**
- * The embedded database belongs to one process at a time: when `npm start`'s identity is running,
- * its gRPC port (from the supervisor's state file) is where the change goes instead.
+ * When `npm start`'s identity is running, its gRPC port (from the supervisor's state file) is where
+ * the change goes: the embedded database belongs to one process at a time, and identity publishes
+ * the change at once.
  */
 function runningIdentity(dataDir: string): { port: number } | null {
   try {
@@ -68,13 +70,13 @@ async function run(): Promise<number> {
   const dataDir = path.resolve(process.env.DATA_DIR || './data');
   const url = process.env.IDENTITY_DATABASE_URL || process.env.DATABASE_URL || undefined;
   const pgliteDir = path.join(dataDir, 'db', 'identity');
-  if (!url) {
-    if (!fs.existsSync(pgliteDir)) {
-      process.stderr.write(`No identity database in ${pgliteDir}: start Reelsmith once (npm start) and sign up first.\n`);
-      return 1;
-    }
-    const running = runningIdentity(dataDir);
-    if (running) return report(await viaIdentity(running.port, dataDir, email, grant), email, grant);
+  // A running `npm start` makes the change itself, whichever database it keeps, and publishes it
+  // at once: every gateway hears of it within moments.
+  const running = runningIdentity(dataDir);
+  if (running) return report(await viaIdentity(running.port, dataDir, email, grant), email, grant);
+  if (!url && !fs.existsSync(pgliteDir)) {
+    process.stderr.write(`No identity database in ${pgliteDir}: start Reelsmith once (npm start) and sign up first.\n`);
+    return 1;
   }
   const db = await openDatabase({ url, pgliteDir, poolSize: 1 });
   try {

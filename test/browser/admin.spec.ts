@@ -71,7 +71,7 @@ describe('admin dashboard in Chromium against the whole product', () => {
     // The operator's command, against the running product. The same session becomes an admin.
     const grant = await run(process.execPath, [path.join(ROOT, 'scripts', 'admin.js'), 'grant', chief], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...sys.dbEnv, DATA_DIR: dataDir },
     });
     expect(grant.stdout).toContain(chief);
     // Within moments (identity tells every gateway; the cached answer would otherwise last 30 s).

@@ -4,8 +4,8 @@ import { Api } from '../support/api';
 import { sharedSystem, SHARED_START_MS, type SharedSystem } from '../support/shared-system';
 
 /**
- * Schemathesis-style, against the whole product as `npm start` runs it (real services, PostgreSQL
- * through PGlite, NATS, local storage): every operation of the served OpenAPI document gets
+ * Schemathesis-style, against the whole product as `npm start` runs it (real services, each
+ * service's PostgreSQL database, NATS, local storage): every operation of the served OpenAPI document gets
  * input the document accepts, as a signed-in user, and each answer must be
  *  - not a 5xx;
  *  - a status the document lists for the operation;

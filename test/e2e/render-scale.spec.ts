@@ -94,7 +94,7 @@ describe('one reel on many render workers', () => {
     await ops.signUp(opsEmail);
     const grant = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'admin.js'), 'grant', opsEmail], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...sys.dbEnv, DATA_DIR: dataDir },
     }).toString();
     expect(grant).toContain(opsEmail);
     const clips: string[] = [];

@@ -28,7 +28,7 @@ describe('npm start: the whole product on embedded defaults', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves, survives a crashed service, stops cleanly and keeps its data', async () => {
-    const sys = await startSystem(dataDir, STARTER_LIBRARY);
+    const sys = await startSystem(dataDir, STARTER_LIBRARY, { database: 'embedded' });
     let pids: number[] = [];
     let firstInstance = '';
     try {
@@ -115,7 +115,7 @@ describe('npm start: the whole product on embedded defaults', () => {
     expect(pids.filter(isAlive)).toEqual([]);
 
     // A second start reuses the same data: same installation, no re-initialisation.
-    const again = await startSystem(dataDir, STARTER_LIBRARY);
+    const again = await startSystem(dataDir, STARTER_LIBRARY, { database: 'embedded' });
     try {
       const h = await health(again.baseUrl);
       expect(h.status).toBe(200);

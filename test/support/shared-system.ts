@@ -26,12 +26,15 @@
  * How: the projects' global setup names a fresh folder (REELSMITH_SHARED_PRODUCT); the first call
  * for a kind claims its folder, starts `scripts/start.js` writing its output to a file there, and
  * records the product in `product.json` once it is up; later calls (or other workers) read that
- * record. The teardown stops each supervisor (SIGINT, as Ctrl-C) and removes the folder.
+ * record. Its services' databases are on the machine's PostgreSQL (`product-db.ts`). The teardown
+ * stops each supervisor (SIGINT, as Ctrl-C), drops its databases and removes the folder.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVICE_NAMES } from '@reelsmith/kit';
 import { BEAT_120, makeSong } from './media';
+import { createProductDatabases } from './product-db';
 import { SHARED_PRODUCT_ENV } from './shared-setup';
 import { freePort, isAlive, isUp, productEnv, ROOT, STARTER_LIBRARY, type SupervisorState } from './system';
 
@@ -119,6 +122,8 @@ const files = (dir: string) => ({
   claim: path.join(dir, 'claimed'),
   record: path.join(dir, 'product.json'),
   failed: path.join(dir, 'failed.txt'),
+  /** The names of the product's databases on the machine's PostgreSQL, which the teardown drops. */
+  dbs: path.join(dir, 'databases.json'),
   log: path.join(dir, 'product.log'),
   data: path.join(dir, 'data'),
 });
@@ -159,12 +164,14 @@ export async function sharedSystem(kind: SharedKind = 'default', timeoutMs = SHA
 async function start(f: ReturnType<typeof files>, env: Record<string, string>, timeoutMs: number): Promise<void> {
   const port = await freePort();
   fs.mkdirSync(f.data, { recursive: true });
+  const dbs = await createProductDatabases(SERVICE_NAMES);
+  fs.writeFileSync(f.dbs, JSON.stringify(dbs.names));
   const out = fs.openSync(f.log, 'a');
   // Output to a file and unreferenced: the product outlives the spec that started it, and holds
   // nothing of that spec's open.
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
-    env: productEnv(port, f.data, env),
+    env: productEnv(port, f.data, { ...dbs.env, ...env }),
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);

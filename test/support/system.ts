@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@reelsmith/kit';
+import { freePort, SERVICE_NAMES } from '@reelsmith/kit';
+import { createProductDatabases, dropDatabases } from './product-db';
 
 export { freePort };
 
@@ -27,9 +28,25 @@ export interface RunningSystem {
   dataDir: string;
   child: ChildProcess;
   output: () => string;
+  /**
+   * The services' database URLs (`<SERVICE>_DATABASE_URL`) on the machine's PostgreSQL, empty for
+   * a product on embedded databases: what an operator's command (`scripts/admin.js`) needs besides
+   * `DATA_DIR`.
+   */
+  dbEnv: Record<string, string>;
   state(): SupervisorState;
-  /** SIGINT, as Ctrl-C does; resolves with the exit code. */
+  /** SIGINT, as Ctrl-C does; resolves with the exit code. Drops the product's databases. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  timeoutMs?: number;
+  /**
+   * `postgres` (the default): each service's database on the machine's PostgreSQL
+   * (`product-db.ts`), made for this product and dropped when it stops. `embedded`: `npm start`'s
+   * own PGlite databases in `DATA_DIR`, kept there.
+   */
+  database?: 'postgres' | 'embedded';
 }
 
 /**
@@ -71,32 +88,41 @@ export async function isUp(port: number, output: string): Promise<boolean> {
   );
 }
 
-export async function startSystem(dataDir: string, extraEnv: Record<string, string> = {}, timeoutMs = 120_000): Promise<RunningSystem> {
+export async function startSystem(dataDir: string, extraEnv: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningSystem> {
+  const { timeoutMs = 120_000, database = 'postgres' } = opts;
   const port = await freePort();
+  const dbs = database === 'postgres' ? await createProductDatabases(SERVICE_NAMES) : { env: {}, names: [] };
   let out = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
-    env: productEnv(port, dataDir, extraEnv),
+    env: productEnv(port, dataDir, { ...dbs.env, ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let dropped: Promise<void> | undefined;
   const system: RunningSystem = {
     port,
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
     child,
     output: () => out,
+    dbEnv: dbs.env,
     state: () => JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'supervisor.json'), 'utf8')) as SupervisorState,
     stop: async (signal = 'SIGINT') => {
       if (child.exitCode === null) child.kill(signal);
-      return exited;
+      const code = await exited;
+      await (dropped ??= dropDatabases(dbs.names));
+      return code;
     },
   };
   const deadline = Date.now() + timeoutMs;
   while (!(await isUp(port, out))) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out.slice(-4000)}`);
+    if (child.exitCode !== null) {
+      await system.stop();
+      throw new Error(`npm start exited early:\n${out.slice(-4000)}`);
+    }
     if (Date.now() > deadline) {
       await system.stop();
       throw new Error(`npm start did not become healthy in ${timeoutMs} ms:\n${out.slice(-4000)}`);

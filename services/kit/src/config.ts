@@ -61,6 +61,8 @@ export const baseSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
     .optional(),
+  /** Most connections this service opens to DATABASE_URL at once (unused with the embedded PGlite). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Prefix of every subject and stream name; lets several deployments or test runs share one NATS. */
   NATS_PREFIX: z

@@ -177,7 +177,11 @@ export async function runService<C extends BaseConfig>(
 }
 
 const openServiceDatabase = <C extends BaseConfig>(spec: ServiceSpec<C>) =>
-  openDatabase({ url: spec.config.DATABASE_URL, pgliteDir: path.join(spec.config.DATA_DIR, 'db', spec.name) });
+  openDatabase({
+    url: spec.config.DATABASE_URL,
+    pgliteDir: path.join(spec.config.DATA_DIR, 'db', spec.name),
+    poolSize: spec.config.DATABASE_POOL_SIZE,
+  });
 
 /** The service's migrations in the order start-up applies them (the kit's outbox table first). */
 const serviceMigrations = <C extends BaseConfig>(spec: ServiceSpec<C>) => [
