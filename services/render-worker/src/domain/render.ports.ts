@@ -1,6 +1,6 @@
 import type * as Engine from '@reelsmith/engine';
-import type { Batch, EditPlan, MediaInfo } from '@reelsmith/engine';
-import type { JobRequest } from '@reelsmith/proto';
+import type { Batch, EditPlan } from '@reelsmith/engine';
+import type { JobRequest, ProbedMedia } from '@reelsmith/proto';
 
 /**
  * The engine calls the render services make, injected (repositories/engine.ts binds the real
@@ -48,7 +48,7 @@ export interface ChunkTaskBody {
    * fetches the same object and renders from this, so a clip is probed once per job. Absent
    * (a task from an older worker): the worker probes its copy.
    */
-  media?: Array<Omit<MediaInfo, 'path'>>;
+  media?: ProbedMedia[];
 }
 
 /** A chunk task as the coordinator publishes it. */

@@ -13,9 +13,9 @@ export const file_reelsmith_engine_v1_probe: GenFile = /*@__PURE__*/
   fileDesc("Ch9yZWVsc21pdGgvZW5naW5lL3YxL3Byb2JlLnByb3RvEhNyZWVsc21pdGguZW5naW5lLnYxIq4BCgtQcm9iZWRNZWRpYRISCgpzaXplX2J5dGVzGAEgASgBEhQKDGR1cmF0aW9uX3NlYxgCIAEoARITCgtmb3JtYXRfbmFtZRgDIAEoCRIvCgV2aWRlbxgEIAEoCzIgLnJlZWxzbWl0aC5lbmdpbmUudjEuUHJvYmVkVmlkZW8SLwoFYXVkaW8YBSABKAsyIC5yZWVsc21pdGguZW5naW5lLnYxLlByb2JlZEF1ZGlvIq8BCgtQcm9iZWRWaWRlbxINCgVjb2RlYxgBIAEoCRINCgV3aWR0aBgCIAEoBRIOCgZoZWlnaHQYAyABKAUSEwoLY29kZWRfd2lkdGgYBCABKAUSFAoMY29kZWRfaGVpZ2h0GAUgASgFEhAKCHJvdGF0aW9uGAYgASgBEgsKA3NhchgHIAEoARILCgNmcHMYCCABKAESGwoTdmFyaWFibGVfZnJhbWVfcmF0ZRgJIAEoCCJDCgtQcm9iZWRBdWRpbxINCgVjb2RlYxgBIAEoCRIQCghjaGFubmVscxgCIAEoBRITCgtzYW1wbGVfcmF0ZRgDIAEoBWIGcHJvdG8z");
 
 /**
- * What the engine knows of an input after ffprobe (packages/engine/src/probe.ts MediaInfo),
- * without its local path: a chunk task carries the coordinator's probe of each clip, so a clip is
- * probed once per job.
+ * What the engine knows of an input after ffprobe: the one definition of a probe. The engine's
+ * `MediaInfo` (packages/engine/src/probe.ts) is this plus the file's local path; a chunk task
+ * carries the coordinator's probe of each clip, so a clip is probed once per job.
  *
  * @generated from message reelsmith.engine.v1.ProbedMedia
  */
