@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { Api } from '../support/api';
 import { closeAll, launchBrowser, shot, signInByKeyboard, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { sharedSystem, SHARED_START_MS, SHARED_TRACKS, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
-
-interface PlanReply {
-  plan: { total_sec: number; music_start: number };
-  music: { downbeats: number[]; tempo_bpm: number; tempo_corrections: string[] } | null;
-}
 
 /**
  * What a first-time user ran into (issue 42), each done as a person does it, by keyboard or by
@@ -69,10 +65,10 @@ describe('A first-time user', () => {
   it('corrects the tempo with the window at the song’s end (it moves to the nearest bar line), and Halve says what it changed', async () => {
     const { api } = await newUser('tempo');
     const page = await pageFor(api.token);
-    const plans: PlanReply[] = [];
+    const plans: PlanResult[] = [];
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
-        void r.json().then((b: PlanReply) => plans.push(b));
+        void r.json().then((b: PlanResult) => plans.push(b));
     });
     await page.setInputFiles('input[type=file]', [path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'testvideo.mp4'), song]);
     await trayDone(page);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
+import type { PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { Api } from '../support/api';
 import {
   closeAll,
@@ -18,11 +19,6 @@ import { makeSong } from '../support/media';
 import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 const MEDIA = path.resolve(__dirname, '..', '..', '..', 'shared', 'media');
-
-interface PlanReply {
-  plan: { total_sec: number; music_start: number; segments: Array<{ start: number; end: number }> };
-  music: { duration_sec: number; downbeats: number[]; sections: Array<{ start: number; end: number; kind: string | null }> } | null;
-}
 
 /**
  * Issue 34, as a person does it: sign in by typing, add clips and a 48 s song, choose a 30 s reel
@@ -51,14 +47,14 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     chooser = nextFileChooser(page);
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
-        void r.json().then((b: PlanReply) => plans.push(b));
+        void r.json().then((b: PlanResult) => plans.push(b));
     });
   }, SHARED_START_MS);
   afterAll(() => closeAll(browser, undefined, work));
 
   const tabTo = (name: RegExp) => tabToIn(page, name);
   /** The plan preview's answers so far (200s only: a 409 while the song is analysed is asked again). */
-  const plans: PlanReply[] = [];
+  const plans: PlanResult[] = [];
   /** Does `act` and waits for the plan it asks for. */
   const replan = async (act: () => Promise<void>, timeoutMs = 30_000) => {
     const n = plans.length;

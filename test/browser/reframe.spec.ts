@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
 import { CROSSING, crossingArgs, crossingBoxX, cropLeftAt } from '../../packages/engine/src/reframe/synthetic-clips';
+import type { JobRequest, PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { Api } from '../support/api';
 import { closeAll, launchBrowser, nextFileChooser, openPage, shot, signInByKeyboard, tabTo as tabToIn, trayDone } from '../support/browser';
 import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
@@ -11,20 +12,8 @@ import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/sha
 const SRC = { w: CROSSING.width, h: CROSSING.height };
 const BOX = CROSSING.box;
 
-interface Framing {
-  mode: string;
-  camera: string;
-  width: number;
-  height: number;
-  path: Array<{ t: number; x: number; y: number }>;
-}
-interface PlanReply {
-  plan: {
-    aspect: string;
-    total_sec: number;
-    segments: Array<{ clip: number; in: number; out: number; start: number; end: number; framing?: Framing }>;
-  };
-}
+/** A plan segment's framing (its crop path), as POST /jobs/plan answers it. */
+type Framing = NonNullable<PlanResult['plan']['segments'][number]['framing']>;
 
 /** The crop's left edge at source time t along a path. */
 const cropX = (f: Framing, t: number) => cropLeftAt(f.path, t);
@@ -75,7 +64,7 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
   let browser: Browser;
   let page: Page;
   let chooser: Promise<FileChooser>;
-  const plans: PlanReply[] = [];
+  const plans: PlanResult[] = [];
 
   beforeAll(async () => {
     execFileSync('ffmpeg', crossingArgs(clip));
@@ -84,7 +73,7 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
     chooser = nextFileChooser(page);
     page.on('response', (r) => {
       if (r.url().endsWith('/jobs/plan') && r.request().method() === 'POST' && r.status() === 200)
-        void r.json().then((b: PlanReply) => plans.push(b));
+        void r.json().then((b: PlanResult) => plans.push(b));
     });
   }, SHARED_START_MS);
   afterAll(() => closeAll(browser, undefined, work));
@@ -163,7 +152,7 @@ describe('Home: a vertical reel that keeps the subject, previewed as rendered', 
     const assemble = page.waitForRequest((r) => r.url().endsWith('/jobs/assemble') && r.method() === 'POST');
     await tabTo(/^Generate This Edit$/);
     await page.keyboard.press('Enter');
-    const sent = (await assemble).postDataJSON() as { framing: string; plan: PlanReply['plan'] };
+    const sent = (await assemble).postDataJSON() as Required<Pick<JobRequest, 'framing' | 'plan'>>;
     expect(sent.framing).toBe('subject');
     expect(sent.plan.segments.map((s) => s.framing)).toEqual(moved.segments.map((s) => s.framing));
     const card = page.getByTestId('job-card');

@@ -6,8 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import type { SectionKind } from '@reelsmith/proto';
 
-export type Part = 'intro' | 'verse' | 'chorus' | 'outro';
+/** The section kinds this synthesiser writes: every kind but a bridge. */
+export type Part = Exclude<SectionKind, 'bridge'>;
 
 export interface SongSpec {
   bpm: number;

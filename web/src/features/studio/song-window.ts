@@ -6,6 +6,7 @@
  */
 
 import { windowStarts } from '../../../../proto/src/song.ts';
+import type { EditPlan } from '../../api/types';
 
 /** How many bars PageUp and PageDown move the window. */
 export const PAGE_BARS = 4;
@@ -83,7 +84,7 @@ export const sectionName = (s: { label: string; kind: string | null }) =>
   s.kind ? s.kind[0]!.toUpperCase() + s.kind.slice(1) : `Section ${s.label || '?'}`;
 
 /** Whether the reel plays a window of the song (a target length shorter than the song), so the window is shown. */
-export const usesWindow = (targetSec: number | null | undefined, plan: { clamped_to_song: boolean; total_sec: number }, songSec: number) =>
+export const usesWindow = (targetSec: number | null | undefined, plan: Pick<EditPlan, 'clamped_to_song' | 'total_sec'>, songSec: number) =>
   targetSec !== null && targetSec !== undefined && !plan.clamped_to_song && plan.total_sec < songSec - 0.05;
 
 /**
@@ -98,10 +99,7 @@ export function startAfterCorrection(bars: readonly number[], durationSec: numbe
 }
 
 /** The part of a plan a correction may change: the reel's length and where it starts in the song. */
-export interface PlanSpan {
-  total_sec: number;
-  music_start: number;
-}
+export type PlanSpan = Pick<EditPlan, 'total_sec' | 'music_start'>;
 
 /**
  * What a tempo correction did to the reel, in words: its new length (the whole number of bars of
