@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
-import type { PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
+import type { JobRequest, PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { Api } from '../support/api';
 import {
   closeAll,
@@ -176,7 +176,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     const assemble = page.waitForRequest((r) => r.url().endsWith('/jobs/assemble') && r.method() === 'POST');
     await tabTo(/^Generate This Edit$/);
     await page.keyboard.press('Enter');
-    const sent = (await assemble).postDataJSON() as { target_duration_sec: number; music_start_sec: number; plan: { music_start: number } };
+    const sent = (await assemble).postDataJSON() as Required<Pick<JobRequest, 'target_duration_sec' | 'music_start_sec' | 'plan'>>;
     expect(sent.target_duration_sec).toBe(30);
     expect(sent.music_start_sec).toBeCloseTo(dragged.start, 6);
     expect(sent.plan.music_start).toBeCloseTo(dragged.start, 6);

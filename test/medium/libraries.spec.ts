@@ -5,6 +5,7 @@ import { ErrorCode } from '@reelsmith/kit';
 import { SYSTEM_ACCOUNT } from '@reelsmith/proto';
 import { libraryStarterClips } from '../../services/assembly-orchestrator/src/repositories/demo-reels.adapters';
 import { listLibraryFiles } from '../../services/media-library/src/repositories/library-files';
+import type { UploadInfo } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { librariesStack, ORIGIN, type MusicList, type VideoList } from './libraries.stack';
 
 const DAY = 24 * 3600_000;
@@ -119,12 +120,10 @@ describe('stock libraries and My Reels through the gateway', () => {
     expect(bpms(mine.body)).toEqual(found);
     const slow = mine.body.files.find((f) => f.filename === 'slow-90.mp3')!;
 
-    const doubled = await call<{ music: { tempo_bpm: number; analysed_bpm: number; tempo_corrections: string[] } }>(
-      'POST',
-      '/uploads/tempo',
-      alice.token,
-      { key: slow.s3_key, action: 'double' },
-    );
+    const doubled = await call<Required<Pick<UploadInfo, 'music'>>>('POST', '/uploads/tempo', alice.token, {
+      key: slow.s3_key,
+      action: 'double',
+    });
     expect(doubled.status).toBe(200);
     expect(doubled.body.music.tempo_corrections).toEqual(['double']);
     // The plan preview's tempo, to the tenth the library lists: twice the one found.

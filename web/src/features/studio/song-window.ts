@@ -6,7 +6,7 @@
  */
 
 import { windowStarts } from '../../../../proto/src/song.ts';
-import type { EditPlan } from '../../api/types';
+import type { EditPlan, PlanMusic } from '../../api/types';
 
 /** How many bars PageUp and PageDown move the window. */
 export const PAGE_BARS = 4;
@@ -80,7 +80,7 @@ export function minSec(seconds: number): string {
 export const windowText = (bars: readonly number[], start: number) => `Starts at ${minSec(start)}, bar ${barNumber(bars, start)}`;
 
 /** A section's name as shown: its kind ("Chorus"), else its letter ("Section B"). */
-export const sectionName = (s: { label: string; kind: string | null }) =>
+export const sectionName = (s: Pick<PlanMusic['sections'][number], 'label' | 'kind'>) =>
   s.kind ? s.kind[0]!.toUpperCase() + s.kind.slice(1) : `Section ${s.label || '?'}`;
 
 /** Whether the reel plays a window of the song (a target length shorter than the song), so the window is shown. */

@@ -3,7 +3,7 @@
  * a beat while the plan stays one the server accepts (contiguous from 0, on the output frame grid,
  * each segment's source length plus its hold equal to its length on the reel). Pure, tested alone.
  */
-import type { EditPlan, PlanSegment } from '../../api/types';
+import type { EditPlan, PlanMusic, PlanSegment } from '../../api/types';
 
 /** The fewest frames a segment may keep when a cut moves. */
 export const MIN_FRAMES = 2;
@@ -160,14 +160,14 @@ export function tapBpm(taps: number[]): number {
   return period > 0 ? 60 / period : 0;
 }
 
+/** The part of a plan's music the timeline draws. */
+type MusicTrack = Pick<PlanMusic, 'duration_sec' | 'beats' | 'downbeats' | 'peaks'>;
+
 /**
  * The song's beats, downbeats and waveform on the reel's clock: a reel cut from the song
  * (plan.music_start > 0, or shorter than the song) shows its window only, starting at 0.
  */
-export function musicOnReel(
-  music: { duration_sec: number; beats: number[]; downbeats: number[]; peaks: number[] },
-  plan: Pick<EditPlan, 'music_start' | 'total_sec'>,
-): { duration_sec: number; beats: number[]; downbeats: number[]; peaks: number[] } {
+export function musicOnReel(music: MusicTrack, plan: Pick<EditPlan, 'music_start' | 'total_sec'>): MusicTrack {
   const start = plan.music_start ?? 0;
   const end = start + plan.total_sec;
   const shift = (xs: number[]) => xs.filter((x) => x >= start - 1e-6 && x <= end + 1e-6).map((x) => Math.max(0, x - start));
