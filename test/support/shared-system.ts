@@ -2,7 +2,7 @@
  * Products shared by the end-to-end and browser specs that can share one: each kind (`SharedKind`)
  * is started by the first spec that asks for it, reused by every later one in the same Jest run,
  * and stopped after the run's last spec by the projects' global teardown (`jest.config.js`). A
- * product start costs about 37 CPU-seconds.
+ * product start costs about 10 CPU-seconds (its databases on the machine's PostgreSQL).
  *
  * In a spec:
  *
