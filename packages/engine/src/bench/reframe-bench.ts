@@ -20,6 +20,9 @@
  *  - analysis time, CPU: today's clip analysis (analyseClip without the subject track: ffmpeg's
  *    decode and the frame statistics) against the subject analysis alone (the same frames fed to
  *    the analyser), and the ratio (target <= 25 %).
+ * Then the render of a 9:16 reel of the first seed's moving-subject clips (every segment a crop
+ * following its subject) against its CPU floor (reframe-render-bench.ts; target <= 1.15x;
+ * `--skip-render` leaves it out).
  * Targets are printed beside the figures; nothing is asserted. Run it with `nice -n 19`.
  */
 import fs from 'node:fs';
@@ -36,6 +39,7 @@ import {
   type SubjectTrack,
 } from '../reframe/index.js';
 import { renderSynthetic, shotStarts, subjectsAt, syntheticSet, type SyntheticClip } from '../reframe/synthetic-clips.js';
+import { renderAgainstFloor } from './reframe-render-bench.js';
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -248,6 +252,20 @@ async function main() {
   log(
     'targets: frame-to-frame move <= 1 % of the width except at cuts; still shots within 2 px; subject analysis <= 25 % of clip analysis',
   );
+  if (process.argv.includes('--skip-render')) return;
+  // The first seed's moving-subject clips, made into one 9:16 reel (reframe-render-bench.ts).
+  const moving = clips.filter((c) => c.name.endsWith(`-${SEEDS[0]}`) && /^(crossing|stop-go|pan|cuts)-/.test(c.name));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-reframe-render-'));
+  try {
+    log('');
+    const lines = await renderAgainstFloor(
+      moving.map((c) => path.join(dir, `${c.name}-${c.width}x${c.height}.mp4`)),
+      work,
+    );
+    lines.forEach((l) => log(l));
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
 main().catch((e) => {

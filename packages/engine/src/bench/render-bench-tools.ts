@@ -52,8 +52,19 @@ export const H264_FAST = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt',
 
 export const OUTPUT_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '21', '-c:a', 'aac', '-b:a', '192k'];
 
-/** The reel's raw frames (1080p30 yuv420p) as an ffmpeg input. */
-export const rawInput = (file: string) => ['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', '1920x1080', '-r', '30', '-i', file];
+/** The reel's raw frames (30 fps yuv420p, 1920x1080 unless `size` says otherwise) as an ffmpeg input. */
+export const rawInput = (file: string, size = { width: 1920, height: 1080 }) => [
+  '-f',
+  'rawvideo',
+  '-pix_fmt',
+  'yuv420p',
+  '-s',
+  `${size.width}x${size.height}`,
+  '-r',
+  '30',
+  '-i',
+  file,
+];
 
 /** Average PSNR (dB) of a video's frames against raw 1080p30 yuv420p frames. */
 export function psnr(file: string, raw: string): number {
