@@ -132,4 +132,19 @@ describe('subject presence', () => {
     expect(mean(p)).toBeGreaterThan(0.6);
     expect(mean(q)).toBeLessThan(mean(p) - 0.3);
   });
+
+  it('gives a stretch a sparse decode left without samples the presence of the nearest sample in its shot', () => {
+    const box = (weight: number) => ({ x: 0.4, y: 0.3, w: 0.1, h: 0.4, weight, moving: false });
+    // A subject in the first two seconds, none in the last two; nothing sampled from 2 to 6 s.
+    const samples = [
+      ...[0, 0.5, 1, 1.5, 2].map((t) => ({ t, boxes: [box(0.9)] })),
+      ...[6, 6.5, 7, 7.5].map((t) => ({ t, boxes: [box(0.1)] })),
+    ];
+    const track = { version: 1, intervalSec: 0.5, samples, shots: [] as number[] };
+    expect(subjectPresence(track, [1, 3, 3.9, 4.1, 5, 7])).toEqual([1, 1, 1, 0, 0, 0]);
+    // A cut at 3.5 s: the gap's first part is the first shot's, the rest the second's.
+    expect(subjectPresence({ ...track, shots: [3.5] }, [2.2, 3.4, 3.6, 4.5])).toEqual([1, 1, 0, 0]);
+    // A shot between cuts at 3 and 5 s with no sample in it has no presence.
+    expect(subjectPresence({ ...track, shots: [3, 5] }, [2.5, 3.4, 5.5])).toEqual([1, 0, 0]);
+  });
 });
