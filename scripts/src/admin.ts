@@ -9,36 +9,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { dial, enqueueEvent, openDatabase, useInternalToken } from '@reelsmith/kit';
+import { dial, enqueueEvent, openDatabase, runningServicePort, useInternalToken } from '@reelsmith/kit';
 import { identity } from '@reelsmith/proto';
-
-function alive(pid: number | null | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * When `npm start`'s identity is running, its gRPC port (from the supervisor's state file) is where
- * the change goes: the embedded database belongs to one process at a time, and identity publishes
- * the change at once.
- */
-function runningIdentity(dataDir: string): { port: number } | null {
-  try {
-    const s = JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'supervisor.json'), 'utf8')) as {
-      processes?: Record<string, { pid: number | null }>;
-      ports?: Record<string, { grpc: number }>;
-    };
-    const port = s.ports?.identity?.grpc;
-    return alive(s.processes?.identity?.pid) && port ? { port } : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Through the running identity (SetAdmin), with the internal token `npm start` generated. */
 async function viaIdentity(port: number, dataDir: string, email: string, grant: boolean) {
@@ -72,8 +44,8 @@ async function run(): Promise<number> {
   const pgliteDir = path.join(dataDir, 'db', 'identity');
   // A running `npm start` makes the change itself, whichever database it keeps, and publishes it
   // at once: every gateway hears of it within moments.
-  const running = runningIdentity(dataDir);
-  if (running) return report(await viaIdentity(running.port, dataDir, email, grant), email, grant);
+  const running = runningServicePort(dataDir, 'identity');
+  if (running) return report(await viaIdentity(running, dataDir, email, grant), email, grant);
   if (!url && !fs.existsSync(pgliteDir)) {
     process.stderr.write(`No identity database in ${pgliteDir}: start Reelsmith once (npm start) and sign up first.\n`);
     return 1;

@@ -9,6 +9,8 @@ import { freePort, SERVICE_NAMES } from '@reelsmith/kit';
 import { createProductDatabases, dropDatabases } from './product-db';
 
 export { freePort };
+/** Whether process `pid` is running. */
+export { processAlive as isAlive } from '@reelsmith/kit';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -132,14 +134,6 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
   return system;
 }
 
-export const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Stops the product (if it started) and removes its data dir and any other folders of the test. */
 export async function stopSystem(sys: RunningSystem | undefined, ...dirs: string[]): Promise<void> {

@@ -7,7 +7,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger, createObjectStore, dial, migrate, openDatabase, readMigrations, useInternalToken } from '@reelsmith/kit';
+import {
+  createLogger,
+  createObjectStore,
+  dial,
+  migrate,
+  openDatabase,
+  readMigrations,
+  runningServicePort,
+  useInternalToken,
+} from '@reelsmith/kit';
 import { media } from '@reelsmith/proto';
 import { loadImportConfig } from './config.js';
 import { LibraryService, importMany, type ImportOutcome, type LibraryFile } from './domain/library.service.js';
@@ -20,23 +29,8 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 /** The running media-library's gRPC address, if there is one. */
 function runningService(dataDir: string, given: string | undefined): string | undefined {
   if (given) return given;
-  const file = path.join(dataDir, 'run', 'supervisor.json');
-  if (!fs.existsSync(file)) return undefined;
-  try {
-    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      pid?: number;
-      processes?: Record<string, { pid: number | null }>;
-      ports?: Record<string, { grpc: number }>;
-    };
-    const pid = state.processes?.['media-library']?.pid;
-    const port = state.ports?.['media-library']?.grpc;
-    if (!pid || !port || !state.pid) return undefined;
-    process.kill(state.pid, 0); // throws when the supervisor is gone
-    process.kill(pid, 0);
-    return `127.0.0.1:${port}`;
-  } catch {
-    return undefined;
-  }
+  const port = runningServicePort(dataDir, 'media-library');
+  return port ? `127.0.0.1:${port}` : undefined;
 }
 
 async function main(): Promise<void> {
