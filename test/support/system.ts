@@ -134,7 +134,6 @@ export async function startSystem(dataDir: string, extraEnv: Record<string, stri
   return system;
 }
 
-
 /** Stops the product (if it started) and removes its data dir and any other folders of the test. */
 export async function stopSystem(sys: RunningSystem | undefined, ...dirs: string[]): Promise<void> {
   await sys?.stop();
