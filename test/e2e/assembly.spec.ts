@@ -103,10 +103,13 @@ describe('assembly end to end, on the system as npm start runs it', () => {
     const again = await api.call<{ job_id: string }>('POST', '/jobs/assemble', body, { 'idempotency-key': 'first-reel' });
     expect(again.body.job_id).toBe(jobId);
 
+    // The limit's timer is cleared once the job has finished: a pending one would keep Jest's
+    // process up for the rest of its four minutes after the lane's last spec.
+    let limit: NodeJS.Timeout | undefined;
     const final = await Promise.race([
       finished,
-      new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no completion; saw ${statuses.join(',')}`)), 240_000)),
-    ]);
+      new Promise<never>((_, rej) => (limit = setTimeout(() => rej(new Error(`no completion; saw ${statuses.join(',')}`)), 240_000))),
+    ]).finally(() => clearTimeout(limit));
     socket.close();
     expect(final.status).toBe('completed');
     expect(progress.length).toBeGreaterThan(3);
