@@ -17,7 +17,7 @@ import { buildRenderArgs } from '../render-args.js';
 import { prepareTitle } from '../render-chunks.js';
 import { prepare, renderReel } from '../render.js';
 import { ASPECTS } from '../settings.js';
-import { median, now, OUTPUT_CODECS, rawInput, run } from './render-bench-tools.js';
+import { cpuFloor, median, now } from './render-bench-tools.js';
 
 const SETTINGS = { aspect: '9:16', framing: 'subject', pacing_preset: 'standard' } as const;
 
@@ -37,43 +37,8 @@ export async function renderAgainstFloor(clips: string[], dir: string, rounds = 
   const decodeArgs = graph.args.slice(0, graph.args.indexOf('-c:v'));
   const raw = path.join(dir, 'reframed.yuv');
   const wav = path.join(dir, 'reframed.wav');
-  await run(
-    [
-      ...decodeArgs.filter((a) => a !== '[aout]' && a !== '[vout]' && a !== '-map'),
-      '-map',
-      '[vout]',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuv420p',
-      raw,
-      '-map',
-      '[aout]',
-      '-c:a',
-      'pcm_s16le',
-      wav,
-    ],
-    title.fontEnv,
-  );
-  const floorOnce = async () => {
-    let t = now();
-    await run([...decodeArgs, '-f', 'null', '-'], title.fontEnv);
-    const decodeFilter = now() - t;
-    t = now();
-    await run([
-      '-v',
-      'error',
-      '-y',
-      ...rawInput(raw, out),
-      '-i',
-      wav,
-      ...OUTPUT_CODECS,
-      '-movflags',
-      '+faststart',
-      path.join(dir, 'floor.mp4'),
-    ]);
-    return { decodeFilter, encode: now() - t };
-  };
+  const { writeRaw, floorOnce } = cpuFloor(decodeArgs, { raw, wav, out: path.join(dir, 'floor.mp4') }, out, title.fontEnv);
+  await writeRaw();
 
   await renderOnce(); // warm-up
   const renders: number[] = [];

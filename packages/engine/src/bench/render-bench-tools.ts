@@ -78,3 +78,57 @@ export const median = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+
+/**
+ * The CPU floor's two halves for a render's filter graph (`decodeArgs`: its inputs, graph and maps,
+ * without the encoder): `writeRaw` writes the graph's unencoded output once (frames to `raw`, sound
+ * to `wav`; not timed), `floorOnce` times decoding and filtering with no encode, then encoding the
+ * output of `size` from those raw frames.
+ */
+export function cpuFloor(
+  decodeArgs: string[],
+  files: { raw: string; wav: string; out: string },
+  size?: { width: number; height: number },
+  env?: Record<string, string>,
+) {
+  return {
+    writeRaw: () =>
+      run(
+        [
+          ...decodeArgs.filter((a) => a !== '[aout]' && a !== '[vout]' && a !== '-map'),
+          '-map',
+          '[vout]',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'yuv420p',
+          files.raw,
+          '-map',
+          '[aout]',
+          '-c:a',
+          'pcm_s16le',
+          files.wav,
+        ],
+        env,
+      ),
+    floorOnce: async () => {
+      let t = now();
+      await run([...decodeArgs, '-f', 'null', '-'], env);
+      const decodeFilter = now() - t;
+      t = now();
+      await run([
+        '-v',
+        'error',
+        '-y',
+        ...rawInput(files.raw, size),
+        '-i',
+        files.wav,
+        ...OUTPUT_CODECS,
+        '-movflags',
+        '+faststart',
+        files.out,
+      ]);
+      return { decodeFilter, encode: now() - t };
+    },
+  };
+}

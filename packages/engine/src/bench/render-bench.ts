@@ -41,7 +41,7 @@ import { parseSettings } from '../settings.js';
 import { titleScript } from '../title.js';
 import { handWrittenArgs, longReel } from './render-bench-cases.js';
 import { compareDecodings, makeCorpus, realFootage } from './render-bench-corpus.js';
-import { log, median, now, OUTPUT_CODECS, peakChildMemory, psnr, rawInput, run } from './render-bench-tools.js';
+import { cpuFloor, log, median, now, OUTPUT_CODECS, peakChildMemory, psnr, run } from './render-bench-tools.js';
 
 /** `--rounds N` (default 3). */
 const rounds = () => {
@@ -161,44 +161,9 @@ async function main(): Promise<void> {
     const raw = path.join(dir, 'reel.yuv');
     // `--cli-only` times just the CLI, the two single passes and the analysis.
     const cliOnly = process.argv.includes('--cli-only');
-    if (!cliOnly)
-      await run(
-        [
-          ...decodeArgs.filter((a) => a !== '[aout]' && a !== '[vout]' && a !== '-map'),
-          '-map',
-          '[vout]',
-          '-f',
-          'rawvideo',
-          '-pix_fmt',
-          'yuv420p',
-          raw,
-          '-map',
-          '[aout]',
-          '-c:a',
-          'pcm_s16le',
-          path.join(dir, 'reel.wav'),
-        ],
-        fontEnv,
-      );
-    const floorOnce = async () => {
-      let t = now();
-      await run([...decodeArgs, '-f', 'null', '-'], fontEnv);
-      const decodeFilter = now() - t;
-      t = now();
-      await run([
-        '-v',
-        'error',
-        '-y',
-        ...rawInput(raw),
-        '-i',
-        path.join(dir, 'reel.wav'),
-        ...OUTPUT_CODECS,
-        '-movflags',
-        '+faststart',
-        path.join(dir, 'floor.mp4'),
-      ]);
-      return { decodeFilter, encode: now() - t };
-    };
+    const floor = cpuFloor(decodeArgs, { raw, wav: path.join(dir, 'reel.wav'), out: path.join(dir, 'floor.mp4') }, undefined, fontEnv);
+    if (!cliOnly) await floor.writeRaw();
+    const floorOnce = floor.floorOnce;
 
     // Naive: an intermediate file per segment, concat, then the final pass (title, fades, music).
     // It needs each clip's size and rotation for its filters, so it probes too (one at a time,
