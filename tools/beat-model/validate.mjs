@@ -2,7 +2,8 @@
 /* global process, console */
 // Scores a model on the validation songs' stored features (seeds 500000-999999, never test seeds):
 // beat F-measure, CMLt, downbeat F, meter, and the beats' activation (for the confidence bounds).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,L2,...]
+// --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
@@ -11,32 +12,50 @@ import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
 import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
 import { readTrainingFeatures } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
-const dir = process.argv[2];
-if (process.argv[3]) useBeatModel(process.argv[3]);
-const rows = [];
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const lambdas = (
+  process.argv
+    .find((a) => a.startsWith('--lambda='))
+    ?.slice(9)
+    .split(',') ?? [undefined]
+).map((l) => (l === undefined ? l : Number(l)));
+const dir = args[0];
+if (args[1]) useBeatModel(args[1]);
+const songs = [];
 for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
   if (meta.seed < 500000 || meta.seed >= 1000000) continue;
   const x = readTrainingFeatures(path.join(dir, f.slice(0, -5)));
-  const act = await activationsOf(x.data, x.bands, x.frames);
-  const d = decodeBeats(act.beat, act.downbeat, act.fps);
-  const bars = d.beats.filter((_, i) => d.positions[i] === 0);
-  const s = [...d.strength].sort((a, b) => a - b);
-  rows.push({
-    style: meta.style,
-    f: beatFMeasure(d.beats, meta.beats),
-    c: beatContinuity(d.beats, meta.beats).cmlt,
-    down: meta.beatsPerBar >= 3 ? beatFMeasure(bars, meta.downbeats) : NaN,
-    meter: d.beatsPerBar === meta.beatsPerBar,
-    med: s[s.length >> 1] ?? 0,
-    irr: hopIrregularity(d.beats),
-  });
+  songs.push({ meta, act: await activationsOf(x.data, x.bands, x.frames) });
 }
-rows.sort((a, b) => a.style.localeCompare(b.style));
-for (const r of rows)
+for (const lambda of lambdas) score(lambda);
+
+function score(lambda) {
+  const rows = [];
+  for (const { meta, act } of songs) {
+    const d = decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda);
+    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    const s = [...d.strength].sort((a, b) => a - b);
+    rows.push({
+      style: meta.style,
+      f: beatFMeasure(d.beats, meta.beats),
+      c: beatContinuity(d.beats, meta.beats).cmlt,
+      down: meta.beatsPerBar >= 3 ? beatFMeasure(bars, meta.downbeats) : NaN,
+      meter: d.beatsPerBar === meta.beatsPerBar,
+      med: s[s.length >> 1] ?? 0,
+      irr: hopIrregularity(d.beats),
+    });
+  }
+  rows.sort((a, b) => a.style.localeCompare(b.style));
+  if (lambdas.length === 1)
+    for (const r of rows)
+      console.log(
+        `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %`,
+      );
+  const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
+  const dn = rows.filter((r) => Number.isFinite(r.down));
+  const meter = rows.filter((r) => r.meter).length;
   console.log(
-    `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %`,
+    `${lambda === undefined ? '' : `lambda ${lambda}: `}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}`,
   );
-const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
-const dn = rows.filter((r) => Number.isFinite(r.down));
-console.log(`${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}`);
+}

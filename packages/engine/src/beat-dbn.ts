@@ -57,7 +57,7 @@ interface Path {
   beatPos: number[];
 }
 
-function decodeMeter(beat: Float32Array, down: Float32Array, m: number): Path {
+function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambda: number): Path {
   const n = beat.length;
   const taus: number[] = [];
   for (let t = MIN_TAU; t <= MAX_TAU; t++) taus.push(t);
@@ -105,7 +105,7 @@ function decodeMeter(beat: Float32Array, down: Float32Array, m: number): Path {
     const d = Math.max(FLOOR, Math.min(b, down[t]!));
     lD[t] = Math.log(d);
     lB[t] = Math.log(Math.max(FLOOR, b - d));
-    lN[t] = Math.log((1 - b) / (OBS_LAMBDA - 1));
+    lN[t] = Math.log((1 - b) / (obsLambda - 1));
   }
   const cum = new Float64Array(n);
   cum[0] = lN[0]!;
@@ -200,9 +200,11 @@ function refine(act: Float32Array, c: number, half: number): { frame: number; he
 /**
  * Beats, downbeats and meter from the model's activations at `fps` (100) frames per second.
  * Leading and trailing beats whose activation stays under `edge` are dropped (silence before or
- * after the music).
+ * after the music). `obsLambda` (OBS_LAMBDA unless given: tools/beat-model/validate.mjs tries
+ * others on the validation songs) weighs a frame's activation against its having no beat: the
+ * higher it is, the weaker an activation (an off-beat, say) that can count as a beat.
  */
-export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number, edge = 0.1): DecodedBeats {
+export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number, edge = 0.1, obsLambda = OBS_LAMBDA): DecodedBeats {
   const ratio = Math.round(fps / DBN_FPS);
   const n = Math.ceil(beat.length / ratio);
   const b50 = new Float32Array(n);
@@ -215,8 +217,8 @@ export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number,
   if (n < 2 * MAX_TAU) {
     return { beats: [], positions: [], beatsPerBar: 4, strength: [] };
   }
-  const three = decodeMeter(b50, d50, 3);
-  const four = decodeMeter(b50, d50, 4);
+  const three = decodeMeter(b50, d50, 3, obsLambda);
+  const four = decodeMeter(b50, d50, 4, obsLambda);
   const best = three.logp > four.logp ? three : four;
   const half = Math.round(0.03 * fps);
   const placed = best.beatFrames.map((f) => refine(beat, f * ratio + Math.floor(ratio / 2), half));

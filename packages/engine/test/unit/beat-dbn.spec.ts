@@ -61,6 +61,23 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     ).toBeGreaterThan(0.9);
   });
 
+  it('counts a weaker off-beat as a beat at a higher obsLambda only', () => {
+    // Beats at 75 BPM and a weaker activation of 0.4 on every off-beat (a skank, a hi-hat). The
+    // downbeat activation is half the beat's everywhere, so the bar says nothing.
+    const beats = Array.from({ length: 30 }, (_, i) => 0.5 + i * 0.8);
+    const { beat } = activations(beats, 4, 25);
+    for (const b of beats) {
+      const i = Math.round((b + 0.4) * FEATURE_FPS);
+      if (i < beat.length) beat[i] = Math.max(beat[i]!, 0.4);
+    }
+    const down = beat.map((b) => b / 2);
+    const doubled = decodeBeats(beat, down, FEATURE_FPS, 0.1, 16);
+    const kept = decodeBeats(beat, down, FEATURE_FPS, 0.1, 4);
+    // At 16 (the engine's) the off-beats are beats too: twice the tempo; at 4 the true beats alone.
+    expect(doubled.beats.length).toBeGreaterThan(1.8 * beats.length);
+    expect(beatFMeasure(kept.beats, beats)).toBeGreaterThan(0.97);
+  });
+
   it('gives no beats in silence and a confidence that follows the activations', () => {
     const n = 2000;
     const d = decodeBeats(new Float32Array(n), new Float32Array(n), FEATURE_FPS);
