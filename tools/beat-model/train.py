@@ -15,9 +15,12 @@ and a 1x1 convolution; a 1x1 head gives each 50 fps step the beat and downbeat a
 its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights.
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
-neighbours; Adam, the learning rate on a cosine decay over the wall-clock budget; batches of 8
+neighbours; Adam, the learning rate on a cosine decay; batches of 8
 crops of 16 s, 60 % of them time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo
-augmentation). The data folder is rescanned every third epoch (songs still being rendered join).
+augmentation) and half of them through a random EQ and level (eq()). `--steps N` trains N steps
+on the songs present at the start, the learning rate on a cosine over the steps, so the same
+data, seed and steps give the same weights; without it the decay follows the wall clock
+(`--minutes`) and the data folder is rescanned every third epoch (songs still being rendered join).
 Songs are held as the spectrogram half in float16; the rises are computed again per crop, as
 beat-features.ts computes them. `--init` starts from an exported model of this architecture.
 """
@@ -43,6 +46,7 @@ DILATIONS = [2**i for i in range(10)]
 CROP = 1600  # frames (16 s)
 BATCH = 8
 STRETCHED = 0.6
+EQUALISED = 0.5  # share of crops given a random EQ and level (eq below)
 
 
 class Block(nn.Module):
@@ -124,14 +128,31 @@ def targets(d, s0, a, n):
     return y
 
 
-def batch(songs, rng, stretch=True):
+def eq(seg, rng):
+    """The spectrogram half of a crop as if played through another EQ and at another level: the
+    magnitudes (beat-features.ts stores log10(1 + 10 * magnitude)) times a smooth gain over the
+    bands (a tilt of up to 6 dB either way across the bands, a peak or notch of up to 9 dB two to
+    eight bands wide) and a level of -12..+6 dB; another band's timbre, as a sound font that
+    training never heard would sound."""
+    n = seg.shape[0]
+    k = np.arange(n, dtype=np.float32)
+    db = rng.uniform(-6, 6) * (k / max(1, n - 1) - 0.5) * 2
+    db += rng.uniform(-9, 9) * np.exp(-0.5 * ((k - rng.uniform(0, n - 1)) / rng.uniform(1, 4)) ** 2)
+    db += rng.uniform(-12, 6)
+    gain = (10 ** (db / 20)).astype(np.float32)[:, None]
+    mag = (np.power(10, seg) - 1) / 10
+    return np.log10(1 + 10 * mag * gain)
+
+
+def batch(songs, rng, augment=True):
     """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (tempo
-    augmentation on top of the rendered songs' own, make-data.mjs --excerpts)."""
+    augmentation on top of the rendered songs' own, make-data.mjs --excerpts); in training,
+    EQUALISED of them through a random EQ and level (eq)."""
     xs, ys = [], []
     for _ in range(BATCH):
         x, _, d = songs[rng.randrange(len(songs))]
         n = x.shape[1]
-        a = math.exp(rng.uniform(math.log(0.75), math.log(1.33))) if stretch and rng.random() < STRETCHED else 1.0
+        a = math.exp(rng.uniform(math.log(0.75), math.log(1.33))) if augment and rng.random() < STRETCHED else 1.0
         span = CROP * a
         s0 = rng.uniform(0, n - span) if n > span else 0.0
         src = s0 + np.arange(CROP) * a
@@ -139,6 +160,8 @@ def batch(songs, rng, stretch=True):
         lo = int(math.floor(s0))
         hi = min(n, int(math.ceil(src[-1])) + 2)
         seg = x[:, max(0, lo - 1) : hi].astype(np.float32)
+        if augment and rng.random() < EQUALISED:
+            seg = eq(seg, rng)
         full = np.concatenate([seg, rises(seg)])
         if lo > 0:
             full = full[:, 1:]  # the rise of the crop's first frame is from the frame before it
@@ -163,6 +186,12 @@ def main():
     ap.add_argument('data')
     ap.add_argument('out')
     ap.add_argument('--minutes', type=float, default=45)
+    ap.add_argument(
+        '--steps',
+        type=int,
+        help='train for this many steps, the learning rate on a cosine over them, on the songs present at the start '
+        '(no rescans): the same data, seed and steps give the same weights; without it, --minutes decides',
+    )
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--steps-per-epoch', type=int, default=150)
     ap.add_argument('--lr', type=float, default=2e-3)
@@ -186,13 +215,14 @@ def main():
     best = math.inf
     epoch = 0
     budget = args.minutes * 60
+    done = 0
     vrng = random.Random(7)
-    vbatches = [batch(val, vrng, stretch=False) for _ in range(12)] if val else []
-    while time.time() - t0 < budget:
+    vbatches = [batch(val, vrng, augment=False) for _ in range(12)] if val else []
+    while (done < args.steps) if args.steps else (time.time() - t0 < budget):
         epoch += 1
-        if epoch > 1 and epoch % 3 == 0:
+        if not args.steps and epoch > 1 and epoch % 3 == 0:
             train += load(args.data, 0, 500000, skip={s[2]['seed'] for s in train})
-        frac = min(1.0, (time.time() - t0) / budget)
+        frac = done / args.steps if args.steps else min(1.0, (time.time() - t0) / budget)
         for g in opt.param_groups:
             g['lr'] = args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
         model.train()
@@ -204,6 +234,7 @@ def main():
             loss.backward()
             opt.step()
             tl += loss.item()
+        done += args.steps_per_epoch
         model.eval()
         with torch.no_grad():
             vl = sum(loss_of(model, x, y).item() for x, y in vbatches) / max(1, len(vbatches))
