@@ -1,6 +1,7 @@
 // The global teardown of the e2e and browser projects (jest.config.js), after the run's last spec:
 // stops this run's shared products if specs started them (SIGINT to its supervisor, as Ctrl-C;
-// SIGKILL after 30 s), drops their databases, then removes its folder. The second project's call finds nothing left to do.
+// SIGKILL after 30 s), drops their databases, then removes its folder. The second project's call
+// finds nothing left to do.
 import fs from 'node:fs';
 import path from 'node:path';
 import { dropDatabases } from './product-db';
