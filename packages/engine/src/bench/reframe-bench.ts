@@ -20,6 +20,8 @@
  *  - analysis time, CPU: today's clip analysis (analyseClip without the subject track: ffmpeg's
  *    decode and the frame statistics) against the subject analysis alone (the same frames fed to
  *    the analyser), and the ratio (target <= 25 %).
+ * Then the real-footage table (reframe-real-bench.ts: the starter library's clips with their
+ * subjects annotated by hand; `--real-only` prints it alone).
  * Then the render of a 9:16 reel of the first seed's moving-subject clips (every segment a crop
  * following its subject) against its CPU floor (reframe-render-bench.ts; target <= 1.15x;
  * `--skip-render` leaves it out).
@@ -28,18 +30,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ANALYSIS_H, ANALYSIS_W, analyseClip } from '../clip-analysis.js';
-import { execMedia } from '../exec.js';
-import {
-  centerFraming,
-  createSubjectAnalyser,
-  planCropPath,
-  type CropKey,
-  type SegmentFraming,
-  type SubjectTrack,
-} from '../reframe/index.js';
+import { centerFraming, planCropPath, type SegmentFraming } from '../reframe/index.js';
 import { renderSynthetic, shotStarts, subjectsAt, syntheticSet, type SyntheticClip } from '../reframe/synthetic-clips.js';
+import { analysisCost, cornerAt } from './reframe-bench-tools.js';
 import { renderAgainstFloor } from './reframe-render-bench.js';
+import { realFootageTable } from './reframe-real-bench.js';
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -48,29 +43,6 @@ const SEEDS = nums(arg('seeds'), [1, 2, 3, 4, 5, 6]);
 const TUNED = new Set(nums(arg('tuned'), [1, 2]));
 const OUTPUT = { w: 1080, h: 1920 };
 const SEGMENT_SEC = 2;
-
-/** CPU seconds of this process and of its children that have ended (ffmpeg), from /proc. */
-function cpuNow(): number {
-  const own = process.cpuUsage();
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 16 and 17 of stat (cutime, cstime) are 14 and 15 after the command name and state.
-  const children = (Number(fields[13]) + Number(fields[14])) / 100;
-  return (own.user + own.system) / 1e6 + children;
-}
-
-/** The crop's left and top edges at time t (linear between keys, held before the first and after the last). */
-function cornerAt(path: CropKey[], t: number): { x: number; y: number } {
-  if (t <= path[0]!.t) return path[0]!;
-  for (let i = 1; i < path.length; i++) {
-    const [a, b] = [path[i - 1]!, path[i]!];
-    if (t <= b.t) {
-      const f = (t - a.t) / (b.t - a.t);
-      return { x: a.x + f * (b.x - a.x), y: a.y + f * (b.y - a.y) };
-    }
-  }
-  return path[path.length - 1]!;
-}
 
 interface Figures {
   inFrame: number;
@@ -118,62 +90,8 @@ function measure(c: SyntheticClip, framings: Array<{ from: number; to: number; f
   return { inFrame: inside / n, maxJump, stillDrift, camera: kinds, reason: reasons || undefined };
 }
 
-/** Today's clip analysis (no subjects) and the subject analysis alone over the same frames, CPU seconds. */
-async function analysisCost(file: string, dur: number): Promise<{ today: number; subjects: number; track: SubjectTrack }> {
-  let today = Infinity;
-  // The best of two runs: the machine is shared, and the slower run measured someone else too.
-  for (let round = 0; round < 2; round++) {
-    const c0 = cpuNow();
-    await analyseClip(file, dur, undefined, undefined, { subjects: false });
-    today = Math.min(today, cpuNow() - c0);
-  }
-  const full = await analyseClip(file, dur);
-  // The same frames as the analysis decodes, in memory, fed to the analyser alone.
-  const frames: Uint8Array[] = [];
-  const size = ANALYSIS_W * ANALYSIS_H;
-  let pending = Buffer.alloc(0);
-  await execMedia(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-nostdin',
-      '-skip_loop_filter',
-      'all',
-      '-skip_frame',
-      'noref',
-      '-i',
-      `file:${file}`,
-      '-an',
-      '-vf',
-      `fps=8,scale=${ANALYSIS_W}:${ANALYSIS_H}:flags=fast_bilinear,format=gray`,
-      '-f',
-      'rawvideo',
-      'pipe:1',
-    ],
-    {
-      timeoutMs: 120_000,
-      onStdout: (chunk) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (pending.length >= size) {
-          frames.push(new Uint8Array(pending.subarray(0, size)));
-          pending = pending.subarray(size);
-        }
-      },
-    },
-  );
-  let subjects = Infinity;
-  for (let round = 0; round < 2; round++) {
-    const c0 = cpuNow();
-    const a = createSubjectAnalyser();
-    frames.forEach((f, i) => a.push(i / 8, f));
-    a.finish(full.scenes);
-    subjects = Math.min(subjects, cpuNow() - c0);
-  }
-  return { today, subjects, track: full.subjects! };
-}
-
 async function main() {
+  if (process.argv.includes('--real-only')) return realFootageTable(log);
   const dir = path.join(os.tmpdir(), 'reelsmith-reframe-clips');
   fs.mkdirSync(dir, { recursive: true });
   const clips = syntheticSet(SEEDS, (s) => !TUNED.has(s));
@@ -252,6 +170,7 @@ async function main() {
   log(
     'targets: frame-to-frame move <= 1 % of the width except at cuts; still shots within 2 px; subject analysis <= 25 % of clip analysis',
   );
+  await realFootageTable(log);
   if (process.argv.includes('--skip-render')) return;
   // The first seed's moving-subject clips, made into one 9:16 reel (reframe-render-bench.ts).
   const moving = clips.filter((c) => c.name.endsWith(`-${SEEDS[0]}`) && /^(crossing|stop-go|pan|cuts)-/.test(c.name));
