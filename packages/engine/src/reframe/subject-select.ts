@@ -2,8 +2,10 @@
  * Which subject a shot's crop keeps (pure). The boxes of the track's samples are linked into
  * subjects over time (nearest box of similar place and size), each subject scored by its salience
  * (moving ones count half as much again). The best one is required; the next one too when both
- * fit in the crop together (still regions near the edges count a little less: `centrePrior`). When they do not: the larger or the moving one is kept, and two
- * alike ones (neither larger nor moving more) fall back to letterbox.
+ * fit in the crop together. Still regions near the edges count a little less (`centrePrior`),
+ * and those lying along the picture's border much less (`boundaryPrior`). When the two do not fit:
+ * the larger (its area weighed by the boundary prior) or the moving one is kept, and two alike
+ * ones (neither larger nor moving more) fall back to letterbox.
  */
 import type { SubjectBox, SubjectSample } from './types.js';
 
@@ -68,8 +70,9 @@ export function linkSubjects(samples: SubjectSample[]): LinkedSubject[] {
       const bs = [...o.boxes.values()];
       return {
         boxes: o.boxes,
-        score: bs.reduce((a, b) => a + b.weight * (b.moving ? 1.5 : 1) * centrePrior(b), 0),
-        meanArea: bs.reduce((a, b) => a + b.w * b.h, 0) / bs.length,
+        score: bs.reduce((a, b) => a + b.weight * (b.moving ? 1.5 : 1) * centrePrior(b) * boundaryPrior(b), 0),
+        // A region the boundary prior takes for background does not win on size either.
+        meanArea: bs.reduce((a, b) => a + b.w * b.h * boundaryPrior(b), 0) / bs.length,
         movingShare: bs.filter((b) => b.moving).length / bs.length,
       };
     })
@@ -84,6 +87,31 @@ const cy = (b: SubjectBox) => b.y + b.h / 2;
  * A moving region needs none.
  */
 const centrePrior = (b: SubjectBox) => (b.moving ? 1 : 1 - (cx(b) - 0.5) ** 2 - (cy(b) - 0.5) ** 2);
+
+/** The saliency grid's cells (saliency.ts): the boundary prior counts border length in cells. */
+const CELLS_W = 64;
+const CELLS_H = 32;
+/** A box side within this of the picture's edge lies on it. */
+const ON_EDGE = 0.01;
+
+/**
+ * The boundary prior of Zhu, Liang, Wei and Sun (CVPR 2014, "Saliency optimization from robust
+ * background detection"): a region that touches the picture's border along much of its own size is
+ * far more likely background (a window at the edge of a wall, a road marking running out of the
+ * picture) than a subject, which photographers keep inside the frame. Its boundary connectivity,
+ * the length it lies along the border over the square root of its area (in saliency grid cells),
+ * gives a weight exp(-c^2 / 2) (the paper's sigma of 1): 1 inside the picture, about 0.14 for a box
+ * a quarter of the picture wide filling a corner. A moving region needs none (a car enters from the
+ * edge).
+ */
+export function boundaryPrior(b: SubjectBox): number {
+  if (b.moving) return 1;
+  const [w, h] = [b.w * CELLS_W, b.h * CELLS_H];
+  const along =
+    (b.x <= ON_EDGE ? h : 0) + (b.x + b.w >= 1 - ON_EDGE ? h : 0) + (b.y <= ON_EDGE ? w : 0) + (b.y + b.h >= 1 - ON_EDGE ? w : 0);
+  const c = along / Math.sqrt(Math.max(1e-6, w * h));
+  return Math.exp(-(c * c) / 2);
+}
 
 export type Choice =
   { kind: 'none' } | { kind: 'follow'; subjects: LinkedSubject[]; reason?: string } | { kind: 'letterbox'; reason: string };

@@ -1,4 +1,5 @@
 import { centerFraming, cropSize, letterboxFraming, planCropPath } from '../../src/reframe/camera-path';
+import { boundaryPrior } from '../../src/reframe/subject-select';
 import { simplifyPath, solveAxis } from '../../src/reframe/path-solver';
 import type { CropKey, SegmentFraming, SubjectBox, SubjectTrack } from '../../src/reframe/types';
 import { mulberry32 } from '../../src/numeric';
@@ -183,6 +184,26 @@ describe('camera paths', () => {
     );
     expect(mover.reason).toMatch(/moving/);
     expect(mover.path[0]!.x + 404).toBeGreaterThanOrEqual(0.8 * 1280);
+  });
+
+  it('take a still region lying along the picture border for background: a person beside a window in the corner is kept', () => {
+    // A dark window filling the top-left corner (larger and more salient) and a person standing
+    // inside the picture, too far apart for one 9:16 crop: the person is kept.
+    const window: SubjectBox = { x: 0, y: 0, w: 0.23, h: 0.5, weight: 0.6, moving: false };
+    const person: SubjectBox = { x: 0.48, y: 0.38, w: 0.17, h: 0.38, weight: 0.2, moving: false };
+    const f = planCropPath(
+      track(4, () => [window, person]),
+      { srcStart: 0, srcEnd: 4 },
+      SRC,
+      VERTICAL,
+    );
+    expect(f.mode).toBe('subject');
+    expect(f.path[0]!.x).toBeLessThanOrEqual(0.48 * 1280);
+    expect(f.path[0]!.x + 404).toBeGreaterThanOrEqual(0.65 * 1280);
+    // The same window moving (a door swinging open, say) is no background.
+    expect(boundaryPrior({ ...window, moving: true })).toBe(1);
+    expect(boundaryPrior(person)).toBe(1);
+    expect(boundaryPrior(window)).toBeLessThan(0.2);
   });
 
   it('move on the free axis only: a tall source cropped to square moves vertically', () => {
