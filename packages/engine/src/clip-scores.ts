@@ -8,8 +8,11 @@ import { sharpReference } from './clip-sampling.js';
 import { ANALYSIS_H, ANALYSIS_W, frameStats, histDistance, isBlackStats, STILL_MOTION, type FrameStats } from './frame-stats.js';
 import type { SubjectTrack } from './reframe/types.js';
 
-/** The version clip analyses carry; an analysis of an older one is redone (3: with the subject track). */
-export const CLIP_ANALYSIS_VERSION = 3;
+/**
+ * The version clip analyses carry; an analysis of an older one is redone (3: with the subject track;
+ * 4: the subject track's camera motion is what most of the picture agrees on, SUBJECT_TRACK_VERSION 2).
+ */
+export const CLIP_ANALYSIS_VERSION = 4;
 
 export interface ClipAnalysis {
   version: number;

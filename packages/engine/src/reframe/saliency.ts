@@ -87,17 +87,66 @@ export function normalise(m: Float32Array, floor = 0): Float32Array {
 }
 
 /** Mean absolute difference of `cur` and `prev` shifted by (dx, dy), over the overlap (inner part only). */
-function shiftCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number, step: number): number {
+function meanCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number): number {
   let s = 0,
     n = 0;
   const mx = Math.ceil(w / 8),
     my = Math.ceil(h / 8);
-  for (let y = Math.max(my, -dy + my); y < Math.min(h - my, h - dy - my); y += step)
-    for (let x = Math.max(mx, -dx + mx); x < Math.min(w - mx, w - dx - mx); x += step) {
+  for (let y = Math.max(my, -dy + my); y < Math.min(h - my, h - dy - my); y++)
+    for (let x = Math.max(mx, -dx + mx); x < Math.min(w - mx, w - dx - mx); x++) {
       s += Math.abs(cur[y * w + x]! - prev[(y + dy) * w + x + dx]!);
       n++;
     }
   return n ? s / n : Infinity;
+}
+
+/** The coarse shifts (by meanCost) that globalShift weighs again by the blocks' median. */
+const SHORTLIST = 4;
+/** Blocks across and down whose costs shiftCost takes the median of. */
+const COST_BLOCKS = 6;
+// Scratch for shiftCost (one call at a time: the analysis is synchronous).
+const sums = new Float64Array(COST_BLOCKS * COST_BLOCKS);
+const counts = new Uint32Array(COST_BLOCKS * COST_BLOCKS);
+const means = new Float64Array(COST_BLOCKS * COST_BLOCKS);
+let colBlock = new Uint8Array(0);
+
+/**
+ * How badly `prev` shifted by (dx, dy) matches `cur`: the mean absolute difference over the overlap
+ * (inner part only) in each of COST_BLOCKS x COST_BLOCKS blocks, then the median of the blocks. The
+ * camera's motion is what most of the picture agrees on: a large bright subject moving over a plain
+ * ground (a car on asphalt) would otherwise pull the mean to its own motion.
+ */
+function shiftCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number, step: number): number {
+  const mx = Math.ceil(w / 8),
+    my = Math.ceil(h / 8);
+  const x0 = Math.max(mx, -dx + mx),
+    x1 = Math.min(w - mx, w - dx - mx);
+  const y0 = Math.max(my, -dy + my),
+    y1 = Math.min(h - my, h - dy - my);
+  if (x1 <= x0 || y1 <= y0) return Infinity;
+  if (colBlock.length < w) colBlock = new Uint8Array(w);
+  sums.fill(0);
+  counts.fill(0);
+  // Each sampled column's and row's block (the overlap cut into COST_BLOCKS equal parts each way).
+  const bw = (x1 - x0) / COST_BLOCKS,
+    bh = (y1 - y0) / COST_BLOCKS;
+  for (let x = x0; x < x1; x += step) colBlock[x] = Math.min(COST_BLOCKS - 1, Math.floor((x - x0) / bw));
+  for (let y = y0; y < y1; y += step) {
+    const row = Math.min(COST_BLOCKS - 1, Math.floor((y - y0) / bh)) * COST_BLOCKS;
+    const c = y * w,
+      p = (y + dy) * w + dx;
+    for (let x = x0; x < x1; x += step) {
+      const k = row + colBlock[x]!;
+      sums[k] = sums[k]! + Math.abs(cur[c + x]! - prev[p + x]!);
+      counts[k] = counts[k]! + 1;
+    }
+  }
+  let n = 0;
+  for (let k = 0; k < sums.length; k++) if (counts[k]) means[n++] = sums[k]! / counts[k]!;
+  if (!n) return Infinity;
+  const sorted = means.subarray(0, n).sort();
+  const m = n >> 1;
+  return n % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
 }
 
 /**
@@ -110,21 +159,27 @@ export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h:
   const qc = downscale(cur, w, h, qw, qh);
   const qp = downscale(prev, w, h, qw, qh);
   const qr = Math.ceil(range / 4);
+  // Every shift by the whole overlap's mean difference (cheap), then the few best and no shift at
+  // all by the blocks' median (shiftCost): a subject moving over a plain ground can win the mean.
+  const scored: Array<{ cost: number; dx: number; dy: number }> = [];
+  for (let dy = -Math.ceil(qr / 2); dy <= Math.ceil(qr / 2); dy++)
+    for (let dx = -qr; dx <= qr; dx++) scored.push({ cost: meanCost(qc, qp, qw, qh, dx, dy), dx, dy });
+  scored.sort((a, b) => a.cost - b.cost);
   let best = [0, 0] as [number, number];
   let bestCost = shiftCost(qc, qp, qw, qh, 0, 0, 1);
-  for (let dy = -Math.ceil(qr / 2); dy <= Math.ceil(qr / 2); dy++)
-    for (let dx = -qr; dx <= qr; dx++) {
-      const c = shiftCost(qc, qp, qw, qh, dx, dy, 1);
-      // Ties go to the smaller shift: a static camera stays static.
-      if (c < bestCost - 1e-6) [bestCost, best] = [c, [dx, dy]];
-    }
+  for (const { dx, dy } of scored.slice(0, SHORTLIST)) {
+    if (!dx && !dy) continue;
+    const c = shiftCost(qc, qp, qw, qh, dx, dy, 1);
+    // Ties go to no shift: a static camera stays static.
+    if (c < bestCost - 1e-6) [bestCost, best] = [c, [dx, dy]];
+  }
   let fx = best[0] * 4,
     fy = best[1] * 4;
-  let fine = shiftCost(cur, prev, w, h, fx, fy, 2);
+  let fine = shiftCost(cur, prev, w, h, fx, fy, 3);
   const [cx, cy] = [fx, fy];
   for (let dy = -2; dy <= 2; dy++)
     for (let dx = -2; dx <= 2; dx++) {
-      const c = shiftCost(cur, prev, w, h, cx + dx, cy + dy, 2);
+      const c = shiftCost(cur, prev, w, h, cx + dx, cy + dy, 3);
       if (c < fine - 1e-6) [fine, fx, fy] = [c, cx + dx, cy + dy];
     }
   return [fx, fy];

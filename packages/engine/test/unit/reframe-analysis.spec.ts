@@ -119,6 +119,21 @@ describe('subject analysis', () => {
     expect(globalShift(crop(7), crop(0), w, h)).toEqual([7, 0]);
     expect(globalShift(crop(0), crop(11), w, h)).toEqual([-11, 0]);
   });
+
+  it('keeps a still camera still when a large bright subject moves over a plain ground (a car on asphalt)', () => {
+    const w = 160,
+      h = 90;
+    const rnd = mulberry32(5);
+    // Asphalt: dark, with faint grain that is the same in both frames (the camera does not move).
+    const asphalt = Float32Array.from({ length: w * h }, () => 40 + 3 * rnd());
+    const frame = (carX: number) => {
+      const f = asphalt.slice();
+      for (let y = 30; y < 75; y++) for (let x = carX; x < carX + 60; x++) f[y * w + x] = 200 + 20 * Math.sin(x / 3);
+      return f;
+    };
+    // The car moves 8 px to the right between the frames; the ground stays.
+    expect(globalShift(frame(58), frame(50), w, h)).toEqual([0, 0]);
+  });
 });
 
 describe('subject presence', () => {

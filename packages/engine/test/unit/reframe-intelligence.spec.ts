@@ -1,12 +1,13 @@
-import type { ClipAnalysis } from '../../src/clip-analysis';
+import { CLIP_ANALYSIS_VERSION, type ClipAnalysis } from '../../src/clip-analysis';
 import { chooseWindow } from '../../src/plan-windows';
+import { SUBJECT_TRACK_VERSION } from '../../src/reframe';
 import type { SubjectTrack } from '../../src/reframe/types';
 
 /** A clean 12 s clip whose first half is a little sharper (score 0.8) than its second (0.7). */
 function analysis(subjects?: SubjectTrack): ClipAnalysis {
   const times = Array.from({ length: 96 }, (_, i) => i / 8);
   return {
-    version: 3,
+    version: CLIP_ANALYSIS_VERSION,
     durationSec: 12,
     sampleIntervalSec: 0.125,
     times,
@@ -21,7 +22,7 @@ function analysis(subjects?: SubjectTrack): ClipAnalysis {
 
 /** A car in the second half only (one strong moving region); texture alone before it. */
 const carLater: SubjectTrack = {
-  version: 1,
+  version: SUBJECT_TRACK_VERSION,
   intervalSec: 0.25,
   shots: [],
   samples: Array.from({ length: 48 }, (_, i) => {
