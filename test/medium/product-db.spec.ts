@@ -1,10 +1,8 @@
 import pg from 'pg';
-import { TEST_POOL_SIZE, createProductDatabases, dropDatabases } from '../support/product-db';
-
-const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { TEST_POOL_SIZE, createProductDatabases, dropDatabases, serverUrl } from '../support/product-db';
 
 async function existing(names: readonly string[]): Promise<string[]> {
-  const c = new pg.Client({ connectionString: serverUrl });
+  const c = new pg.Client({ connectionString: serverUrl() });
   await c.connect();
   try {
     const r = await c.query<{ datname: string }>('select datname from pg_database where datname = any($1) order by datname', [names]);
@@ -28,10 +26,13 @@ describe("a test product's databases (test/support/product-db.ts)", () => {
     await identity.connect();
     await media.connect();
     try {
+      const tables = async (c: pg.Client) =>
+        (await c.query("select count(*)::int as n from information_schema.tables where table_schema = 'public'")).rows[0].n;
       expect((await identity.query('select current_database() as d')).rows[0].d).toBe(dbs.names[0]);
+      expect(await tables(identity)).toBe(0);
       await identity.query('create table users (id int)');
-      const tables = await media.query("select count(*)::int as n from information_schema.tables where table_schema = 'public'");
-      expect(tables.rows[0].n).toBe(0);
+      expect(await tables(identity)).toBe(1);
+      expect(await tables(media)).toBe(0);
       await media.end();
       // A connection a crashed product left open does not stop the drop.
       await dropDatabases(dbs.names);

@@ -11,7 +11,8 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 
-const serverUrl = () => process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL server test products keep their databases on. */
+export const serverUrl = () => process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Connections each service of a test product may hold: three products at once stay within PostgreSQL's default 100. */
 export const TEST_POOL_SIZE = 4;

@@ -218,23 +218,25 @@ def main():
     done = 0
     vrng = random.Random(7)
     vbatches = [batch(val, vrng, augment=False) for _ in range(12)] if val else []
-    while (done < args.steps) if args.steps else (time.time() - t0 < budget):
+    by_steps = args.steps is not None
+    while (done < args.steps) if by_steps else (time.time() - t0 < budget):
         epoch += 1
-        if not args.steps and epoch > 1 and epoch % 3 == 0:
+        if not by_steps and epoch > 1 and epoch % 3 == 0:
             train += load(args.data, 0, 500000, skip={s[2]['seed'] for s in train})
-        frac = done / args.steps if args.steps else min(1.0, (time.time() - t0) / budget)
+        frac = done / args.steps if by_steps else min(1.0, (time.time() - t0) / budget)
         for g in opt.param_groups:
             g['lr'] = args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
         model.train()
         tl = 0.0
-        for _ in range(args.steps_per_epoch):
+        steps = min(args.steps_per_epoch, args.steps - done) if by_steps else args.steps_per_epoch
+        for _ in range(steps):
             x, y = batch(train, rng)
             opt.zero_grad()
             loss = loss_of(model, x, y)
             loss.backward()
             opt.step()
             tl += loss.item()
-        done += args.steps_per_epoch
+        done += steps
         model.eval()
         with torch.no_grad():
             vl = sum(loss_of(model, x, y).item() for x, y in vbatches) / max(1, len(vbatches))
@@ -244,7 +246,7 @@ def main():
             torch.save(model.state_dict(), args.out + '.pt')
             mark = ' *'
         print(
-            f'epoch {epoch} songs {len(train)} train {tl / args.steps_per_epoch:.4f} val {vl:.4f}{mark} '
+            f'epoch {epoch} songs {len(train)} train {tl / steps:.4f} val {vl:.4f}{mark} '
             f'lr {opt.param_groups[0]["lr"]:.5f} {time.time() - t0:.0f} s',
             flush=True,
         )

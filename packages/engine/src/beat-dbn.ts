@@ -205,6 +205,7 @@ function refine(act: Float32Array, c: number, half: number): { frame: number; he
  * higher it is, the weaker an activation (an off-beat, say) that can count as a beat.
  */
 export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number, edge = 0.1, obsLambda = OBS_LAMBDA): DecodedBeats {
+  if (!(obsLambda > 1)) throw new RangeError(`obsLambda must be above 1 (got ${obsLambda})`);
   const ratio = Math.round(fps / DBN_FPS);
   const n = Math.ceil(beat.length / ratio);
   const b50 = new Float32Array(n);

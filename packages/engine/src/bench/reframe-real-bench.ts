@@ -29,12 +29,15 @@ const ANNOTATIONS = path.resolve(__dirname, '..', '..', 'src', 'bench', 'reframe
 const STARTER = path.resolve(__dirname, '..', '..', '..', '..', 'media', 'starter');
 const OUTPUT = { w: 1080, h: 1920 };
 
-/** The share of box `b`'s area inside the crop of framing `f` at time `t`. */
-function shareInside(f: SegmentFraming, t: number, b: Box): number {
+/**
+ * How much of box `b` is inside the crop of framing `f` at time `t`: the share of its area, and
+ * whether it is wholly inside within 1 px on each axis (an edge on the crop's edge, rounded either way).
+ */
+function inside(f: SegmentFraming, t: number, b: Box): { share: number; wholly: boolean } {
   const c = f.mode === 'letterbox' ? { x: 0, y: 0 } : cornerAt(f.path, t);
   const ox = Math.max(0, Math.min(b[0] + b[2], c.x + f.width) - Math.max(b[0], c.x));
   const oy = Math.max(0, Math.min(b[1] + b[3], c.y + f.height) - Math.max(b[1], c.y));
-  return (ox * oy) / (b[2] * b[3]);
+  return { share: (ox * oy) / (b[2] * b[3]), wholly: ox >= b[2] - 1 && oy >= b[3] - 1 };
 }
 
 /** Shares of the annotated times at which the subject is in the crop: >= 90 % of its area, and wholly. */
@@ -42,9 +45,9 @@ function scoreFraming(clip: AnnotatedClip, f: SegmentFraming): { most: number; w
   let most = 0,
     whole = 0;
   for (const a of clip.times) {
-    const shares = a.boxes.map((b) => shareInside(f, a.t, b));
-    // Wholly: within 1 px (a box's edge on the crop's edge, rounded either way).
-    const wholly = shares.map((s, i) => s * a.boxes[i]![2] >= a.boxes[i]![2] - 1 || s >= 0.999);
+    const seen = a.boxes.map((b) => inside(f, a.t, b));
+    const shares = seen.map((x) => x.share);
+    const wholly = seen.map((x) => x.wholly);
     const any = a.need === 'any';
     if (any ? shares.some((s) => s >= 0.9) : shares.every((s) => s >= 0.9)) most++;
     if (any ? wholly.some(Boolean) : wholly.every(Boolean)) whole++;

@@ -6,10 +6,10 @@
  *   ground). The spectral residual of Hou and Zhang was tried beside it and dropped: on textured
  *   grounds it lit up the texture's blobs and it cost as much as this whole map.
  * - Motion with the camera's own motion taken out: the global shift between this frame and the
- *   previous one (coarse-to-fine search of the mean absolute difference on 160x90 and 40x22
- *   copies), then for each cell how far its value lies outside the range of the previous frame's
- *   3x3 neighbourhood at the shifted place (zero for a sub-pixel shift of a smooth background, so
- *   a pan leaves only what moves against it).
+ *   previous one (what most of the picture agrees on: a vote of blocks, see globalShift, on 40x22
+ *   then 160x90 copies), then for each cell how far its value lies outside the range of the
+ *   previous frame's 3x3 neighbourhood at the shifted place (zero for a sub-pixel shift of a
+ *   smooth background, so a pan leaves only what moves against it).
  *
  * Both maps are on the same grid (GRID_W x GRID_H cells over the whole picture).
  */
@@ -100,33 +100,45 @@ function meanCost(cur: Float32Array, prev: Float32Array, w: number, h: number, d
   return n ? s / n : Infinity;
 }
 
-/** The coarse shifts (by meanCost) that globalShift weighs again by the blocks' median. */
+/** The coarse shifts (by meanCost) that the blocks vote between, besides no shift at all. */
 const SHORTLIST = 4;
-/** Blocks across and down whose costs shiftCost takes the median of. */
+/** Blocks across and down that vote for the camera's shift. */
 const COST_BLOCKS = 6;
-// Scratch for shiftCost (one call at a time: the analysis is synchronous).
-const sums = new Float64Array(COST_BLOCKS * COST_BLOCKS);
-const counts = new Uint32Array(COST_BLOCKS * COST_BLOCKS);
-const means = new Float64Array(COST_BLOCKS * COST_BLOCKS);
+const N_BLOCKS = COST_BLOCKS * COST_BLOCKS;
+/**
+ * A block votes only when its best candidate matches clearly better than its second: by this share
+ * of the second's difference. A plain block (sky, a white wall) under noise matches every shift
+ * about as well, and tells nothing.
+ */
+const VOTE_MARGIN = 0.2;
 let colBlock = new Uint8Array(0);
 
 /**
- * How badly `prev` shifted by (dx, dy) matches `cur`: the mean absolute difference over the overlap
- * (inner part only) in each of COST_BLOCKS x COST_BLOCKS blocks, then the median of the blocks. The
- * camera's motion is what most of the picture agrees on: a large bright subject moving over a plain
- * ground (a car on asphalt) would otherwise pull the mean to its own motion.
+ * The mean absolute difference of `cur` and `prev` shifted by (dx, dy) in each of COST_BLOCKS x
+ * COST_BLOCKS blocks of the overlap (inner part only, every `step`-th pixel), into `out` (NaN for a
+ * block with no pixel).
  */
-function shiftCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number, step: number): number {
+function blockCosts(
+  cur: Float32Array,
+  prev: Float32Array,
+  w: number,
+  h: number,
+  dx: number,
+  dy: number,
+  step: number,
+  out: Float64Array,
+): void {
+  out.fill(NaN);
   const mx = Math.ceil(w / 8),
     my = Math.ceil(h / 8);
   const x0 = Math.max(mx, -dx + mx),
     x1 = Math.min(w - mx, w - dx - mx);
   const y0 = Math.max(my, -dy + my),
     y1 = Math.min(h - my, h - dy - my);
-  if (x1 <= x0 || y1 <= y0) return Infinity;
+  if (x1 <= x0 || y1 <= y0) return;
   if (colBlock.length < w) colBlock = new Uint8Array(w);
-  sums.fill(0);
-  counts.fill(0);
+  const sums = new Float64Array(N_BLOCKS);
+  const counts = new Uint32Array(N_BLOCKS);
   // Each sampled column's and row's block (the overlap cut into COST_BLOCKS equal parts each way).
   const bw = (x1 - x0) / COST_BLOCKS,
     bh = (y1 - y0) / COST_BLOCKS;
@@ -141,17 +153,21 @@ function shiftCost(cur: Float32Array, prev: Float32Array, w: number, h: number, 
       counts[k] = counts[k]! + 1;
     }
   }
-  let n = 0;
-  for (let k = 0; k < sums.length; k++) if (counts[k]) means[n++] = sums[k]! / counts[k]!;
-  if (!n) return Infinity;
-  const sorted = means.subarray(0, n).sort();
-  const m = n >> 1;
-  return n % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+  for (let k = 0; k < N_BLOCKS; k++) if (counts[k]) out[k] = sums[k]! / counts[k]!;
 }
 
 /**
  * The global shift (dx, dy) in pixels of `w` x `h` frames such that cur(x, y) ~ prev(x + dx, y + dy):
- * the camera's own motion. Searched on a quarter-size copy, then refined at full size.
+ * the camera's own motion, which is what most of the picture that shows any motion agrees on.
+ *
+ * On a quarter-size copy every shift is ranked by the whole overlap's mean difference; the
+ * SHORTLIST best and no shift at all are then put to a vote of COST_BLOCKS x COST_BLOCKS blocks:
+ * each block votes for the candidate it matches best, if clearly (VOTE_MARGIN), and the most votes
+ * win (ties, and a picture where no block votes, go to no shift: a static camera stays static). A
+ * large subject moving over a plain but grainy ground (a car on asphalt) wins the mean but not the
+ * vote; plain blocks (a sky the camera pans over) abstain, so the few textured ones decide. At full
+ * size the shift is refined two pixels each way by the mean difference of the blocks that voted
+ * for it (all blocks if none did).
  */
 export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h: number, range = 24): [number, number] {
   const qw = w >> 2,
@@ -159,27 +175,55 @@ export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h:
   const qc = downscale(cur, w, h, qw, qh);
   const qp = downscale(prev, w, h, qw, qh);
   const qr = Math.ceil(range / 4);
-  // Every shift by the whole overlap's mean difference (cheap), then the few best and no shift at
-  // all by the blocks' median (shiftCost): a subject moving over a plain ground can win the mean.
   const scored: Array<{ cost: number; dx: number; dy: number }> = [];
   for (let dy = -Math.ceil(qr / 2); dy <= Math.ceil(qr / 2); dy++)
-    for (let dx = -qr; dx <= qr; dx++) scored.push({ cost: meanCost(qc, qp, qw, qh, dx, dy), dx, dy });
+    for (let dx = -qr; dx <= qr; dx++) if (dx || dy) scored.push({ cost: meanCost(qc, qp, qw, qh, dx, dy), dx, dy });
   scored.sort((a, b) => a.cost - b.cost);
-  let best = [0, 0] as [number, number];
-  let bestCost = shiftCost(qc, qp, qw, qh, 0, 0, 1);
-  for (const { dx, dy } of scored.slice(0, SHORTLIST)) {
-    if (!dx && !dy) continue;
-    const c = shiftCost(qc, qp, qw, qh, dx, dy, 1);
-    // Ties go to no shift: a static camera stays static.
-    if (c < bestCost - 1e-6) [bestCost, best] = [c, [dx, dy]];
+  const candidates = [{ dx: 0, dy: 0 }, ...scored.slice(0, SHORTLIST)];
+  const costs = candidates.map(({ dx, dy }) => {
+    const out = new Float64Array(N_BLOCKS);
+    blockCosts(qc, qp, qw, qh, dx, dy, 1, out);
+    return out;
+  });
+  const votes = new Array<number>(candidates.length).fill(0);
+  const voter = new Int8Array(N_BLOCKS).fill(-1);
+  for (let k = 0; k < N_BLOCKS; k++) {
+    let best = -1,
+      second = Infinity;
+    for (let i = 0; i < candidates.length; i++) {
+      const c = costs[i]![k]!;
+      if (Number.isNaN(c)) continue;
+      if (best < 0 || c < costs[best]![k]!) {
+        if (best >= 0) second = costs[best]![k]!;
+        best = i;
+      } else if (c < second) second = c;
+    }
+    if (best < 0 || !Number.isFinite(second) || second - costs[best]![k]! <= VOTE_MARGIN * second) continue;
+    votes[best]!++;
+    voter[k] = best;
   }
-  let fx = best[0] * 4,
-    fy = best[1] * 4;
-  let fine = shiftCost(cur, prev, w, h, fx, fy, 3);
-  const [cx, cy] = [fx, fy];
+  let win = 0;
+  for (let i = 1; i < candidates.length; i++) if (votes[i]! > votes[win]!) win = i;
+  const support = Array.from(voter, (v) => v === win);
+  if (!support.some(Boolean)) support.fill(true);
+  const cost = new Float64Array(N_BLOCKS);
+  const supported = (dx: number, dy: number) => {
+    blockCosts(cur, prev, w, h, dx, dy, 3, cost);
+    let s = 0,
+      n = 0;
+    for (let k = 0; k < N_BLOCKS; k++)
+      if (support[k] && !Number.isNaN(cost[k]!)) {
+        s += cost[k]!;
+        n++;
+      }
+    return n ? s / n : Infinity;
+  };
+  const [cx, cy] = [candidates[win]!.dx * 4, candidates[win]!.dy * 4];
+  let [fx, fy] = [cx, cy];
+  let fine = supported(fx, fy);
   for (let dy = -2; dy <= 2; dy++)
     for (let dx = -2; dx <= 2; dx++) {
-      const c = shiftCost(cur, prev, w, h, cx + dx, cy + dy, 3);
+      const c = supported(cx + dx, cy + dy);
       if (c < fine - 1e-6) [fine, fx, fy] = [c, cx + dx, cy + dy];
     }
   return [fx, fy];

@@ -7,6 +7,7 @@
  * the larger (its area weighed by the boundary prior) or the moving one is kept, and two alike
  * ones (neither larger nor moving more) fall back to letterbox.
  */
+import { GRID_H, GRID_W } from './saliency.js';
 import type { SubjectBox, SubjectSample } from './types.js';
 
 export interface LinkedSubject {
@@ -88,9 +89,6 @@ const cy = (b: SubjectBox) => b.y + b.h / 2;
  */
 const centrePrior = (b: SubjectBox) => (b.moving ? 1 : 1 - (cx(b) - 0.5) ** 2 - (cy(b) - 0.5) ** 2);
 
-/** The saliency grid's cells (saliency.ts): the boundary prior counts border length in cells. */
-const CELLS_W = 64;
-const CELLS_H = 32;
 /** A box side within this of the picture's edge lies on it. */
 const ON_EDGE = 0.01;
 
@@ -106,7 +104,7 @@ const ON_EDGE = 0.01;
  */
 export function boundaryPrior(b: SubjectBox): number {
   if (b.moving) return 1;
-  const [w, h] = [b.w * CELLS_W, b.h * CELLS_H];
+  const [w, h] = [b.w * GRID_W, b.h * GRID_H]; // in saliency grid cells
   const along =
     (b.x <= ON_EDGE ? h : 0) + (b.x + b.w >= 1 - ON_EDGE ? h : 0) + (b.y <= ON_EDGE ? w : 0) + (b.y + b.h >= 1 - ON_EDGE ? w : 0);
   const c = along / Math.sqrt(Math.max(1e-6, w * h));

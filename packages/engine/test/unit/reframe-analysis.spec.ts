@@ -120,19 +120,36 @@ describe('subject analysis', () => {
     expect(globalShift(crop(0), crop(11), w, h)).toEqual([-11, 0]);
   });
 
-  it('keeps a still camera still when a large bright subject moves over a plain ground (a car on asphalt)', () => {
+  it('keeps a still camera still when a bright subject moves over a plain, grainy ground (a car on asphalt)', () => {
     const w = 160,
       h = 90;
     const rnd = mulberry32(5);
     // Asphalt: dark, with faint grain that is the same in both frames (the camera does not move).
     const asphalt = Float32Array.from({ length: w * h }, () => 40 + 3 * rnd());
+    // A white car with stripes of its own, a quarter of the width, moving 8 px to the right.
     const frame = (carX: number) => {
       const f = asphalt.slice();
-      for (let y = 30; y < 75; y++) for (let x = carX; x < carX + 60; x++) f[y * w + x] = 200 + 20 * Math.sin(x / 3);
+      for (let y = 35; y < 65; y++) for (let x = carX; x < carX + 40; x++) f[y * w + x] = 200 + 20 * Math.sin((x - carX) / 3);
       return f;
     };
-    // The car moves 8 px to the right between the frames; the ground stays.
     expect(globalShift(frame(58), frame(50), w, h)).toEqual([0, 0]);
+  });
+
+  it('follows a pan over a mostly plain picture (a strip of texture under a sky, grey noise in every frame)', () => {
+    const w = 160,
+      h = 90;
+    const g = ground(13, 220);
+    for (const seed of [1, 2, 3, 4]) {
+      const rnd = mulberry32(seed);
+      // Texture only in the bottom 24 rows; above it a plain sky. Each frame has its own noise.
+      const frame = (off: number) =>
+        Float32Array.from({ length: w * h }, (_, i) => {
+          const [x, y] = [i % w, Math.floor(i / w)];
+          return (y >= 66 ? g[y * 2 * 220 + x + off]! : 180) + 4 * (rnd() - 0.5);
+        });
+      // cur(x) = prev(x + 8): the camera panned 8 px to the right.
+      expect(globalShift(frame(8), frame(0), w, h)).toEqual([8, 0]);
+    }
   });
 });
 

@@ -200,6 +200,17 @@ describe('camera paths', () => {
     expect(f.mode).toBe('subject');
     expect(f.path[0]!.x).toBeLessThanOrEqual(0.48 * 1280);
     expect(f.path[0]!.x + 404).toBeGreaterThanOrEqual(0.65 * 1280);
+    // A fainter person: the window is the second subject, and the two cannot fit. Of the two the
+    // person is the larger once the window's area is weighed by the boundary prior.
+    const faint = planCropPath(
+      track(4, () => [window, { ...person, weight: 0.1 }]),
+      { srcStart: 0, srcEnd: 4 },
+      SRC,
+      VERTICAL,
+    );
+    expect(faint.reason).toMatch(/larger/);
+    expect(faint.path[0]!.x).toBeLessThanOrEqual(0.48 * 1280);
+    expect(faint.path[0]!.x + 404).toBeGreaterThanOrEqual(0.65 * 1280);
     // The same window moving (a door swinging open, say) is no background.
     expect(boundaryPrior({ ...window, moving: true })).toBe(1);
     expect(boundaryPrior(person)).toBe(1);
