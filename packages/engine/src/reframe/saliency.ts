@@ -239,27 +239,41 @@ export function motionResidual(cur: Float32Array, prev: Float32Array, w: number,
   // The previous frame's 3x3 minimum and maximum, separably (rows, then columns).
   const rowLo = new Float32Array(w * h),
     rowHi = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
+  for (let y = 0; y < h; y++) {
+    const r = y * w;
     for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
+      const i = r + x;
       const a = prev[i - 1]!,
         b = prev[i]!,
         c = prev[i + 1]!;
-      rowLo[i] = Math.min(a, b, c);
-      rowHi[i] = Math.max(a, b, c);
+      const ab = a < b;
+      rowLo[i] = ab ? (a < c ? a : c) : b < c ? b : c;
+      rowHi[i] = ab ? (b > c ? b : c) : a > c ? a : c;
     }
+  }
   const res = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++) {
-    const py = y + dy;
-    if (py < 1 || py >= h - 1) continue;
-    for (let x = 1; x < w - 1; x++) {
-      const px = x + dx;
-      if (px < 1 || px >= w - 1) continue;
-      const j = py * w + px;
-      const lo = Math.min(rowLo[j - w]!, rowLo[j]!, rowLo[j + w]!);
-      const hi = Math.max(rowHi[j - w]!, rowHi[j]!, rowHi[j + w]!);
-      const v = cur[y * w + x]!;
-      res[y * w + x] = v > hi ? v - hi : v < lo ? lo - v : 0;
+  // Rows and columns whose shifted place is inside the previous frame's inner part.
+  const yLo = Math.max(1, 1 - dy),
+    yHi = Math.min(h - 1, h - 1 - dy);
+  const xLo = Math.max(1, 1 - dx),
+    xHi = Math.min(w - 1, w - 1 - dx);
+  for (let y = yLo; y < yHi; y++) {
+    const r = y * w,
+      pr = (y + dy) * w + dx;
+    for (let x = xLo; x < xHi; x++) {
+      const j = pr + x;
+      let lo = rowLo[j - w]!,
+        hi = rowHi[j - w]!;
+      const l1 = rowLo[j]!,
+        l2 = rowLo[j + w]!,
+        h1 = rowHi[j]!,
+        h2 = rowHi[j + w]!;
+      if (l1 < lo) lo = l1;
+      if (l2 < lo) lo = l2;
+      if (h1 > hi) hi = h1;
+      if (h2 > hi) hi = h2;
+      const v = cur[r + x]!;
+      res[r + x] = v > hi ? v - hi : v < lo ? lo - v : 0;
     }
   }
   return downscale(res, w, h, GRID_W, GRID_H);
