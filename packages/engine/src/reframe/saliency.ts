@@ -39,6 +39,14 @@ export function downscale(src: Uint8Array | Float32Array, w: number, h: number, 
   return out;
 }
 
+/**
+ * The quarter-size copy (w >> 2 by h >> 2) that globalShift and isCut search on. A caller that
+ * compares each frame with the one before can make it once per frame and pass it to both.
+ */
+export function quarter(src: Float32Array, w: number, h: number): Float32Array {
+  return downscale(src, w, h, w >> 2, h >> 2);
+}
+
 /** Half size by 2x2 means (the common case, kept fast). */
 function halve(src: Uint8Array | Float32Array, w: number, h: number): Float32Array {
   const dw = w >> 1,
@@ -169,11 +177,18 @@ function blockCosts(
  * size the shift is refined two pixels each way by the mean difference of the blocks that voted
  * for it (all blocks if none did).
  */
-export function globalShift(cur: Float32Array, prev: Float32Array, w: number, h: number, range = 24): [number, number] {
+export function globalShift(
+  cur: Float32Array,
+  prev: Float32Array,
+  w: number,
+  h: number,
+  range = 24,
+  quarters?: { cur: Float32Array; prev: Float32Array },
+): [number, number] {
   const qw = w >> 2,
     qh = h >> 2;
-  const qc = downscale(cur, w, h, qw, qh);
-  const qp = downscale(prev, w, h, qw, qh);
+  const qc = quarters?.cur ?? quarter(cur, w, h);
+  const qp = quarters?.prev ?? quarter(prev, w, h);
   const qr = Math.ceil(range / 4);
   const scored: Array<{ cost: number; dx: number; dy: number }> = [];
   for (let dy = -Math.ceil(qr / 2); dy <= Math.ceil(qr / 2); dy++)
@@ -314,6 +329,10 @@ export function contrastSaliency(mid: Float32Array, w: number, h: number): Float
 const CUT_LEVEL = 14;
 /** ... and a cut is where more than this share of the cells differ, however the picture is shifted a little. */
 const CUT_SHARE = 0.5;
+/** The shifts isCut tries (up to two cells across, one down), smallest first. */
+const CUT_SHIFTS = [-1, 0, 1]
+  .flatMap((dy) => [-2, -1, 0, 1, 2].map((dx) => [dx, dy] as const))
+  .sort((p, q) => Math.abs(p[0]) + Math.abs(p[1]) - (Math.abs(q[0]) + Math.abs(q[1])));
 
 /**
  * Whether two frames decoded one after the other (w x h) belong to different shots: on
@@ -321,22 +340,28 @@ const CUT_SHARE = 0.5;
  * moving subject leaves most of the picture alike). Catches the cuts a histogram misses (two shots
  * of the same colours); a fade or dissolve changes too little from one frame to the next.
  */
-export function isCut(cur: Float32Array, prev: Float32Array, w: number, h: number): boolean {
+export function isCut(
+  cur: Float32Array,
+  prev: Float32Array,
+  w: number,
+  h: number,
+  quarters?: { cur: Float32Array; prev: Float32Array },
+): boolean {
   const qw = w >> 2,
     qh = h >> 2;
-  const a = downscale(cur, w, h, qw, qh);
-  const b = downscale(prev, w, h, qw, qh);
-  let least = 1;
-  for (let dy = -1; dy <= 1; dy++)
-    for (let dx = -2; dx <= 2; dx++) {
-      let differ = 0,
-        n = 0;
-      for (let y = 1; y < qh - 1; y++)
-        for (let x = 2; x < qw - 2; x++) {
-          if (Math.abs(a[y * qw + x]! - b[(y + dy) * qw + x + dx]!) > CUT_LEVEL) differ++;
-          n++;
-        }
-      least = Math.min(least, differ / n);
-    }
-  return least > CUT_SHARE;
+  const a = quarters?.cur ?? quarter(cur, w, h);
+  const b = quarters?.prev ?? quarter(prev, w, h);
+  // A cut when even the best of these shifts leaves most of the picture different; the first shift
+  // that does not (no shift at all, most often) settles it.
+  for (const [dx, dy] of CUT_SHIFTS) {
+    let differ = 0,
+      n = 0;
+    for (let y = 1; y < qh - 1; y++)
+      for (let x = 2; x < qw - 2; x++) {
+        if (Math.abs(a[y * qw + x]! - b[(y + dy) * qw + x + dx]!) > CUT_LEVEL) differ++;
+        n++;
+      }
+    if (differ / n <= CUT_SHARE) return false;
+  }
+  return true;
 }

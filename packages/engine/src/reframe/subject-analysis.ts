@@ -10,7 +10,7 @@
  * motion is measured only between frames at most MAX_MOTION_GAP_SEC apart.
  * Pure: clip-analysis.ts feeds it.
  */
-import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, isCut, motionResidual, normalise } from './saliency.js';
+import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, isCut, motionResidual, normalise, quarter } from './saliency.js';
 import type { SubjectBox, SubjectSample, SubjectTrack } from './types.js';
 
 /** 2: the camera's motion is the blocks' median match (saliency.ts globalShift), not the whole picture's mean. */
@@ -50,24 +50,26 @@ export function createSubjectAnalyser(w = 320, h = 180): SubjectAnalyser {
   const samples: Array<SubjectSample & { shift: [number, number] }> = [];
   const taken = new Set<number>();
   const cuts: number[] = [];
-  let prev: { t: number; mid: Float32Array } | undefined;
+  let prev: { t: number; mid: Float32Array; q: Float32Array } | undefined;
   return {
     push(t, grey) {
       const slot = Math.round(t / SUBJECT_INTERVAL_SEC);
       const due = Math.abs(t - slot * SUBJECT_INTERVAL_SEC) < 0.07 && !taken.has(slot);
       const before = prev;
       const mid = downscale(grey, w, h, MID_W, MID_H);
-      prev = { t, mid };
+      // Its quarter-size copy, made once: the cut check and the shift search compare it with the last frame's.
+      const q = quarter(mid, MID_W, MID_H);
+      prev = { t, mid, q };
       let usable = before && t > before.t && t - before.t <= MAX_MOTION_GAP_SEC ? before : undefined;
       // Every pair of consecutive frames is checked for a cut (the clip analysis's histogram misses
       // cuts between shots of the same colours); a frame is never compared across one.
-      if (usable && isCut(mid, usable.mid, MID_W, MID_H)) {
+      if (usable && isCut(mid, usable.mid, MID_W, MID_H, { cur: q, prev: usable.q })) {
         cuts.push(r3((usable.t + t) / 2));
         usable = undefined;
       }
       if (!due) return;
       taken.add(slot);
-      samples.push(analyseFrame(t, mid, usable?.mid));
+      samples.push(analyseFrame(t, mid, usable && { mid: usable.mid, q: usable.q }, q));
     },
     finish(shots) {
       samples.sort((a, b) => a.t - b.t);
@@ -97,12 +99,18 @@ export function analyseSubjects(frames: Array<{ t: number; pixels: Uint8Array }>
 }
 
 /** The boxes of one frame, given the frame before it (at half size) when there is one. */
-function analyseFrame(t: number, mid: Float32Array, prevMid: Float32Array | undefined): SubjectSample & { shift: [number, number] } {
+function analyseFrame(
+  t: number,
+  mid: Float32Array,
+  before: { mid: Float32Array; q: Float32Array } | undefined,
+  q: Float32Array,
+): SubjectSample & { shift: [number, number] } {
   const still = contrastSaliency(mid, MID_W, MID_H);
   let motion: Float32Array | undefined;
   let shift: [number, number] = [0, 0];
-  if (prevMid) {
-    const [dx, dy] = globalShift(mid, prevMid, MID_W, MID_H);
+  const prevMid = before?.mid;
+  if (before && prevMid) {
+    const [dx, dy] = globalShift(mid, prevMid, MID_W, MID_H, undefined, { cur: q, prev: before.q });
     shift = [r3(-dx / MID_W), r3(-dy / MID_H)];
     const res = motionResidual(mid, prevMid, MID_W, MID_H, dx, dy);
     // Cells that change by less than the floor are noise; what is left is scaled by the strongest.
