@@ -94,14 +94,23 @@ export function normalise(m: Float32Array, floor = 0): Float32Array {
   return m;
 }
 
-/** Mean absolute difference of `cur` and `prev` shifted by (dx, dy), over the overlap (inner part only). */
-function meanCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number): number {
-  let s = 0,
-    n = 0;
+/**
+ * Where `prev` shifted by (dx, dy) overlaps `cur`, inside an eighth's margin of each edge:
+ * columns x0..x1 and rows y0..y1 of `cur` (exclusive ends; empty when x1 <= x0 or y1 <= y0).
+ */
+function overlap(w: number, h: number, dx: number, dy: number): { x0: number; x1: number; y0: number; y1: number } {
   const mx = Math.ceil(w / 8),
     my = Math.ceil(h / 8);
-  for (let y = Math.max(my, -dy + my); y < Math.min(h - my, h - dy - my); y++)
-    for (let x = Math.max(mx, -dx + mx); x < Math.min(w - mx, w - dx - mx); x++) {
+  return { x0: Math.max(mx, -dx + mx), x1: Math.min(w - mx, w - dx - mx), y0: Math.max(my, -dy + my), y1: Math.min(h - my, h - dy - my) };
+}
+
+/** Mean absolute difference of `cur` and `prev` shifted by (dx, dy), over the overlap (inner part only). */
+function meanCost(cur: Float32Array, prev: Float32Array, w: number, h: number, dx: number, dy: number): number {
+  const { x0, x1, y0, y1 } = overlap(w, h, dx, dy);
+  let s = 0,
+    n = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
       s += Math.abs(cur[y * w + x]! - prev[(y + dy) * w + x + dx]!);
       n++;
     }
@@ -137,12 +146,7 @@ function blockCosts(
   out: Float64Array,
 ): void {
   out.fill(NaN);
-  const mx = Math.ceil(w / 8),
-    my = Math.ceil(h / 8);
-  const x0 = Math.max(mx, -dx + mx),
-    x1 = Math.min(w - mx, w - dx - mx);
-  const y0 = Math.max(my, -dy + my),
-    y1 = Math.min(h - my, h - dy - my);
+  const { x0, x1, y0, y1 } = overlap(w, h, dx, dy);
   if (x1 <= x0 || y1 <= y0) return;
   if (colBlock.length < w) colBlock = new Uint8Array(w);
   const sums = new Float64Array(N_BLOCKS);

@@ -108,8 +108,8 @@ function analyseFrame(
   const still = contrastSaliency(mid, MID_W, MID_H);
   let motion: Float32Array | undefined;
   let shift: [number, number] = [0, 0];
-  const prevMid = before?.mid;
-  if (before && prevMid) {
+  if (before) {
+    const prevMid = before.mid;
     const [dx, dy] = globalShift(mid, prevMid, MID_W, MID_H, undefined, { cur: q, prev: before.q });
     shift = [r3(-dx / MID_W), r3(-dy / MID_H)];
     const res = motionResidual(mid, prevMid, MID_W, MID_H, dx, dy);
