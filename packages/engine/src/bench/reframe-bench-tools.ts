@@ -86,3 +86,19 @@ export async function analysisCost(file: string, dur: number): Promise<{ today: 
   }
   return { today, subjects, track: full.subjects! };
 }
+
+/** The analysis columns of a table row: today's clip analysis and the subject analysis (CPU ms), and the share added. */
+export function costColumns(cost: { today: number; subjects: number }): string[] {
+  return [
+    `${(cost.today * 1000).toFixed(0)}`,
+    `${(cost.subjects * 1000).toFixed(0)}`,
+    `${((cost.subjects / cost.today) * 100).toFixed(0)} %`,
+  ];
+}
+
+/** A markdown table through `log`: the header row, its rule, the rows. */
+export function logTable(log: (s: string) => void, head: string[], rows: string[][]): void {
+  log('\n| ' + head.join(' | ') + ' |');
+  log('|' + head.map(() => '---').join('|') + '|');
+  for (const r of rows) log('| ' + r.join(' | ') + ' |');
+}

@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { centerFraming, planCropPath, type SegmentFraming } from '../reframe/index.js';
 import { renderSynthetic, shotStarts, subjectsAt, syntheticSet, type SyntheticClip } from '../reframe/synthetic-clips.js';
-import { analysisCost, cornerAt } from './reframe-bench-tools.js';
+import { analysisCost, cornerAt, costColumns, logTable } from './reframe-bench-tools.js';
 import { renderAgainstFloor } from './reframe-render-bench.js';
 import { realFootageTable } from './reframe-real-bench.js';
 
@@ -136,9 +136,7 @@ async function main() {
         : c.shots.some((s) => s.pan === 0 && s.subjects.every((x) => x.path.length === 1))
           ? '0.0'
           : '-',
-      `${(cost.today * 1000).toFixed(0)}`,
-      `${(cost.subjects * 1000).toFixed(0)}`,
-      `${((cost.subjects / cost.today) * 100).toFixed(0)} %`,
+      ...costColumns(cost),
       whole.reason ?? '',
     ]);
     log(rows[rows.length - 1]!.join(' | '));
@@ -159,9 +157,7 @@ async function main() {
     'added',
     'reason',
   ];
-  log('\n| ' + head.join(' | ') + ' |');
-  log('|' + head.map(() => '---').join('|') + '|');
-  for (const r of rows) log('| ' + r.join(' | ') + ' |');
+  logTable(log, head, rows);
   const worst = (xs: number[]) => (xs.length ? `${(Math.min(...xs) * 100).toFixed(1)} %` : '-');
   const mean = (xs: number[]) => (xs.length ? `${((xs.reduce((a, b) => a + b, 0) / xs.length) * 100).toFixed(1)} %` : '-');
   log(

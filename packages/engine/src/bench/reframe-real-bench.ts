@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { probe } from '../probe.js';
 import { centerFraming, planCropPath, type SegmentFraming } from '../reframe/index.js';
-import { analysisCost, cornerAt } from './reframe-bench-tools.js';
+import { analysisCost, cornerAt, costColumns, logTable } from './reframe-bench-tools.js';
 
 type Box = [number, number, number, number];
 
@@ -92,9 +92,7 @@ export async function realFootageTable(log: (s: string) => void): Promise<void> 
       n ? `${pct(s.most)} / ${pct(s.whole)}` : '-',
       n ? `${pct(c.most)} / ${pct(c.whole)}` : '-',
       `${framing.camera} x ${Math.min(...xs)}-${Math.max(...xs)} (w ${framing.width})`,
-      `${(cost.today * 1000).toFixed(0)}`,
-      `${(cost.subjects * 1000).toFixed(0)}`,
-      `${((cost.subjects / cost.today) * 100).toFixed(0)} %`,
+      ...costColumns(cost),
       framing.reason ?? '',
     ]);
     log(rows[rows.length - 1]!.join(' | '));
@@ -112,9 +110,7 @@ export async function realFootageTable(log: (s: string) => void): Promise<void> 
     'added',
     'reason',
   ];
-  log('\n| ' + head.join(' | ') + ' |');
-  log('|' + head.map(() => '---').join('|') + '|');
-  for (const r of rows) log('| ' + r.join(' | ') + ' |');
+  logTable(log, head, rows);
   for (const [set, x] of sums)
     log(
       `${set} clips, ${x.n} annotated times: subject framing ${pct(x.subject / x.n)} (wholly ${pct(x.subjectWhole / x.n)}), centre crop ${pct(x.centre / x.n)} (wholly ${pct(x.centreWhole / x.n)})`,
