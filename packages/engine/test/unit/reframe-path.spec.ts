@@ -24,6 +24,9 @@ const box = (x: number, w = 0.1, extra: Partial<SubjectBox> = {}): SubjectBox =>
   ...extra,
 });
 
+/** The 9:16 framing of a 4 s segment of a 1280x720 clip whose track's boxes are `boxesAt(t)`. */
+const vertical4 = (boxesAt: (t: number) => SubjectBox[]) => planCropPath(track(4, boxesAt), { srcStart: 0, srcEnd: 4 }, SRC, VERTICAL);
+
 /** The crop's left edge at time t, as a render would interpolate the keys. */
 function xAt(path: CropKey[], t: number): number {
   if (t <= path[0]!.t) return path[0]!.x;
@@ -146,42 +149,21 @@ describe('camera paths', () => {
   });
 
   it('keep two subjects that fit together, the larger of two that do not, and letterbox two alike ones (saying why)', () => {
-    const seg = { srcStart: 0, srcEnd: 4 };
-    const together = planCropPath(
-      track(4, () => [box(0.4, 0.06), box(0.55, 0.06, { weight: 0.7 })]),
-      seg,
-      SRC,
-      VERTICAL,
-    );
+    const together = vertical4(() => [box(0.4, 0.06), box(0.55, 0.06, { weight: 0.7 })]);
     expect(together.mode).toBe('subject');
     expect(together.path[0]!.x).toBeLessThanOrEqual(0.4 * 1280);
     expect(together.path[0]!.x + 404).toBeGreaterThanOrEqual(0.61 * 1280);
 
-    const larger = planCropPath(
-      track(4, () => [box(0.05, 0.08, { weight: 0.45 }), box(0.8, 0.12, { h: 0.6, weight: 0.45 })]),
-      seg,
-      SRC,
-      VERTICAL,
-    );
+    const larger = vertical4(() => [box(0.05, 0.08, { weight: 0.45 }), box(0.8, 0.12, { h: 0.6, weight: 0.45 })]);
     expect(larger.mode).toBe('subject');
     expect(larger.reason).toMatch(/larger/);
     expect(larger.path[0]!.x + 404).toBeGreaterThanOrEqual(0.92 * 1280);
 
-    const alike = planCropPath(
-      track(4, () => [box(0.05, 0.1, { weight: 0.45 }), box(0.8, 0.1, { weight: 0.45 })]),
-      seg,
-      SRC,
-      VERTICAL,
-    );
+    const alike = vertical4(() => [box(0.05, 0.1, { weight: 0.45 }), box(0.8, 0.1, { weight: 0.45 })]);
     expect(alike).toMatchObject({ mode: 'letterbox', camera: 'letterbox', width: 1280, height: 720 });
     expect(alike.reason).toMatch(/letterbox/);
 
-    const mover = planCropPath(
-      track(4, (t) => [box(0.05, 0.1, { weight: 0.45 }), box(0.7 + t * 0.02, 0.1, { weight: 0.45, moving: true })]),
-      seg,
-      SRC,
-      VERTICAL,
-    );
+    const mover = vertical4((t) => [box(0.05, 0.1, { weight: 0.45 }), box(0.7 + t * 0.02, 0.1, { weight: 0.45, moving: true })]);
     expect(mover.reason).toMatch(/moving/);
     expect(mover.path[0]!.x + 404).toBeGreaterThanOrEqual(0.8 * 1280);
   });
@@ -191,23 +173,13 @@ describe('camera paths', () => {
     // inside the picture, too far apart for one 9:16 crop: the person is kept.
     const window: SubjectBox = { x: 0, y: 0, w: 0.23, h: 0.5, weight: 0.6, moving: false };
     const person: SubjectBox = { x: 0.48, y: 0.38, w: 0.17, h: 0.38, weight: 0.2, moving: false };
-    const f = planCropPath(
-      track(4, () => [window, person]),
-      { srcStart: 0, srcEnd: 4 },
-      SRC,
-      VERTICAL,
-    );
+    const f = vertical4(() => [window, person]);
     expect(f.mode).toBe('subject');
     expect(f.path[0]!.x).toBeLessThanOrEqual(0.48 * 1280);
     expect(f.path[0]!.x + 404).toBeGreaterThanOrEqual(0.65 * 1280);
     // A fainter person: the window is the second subject, and the two cannot fit. Of the two the
     // person is the larger once the window's area is weighed by the boundary prior.
-    const faint = planCropPath(
-      track(4, () => [window, { ...person, weight: 0.1 }]),
-      { srcStart: 0, srcEnd: 4 },
-      SRC,
-      VERTICAL,
-    );
+    const faint = vertical4(() => [window, { ...person, weight: 0.1 }]);
     expect(faint.reason).toMatch(/larger/);
     expect(faint.path[0]!.x).toBeLessThanOrEqual(0.48 * 1280);
     expect(faint.path[0]!.x + 404).toBeGreaterThanOrEqual(0.65 * 1280);
