@@ -13,7 +13,7 @@
 import { GRID_H, GRID_W, contrastSaliency, downscale, globalShift, isCut, motionResidual, normalise, quarter } from './saliency.js';
 import type { SubjectBox, SubjectSample, SubjectTrack } from './types.js';
 
-/** 2: the camera's motion is the blocks' median match (saliency.ts globalShift), not the whole picture's mean. */
+/** 2: the camera's motion is what most blocks of the picture vote for (saliency.ts globalShift), not the whole picture's mean. */
 export const SUBJECT_TRACK_VERSION = 2;
 /** Seconds between stored samples (4 a second: enough to follow a subject crossing the frame in 2 s). */
 export const SUBJECT_INTERVAL_SEC = 0.25;

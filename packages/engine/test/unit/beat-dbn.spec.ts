@@ -78,6 +78,12 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     expect(beatFMeasure(kept.beats, beats)).toBeGreaterThan(0.97);
   });
 
+  it('refuses an obsLambda at which no frame could be weighed (1 or less, not a number)', () => {
+    const n = 2000;
+    for (const bad of [1, 0, -3, NaN])
+      expect(() => decodeBeats(new Float32Array(n), new Float32Array(n), FEATURE_FPS, 0.1, bad)).toThrow(RangeError);
+  });
+
   it('gives no beats in silence and a confidence that follows the activations', () => {
     const n = 2000;
     const d = decodeBeats(new Float32Array(n), new Float32Array(n), FEATURE_FPS);
