@@ -139,6 +139,28 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
     expect(calls.getJob).toBe(before); // no call to the orchestrator
   });
 
+  it('answers a poll from memory exactly as the route does (status, headers, body; 200 and 304)', async () => {
+    const { token, userId } = signIn();
+    const id = await completedJob(userId);
+    const etag = (await status(bases[0]!, id, token)).headers.get('etag')!; // the session and the view are now cached
+    const ask = (query: string, extra: Record<string, string>) =>
+      fetch(`${bases[0]}/api/v1/jobs/${id}/status${query}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-request-id': 'poll-1', ...extra },
+      });
+    const shape = async (r: Response) => ({
+      status: r.status,
+      body: await r.text(),
+      // Everything but the date and the connection's own headers (the request id is the caller's).
+      headers: [...r.headers].filter(([n]) => !['date', 'connection', 'keep-alive', 'x-trace-id'].includes(n)).sort(),
+    });
+    for (const extra of [{}, { 'if-none-match': etag }]) {
+      const fast = await shape(await ask('', extra)); // answered before the routing (fast-status.ts)
+      const routed = await shape(await ask('?from=route', extra)); // a query string goes through the app
+      expect(fast).toEqual(routed);
+      expect(fast.headers).toContainEqual(['x-request-id', 'poll-1']);
+    }
+  });
+
   it('counts every poll answered from memory, 200 and 304 alike, in the request histogram and the dashboard counts', async () => {
     const { token, userId } = signIn();
     const id = await completedJob(userId);

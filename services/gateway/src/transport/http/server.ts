@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -43,7 +44,8 @@ import { authRoutes } from './auth.routes.js';
 import { billingRoutes } from './billing.routes.js';
 import { filesRoutes, type FilesDeps } from './files.routes.js';
 import { healthRoutes, type HealthDeps } from './health.routes.js';
-import { rateLimitPlugin, securityHeaderHooks, securityHeaders, securityPlugin } from './security.js';
+import { apiSecurityHeaders, rateLimitPlugin, securityHeaderHooks, securityHeaders, securityPlugin } from './security.js';
+import { finishedStatusFastPath, STATUS_ROUTE } from './fast-status.js';
 import { reelsRoutes } from './reels.routes.js';
 import { marketplaceRoutes } from './marketplace.routes.js';
 import { publicRoutes } from './public.routes.js';
@@ -145,6 +147,12 @@ declare module 'fastify' {
   }
 }
 
+/** A caller's request id is kept (bounded and safe), otherwise a new one is made. */
+const requestId = (req: http.IncomingMessage): string => {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+};
+
 /** The public HTTP surface: /api/v1 routes, the signed file route and the web app. */
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const security = { publicUrl: deps.publicUrl ?? 'http://localhost:8080', contentOrigins: deps.contentOrigins };
@@ -171,7 +179,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
-    // A caller's request id is kept (bounded and safe), otherwise a new one is made.
     // Behind a load balancer, TRUST_PROXY lets rate limits see the client's address.
     trustProxy: deps.trustProxy ?? false,
     // A request's logger is made when it first writes a line (most never do: request-log.ts).
@@ -180,10 +187,26 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       opts.level !== undefined || opts.serializers !== undefined
         ? logger.child(bindings, opts)
         : (new RequestLogger(logger as unknown as Logger, bindings) as unknown as FastifyBaseLogger),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+    genReqId: requestId,
+    // The poll of a finished job is answered before the routing when it can be (fast-status.ts);
+    // every other request goes to the app. The server is made as Fastify makes it.
+    serverFactory: (handler, options) => {
+      // Fastify has filled in its defaults (a keep-alive of 72 s, no request timeout).
+      const opts = options as unknown as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      const server = http.createServer((req, res) => {
+        if (!fastPath?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = opts.keepAliveTimeout;
+      server.requestTimeout = opts.requestTimeout;
+      server.setTimeout(opts.connectionTimeout);
+      return server;
     },
+  });
+  let fastPath: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
 
   // One trace per request (continuing the caller's traceparent, if any): the gRPC calls it makes,
@@ -312,6 +335,25 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorate('reelDeleted', (jobId: string) => finished.reelDeleted(jobId));
   const sessions = deps.sessions ?? (deps.peers ? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS) : undefined);
   if (sessions) await app.register(authPlugin, { sessions });
+  if (sessions) {
+    const api = Object.entries(apiSecurityHeaders(security));
+    const statusSeries = new Map<number, { observe(seconds: number): void }>();
+    fastPath = finishedStatusFastPath({
+      sessions,
+      finished,
+      securityHeaders: api,
+      requestId,
+      observe: (statusCode, elapsedMs) => {
+        // The histogram's series for this route and status (200 or 304), looked up once.
+        let series = statusSeries.get(statusCode);
+        if (!series)
+          statusSeries.set(statusCode, (series = deps.metrics.httpRequestSeconds.labels('GET', STATUS_ROUTE, String(statusCode))));
+        series.observe(elapsedMs / 1000);
+        deps.requestCounts?.count('GET', STATUS_ROUTE, statusCode, elapsedMs);
+      },
+      open: () => !closing,
+    });
+  }
   await app.register(idempotencyPlugin, { idempotency: deps.idempotency });
   await app.register(
     async (api) => {
