@@ -151,9 +151,11 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
       status: r.status,
       body: await r.text(),
       // Everything but the date and the connection's own headers (the request id is the caller's).
-      headers: [...r.headers].filter(([n]) => !['date', 'connection', 'keep-alive', 'x-trace-id'].includes(n)).sort(),
+      headers: Array.from(r.headers as unknown as Iterable<[string, string]>)
+        .filter(([n]) => !['date', 'connection', 'keep-alive', 'x-trace-id'].includes(n))
+        .sort(),
     });
-    for (const extra of [{}, { 'if-none-match': etag }]) {
+    for (const extra of [{}, { 'if-none-match': etag }] as Array<Record<string, string>>) {
       const fast = await shape(await ask('', extra)); // answered before the routing (fast-status.ts)
       const routed = await shape(await ask('?from=route', extra)); // a query string goes through the app
       expect(fast).toEqual(routed);
