@@ -334,21 +334,15 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const finished = deps.finished ?? new FinishedJobs(finishedJobsLimits(1000));
   app.decorate('reelDeleted', (jobId: string) => finished.reelDeleted(jobId));
   const sessions = deps.sessions ?? (deps.peers ? new SessionVerifier(verifyWithIdentity(deps.peers), SESSION_CACHE_DEFAULTS) : undefined);
-  if (sessions) await app.register(authPlugin, { sessions });
   if (sessions) {
-    const api = Object.entries(apiSecurityHeaders(security));
-    const statusSeries = new Map<number, { observe(seconds: number): void }>();
+    await app.register(authPlugin, { sessions });
     fastPath = finishedStatusFastPath({
       sessions,
       finished,
-      securityHeaders: api,
+      securityHeaders: Object.entries(apiSecurityHeaders(security)),
       requestId,
       observe: (statusCode, elapsedMs) => {
-        // The histogram's series for this route and status (200 or 304), looked up once.
-        let series = statusSeries.get(statusCode);
-        if (!series)
-          statusSeries.set(statusCode, (series = deps.metrics.httpRequestSeconds.labels('GET', STATUS_ROUTE, String(statusCode))));
-        series.observe(elapsedMs / 1000);
+        deps.metrics.httpRequestSeconds.observe({ method: 'GET', route: STATUS_ROUTE, status_code: String(statusCode) }, elapsedMs / 1000);
         deps.requestCounts?.count('GET', STATUS_ROUTE, statusCode, elapsedMs);
       },
       open: () => !closing,
