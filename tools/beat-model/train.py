@@ -9,10 +9,12 @@ seeds (1000000+) and the held-out sound font never come here. One thread (torch.
 The model: a temporal convolutional network (after Boeck and Davies 2020). The input (2 x 41
 channels at 100 frames/s, beat-features.ts: the log spectrogram's bands, then their rises) is
 normalised per channel (means and deviations from the training songs, stored in the model), a
-convolution over 4 frames with stride 2 to 32 channels (the network runs at 50 frames/s), then 10
+convolution over 4 frames with stride 2 to CH channels (--channels, 32 by default; the network
+runs at 50 frames/s), then 10
 residual blocks of a dilated convolution (kernel 5, dilations 1, 2, 4, ..., 512; ELU; dropout 0.1)
 and a 1x1 convolution; a 1x1 head gives each 50 fps step the beat and downbeat activations of
-its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights.
+its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights at 32 channels,
+155,188 at 48.
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
 neighbours; Adam, the learning rate on a cosine decay; batches of 8
@@ -61,13 +63,13 @@ class Block(nn.Module):
 
 
 class BeatTCN(nn.Module):
-    def __init__(self, cin, mean, std, drop=0.1):
+    def __init__(self, cin, mean, std, drop=0.1, ch=CH):
         super().__init__()
         self.register_buffer('mean', torch.tensor(mean, dtype=torch.float32).view(1, -1, 1))
         self.register_buffer('std', torch.tensor(std, dtype=torch.float32).view(1, -1, 1))
-        self.front = nn.Conv1d(cin, CH, 4, stride=2)
-        self.blocks = nn.Sequential(*[Block(CH, d, drop) for d in DILATIONS])
-        self.head = nn.Conv1d(CH, 4, 1)
+        self.front = nn.Conv1d(cin, ch, 4, stride=2)
+        self.blocks = nn.Sequential(*[Block(ch, d, drop) for d in DILATIONS])
+        self.head = nn.Conv1d(ch, 4, 1)
 
     def forward(self, x):
         t = x.shape[2]
@@ -195,6 +197,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--steps-per-epoch', type=int, default=150)
     ap.add_argument('--lr', type=float, default=2e-3)
+    ap.add_argument('--channels', type=int, default=CH, help='the width of the network (CH by default)')
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -206,7 +209,7 @@ def main():
     allx = np.concatenate([np.concatenate([s[0], rises(s[0])])[:, ::7].astype(np.float32) for s in train[:300]], axis=1)
     mean, std = allx.mean(axis=1), allx.std(axis=1) + 1e-3
     cin = allx.shape[0]
-    model = BeatTCN(cin, mean, std)
+    model = BeatTCN(cin, mean, std, ch=args.channels)
     if args.init:
         model.load_state_dict(onnx_weights(args.init))
         print(f'initialised from {args.init}', flush=True)
