@@ -72,6 +72,11 @@ export class FinishedJobs {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** True when a view of this job is held (whoever owns it, fresh or not). */
+  holds(jobId: string): boolean {
+    return this.views.has(jobId);
+  }
+
   /** The cached status of the owner's finished job, unless its link needs signing again. */
   get(jobId: string, ownerId: string): CachedStatus | undefined {
     const e = this.views.get(jobId);

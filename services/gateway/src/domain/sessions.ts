@@ -74,18 +74,27 @@ export class SessionVerifier {
     return this.cache.size;
   }
 
-  /** The cached caller of a token, if its verification is cached and fresh (no call to identity). */
-  cached(token: string): Caller | undefined {
-    return this.lookup(tokenHash(token));
+  /**
+   * The cached caller of a token, if its verification is cached and fresh (no call to identity).
+   * `count: false` leaves the cache's hit out of the metrics (a caller that may hand the request on
+   * to the auth hook, which looks it up again, counts it with `countHit` once it answers itself).
+   */
+  cached(token: string, count = true): Caller | undefined {
+    return this.lookup(tokenHash(token), count);
   }
 
-  private lookup(key: string): Caller | undefined {
+  /** Counts a cache hit of a `cached(token, false)` lookup that answered the request. */
+  countHit(): void {
+    this.observer?.cache(true);
+  }
+
+  private lookup(key: string, count = true): Caller | undefined {
     const hit = this.cache.get(key);
     if (hit && hit.expires > this.now()) {
       // Marked, not moved: moving it to the end of the map's order on every request (a delete and
       // a set) made the map rebuild its table every few requests; `evict` moves the marked ones.
       hit.read = true;
-      this.observer?.cache(true);
+      if (count) this.observer?.cache(true);
       return hit.caller;
     }
     if (hit) this.cache.delete(key);

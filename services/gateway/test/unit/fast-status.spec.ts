@@ -20,9 +20,16 @@ function setup() {
     token: { id: 'u1', email: 'u1@example.com', isAdmin: false, isGuest: false, unlimited: false } as Caller,
     key: { id: 'u1', email: 'u1@example.com', isAdmin: false, isGuest: false, unlimited: false, apiKey: { id: 'k1' } } as unknown as Caller,
   };
+  const hits = { counted: 0, lookups: [] as boolean[] };
   const fast = finishedStatusFastPath({
-    sessions: { cached: (t) => callers[t] },
-    finished: { get: (id, owner) => (id === JOB && owner === 'u1' ? VIEW : undefined) },
+    sessions: {
+      cached: (t, count) => {
+        hits.lookups.push(count ?? true);
+        return callers[t];
+      },
+      countHit: () => void hits.counted++,
+    },
+    finished: { get: (id, owner) => (id === JOB && owner === 'u1' ? VIEW : undefined), holds: (id) => id === JOB },
     securityHeaders: [
       ['content-security-policy', "default-src 'none'"],
       ['x-frame-options', 'DENY'],
@@ -42,12 +49,12 @@ function setup() {
     for (let i = 0; sent.headers && i < sent.headers.length; i += 2) h.set(sent.headers[i]!, sent.headers[i + 1]!);
     return { answered, status: sent.status, headers: h, body: sent.body };
   };
-  return { call, observed, close: () => (open = false) };
+  return { call, observed, hits, close: () => (open = false) };
 }
 
 describe('the poll of a finished job answered before the routing (fast-status.ts)', () => {
   it("answers the owner's cached view with its ETag, the security headers and the request id, and counts it", () => {
-    const { call, observed } = setup();
+    const { call, observed, hits } = setup();
     const r = call('GET', URL, { authorization: 'Bearer token', 'x-request-id': 'abc-123' });
     expect(r.answered).toBe(true);
     expect(r.status).toBe(200);
@@ -60,6 +67,8 @@ describe('the poll of a finished job answered before the routing (fast-status.ts
     expect(r.headers.get('x-request-id')).toBe('abc-123');
     expect(r.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
     expect(observed.map(([s]) => s)).toEqual([200]);
+    // The session cache's hit is counted once, by the fast path (its lookup was not counted).
+    expect(hits).toEqual({ counted: 1, lookups: [false] });
   });
 
   it('answers 304 with no body to a matching If-None-Match', () => {
@@ -89,11 +98,21 @@ describe('the poll of a finished job answered before the routing (fast-status.ts
       { authorization: 'Bearer token' },
     ],
   ])('leaves %s to the app (%s)', (_what, _why, method, url, headers) => {
-    const { call, observed } = setup();
+    const { call, observed, hits } = setup();
     const r = call(method as string, url as string, headers as Record<string, string>);
     expect(r.answered).toBe(false);
     expect(r.status).toBeUndefined();
     expect(observed).toEqual([]);
+    // The auth hook counts its own lookup of the session: none is counted here.
+    expect(hits.counted).toBe(0);
+    expect(hits.lookups.every((counted) => !counted)).toBe(true);
+  });
+
+  it("leaves a live job's poll to the app without looking the session up", () => {
+    const { call, hits } = setup();
+    const live = JOB.replace('5f', '7a');
+    expect(call('GET', `/api/v1/jobs/${live}/status`, { authorization: 'Bearer token' }).answered).toBe(false);
+    expect(hits.lookups).toEqual([]);
   });
 
   it('leaves every request to the app once the app is closing (it answers 503 then)', () => {

@@ -14,8 +14,8 @@ const TAIL = '/status';
 const URL_LENGTH = HEAD.length + 36 + TAIL.length;
 
 export interface FinishedStatusDeps {
-  sessions: Pick<SessionVerifier, 'cached'>;
-  finished: Pick<FinishedJobs, 'get'>;
+  sessions: Pick<SessionVerifier, 'cached' | 'countHit'>;
+  finished: Pick<FinishedJobs, 'get' | 'holds'>;
   /** The API's security headers (apiSecurityHeaders), in the order the app sets them. */
   securityHeaders: ReadonlyArray<readonly [string, string]>;
   /** The request id the app gives a request (the caller's X-Request-Id when it is safe). */
@@ -38,17 +38,21 @@ export interface FinishedStatusDeps {
  */
 export function finishedStatusFastPath(deps: FinishedStatusDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
+    const start = performance.now();
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || url.length !== URL_LENGTH || !url.startsWith(HEAD) || !url.endsWith(TAIL))
       return false;
+    const jobId = url.slice(HEAD.length, HEAD.length + 36);
+    // A live job's poll (no view held) goes on before the session is even looked up.
     const auth = req.headers.authorization;
-    if (auth === undefined || !auth.startsWith('Bearer ') || !deps.open()) return false;
-    const caller = deps.sessions.cached(auth.slice(7).trim());
+    if (!deps.finished.holds(jobId) || auth === undefined || !auth.startsWith('Bearer ') || !deps.open()) return false;
+    // Not counted in the session cache's metrics unless answered here: the auth hook looks it up again.
+    const caller = deps.sessions.cached(auth.slice(7).trim(), false);
     // An API key's call goes through the app: its scope and its own rate limit are checked there.
     if (!caller || caller.apiKey) return false;
-    const s = deps.finished.get(url.slice(HEAD.length, HEAD.length + 36), caller.id);
+    const s = deps.finished.get(jobId, caller.id);
     if (!s) return false;
-    const start = performance.now();
+    deps.sessions.countHit();
     const { span } = startSpan(`GET ${STATUS_ROUTE}`, extractTrace(req.headers as Record<string, string>));
     const headers: string[] = ['x-request-id', deps.requestId(req), 'x-trace-id', span.spanContext().traceId];
     for (const [name, value] of deps.securityHeaders) headers.push(name, value);

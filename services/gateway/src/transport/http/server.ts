@@ -193,8 +193,19 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     serverFactory: (handler, options) => {
       // Fastify has filled in its defaults (a keep-alive of 72 s, no request timeout).
       const opts = options as unknown as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      // (Fastify binds a second address for HOST=localhost only when it makes the server; HOST is
+      // 0.0.0.0 unless set.)
       const server = http.createServer((req, res) => {
-        if (!fastPath?.(req, res)) handler(req, res);
+        let answered = false;
+        try {
+          answered = fastPath?.(req, res) ?? false;
+        } catch (e) {
+          // Nothing in it is known to throw; if it does, the app answers (or, once headers went, the
+          // connection is closed), never the process.
+          deps.log.error({ err: e, url: req.url }, 'the fast status path failed');
+          if (res.headersSent) return void res.destroy();
+        }
+        if (!answered) handler(req, res);
       });
       server.keepAliveTimeout = opts.keepAliveTimeout;
       server.requestTimeout = opts.requestTimeout;
