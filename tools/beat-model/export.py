@@ -8,7 +8,8 @@ from train import BeatTCN, export
 
 state = torch.load(sys.argv[1])
 cin = state['mean'].shape[1]
-model = BeatTCN(cin, state['mean'].flatten().tolist(), state['std'].flatten().tolist())
+# The width (train.py --channels) is the first convolution's output channels.
+model = BeatTCN(cin, state['mean'].flatten().tolist(), state['std'].flatten().tolist(), ch=state['front.weight'].shape[0])
 model.load_state_dict(state)
 model.eval()
 export(model, cin, sys.argv[2])

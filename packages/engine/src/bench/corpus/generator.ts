@@ -669,6 +669,8 @@ const STYLES: Style[] = [
 ];
 
 export const STYLE_NAMES: readonly string[] = STYLES.map((s) => s.name);
+/** The styles played in rubato (judged on the rubato target: cuts >= 85 % at a low confidence). */
+export const RUBATO_STYLE_NAMES: readonly string[] = STYLES.filter((s) => s.tempo === 'rubato').map((s) => s.name);
 
 const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
