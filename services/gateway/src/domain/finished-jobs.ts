@@ -161,6 +161,9 @@ export function etagOf(json: string): string {
   return `"${createHash('sha1').update(json).digest('base64url').slice(0, 22)}"`;
 }
 
+/** The Cache-Control of a finished job's status answer. */
+export const finishedCacheControl = (s: Pick<CachedStatus, 'maxAgeSec'>): string => `private, max-age=${s.maxAgeSec}`;
+
 /** True when the request's If-None-Match names this ETag (or `*`). */
 export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;

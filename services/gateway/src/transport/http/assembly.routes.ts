@@ -4,7 +4,7 @@ import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { analysisDoc, isMusicAnalysis, planMusicToWire, toJobRequestMessage, type media, type MusicAnalysisDoc } from '@reelsmith/proto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notModified, type CachedStatus, type FinishedJobs } from '../../domain/finished-jobs.js';
+import { finishedCacheControl, notModified, type CachedStatus, type FinishedJobs } from '../../domain/finished-jobs.js';
 import { LINK_SECONDS, jobStatuses, type JobStatusViews, type LinkSigner } from '../../domain/job-status.js';
 import type { LiveJobs } from '../../domain/live-jobs.js';
 import { previewPlan } from '../../domain/plan-preview.js';
@@ -294,7 +294,7 @@ export const assemblyRoutes: FastifyPluginAsyncZod<AssemblyDeps> = async (app, {
   // A finished job: validators, so a polling client gets 304 while nothing changed, and its JSON as
   // serialised once (the same the schema gives); through the untyped reply, as a 304 has no body.
   const sendFinished = (req: FastifyRequest, reply: FastifyReply, s: CachedStatus) => {
-    void reply.header('etag', s.etag).header('cache-control', `private, max-age=${s.maxAgeSec}`);
+    void reply.header('etag', s.etag).header('cache-control', finishedCacheControl(s));
     if (notModified(req.headers['if-none-match'], s.etag)) void reply.code(304).send();
     else void reply.type('application/json; charset=utf-8').send(s.json);
   };

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { DomainError, ErrorCode, isDomainError } from '@reelsmith/kit';
 import { isApiKeySecret } from '@reelsmith/proto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,7 +31,8 @@ declare module 'fastify' {
   }
 }
 
-export const bearer = (req: FastifyRequest): string => {
+/** The bearer token of a request's Authorization header ('' when there is none). */
+export const bearer = (req: { headers: IncomingHttpHeaders }): string => {
   const h = req.headers.authorization;
   return typeof h === 'string' && h.startsWith('Bearer ') ? h.slice(7).trim() : '';
 };

@@ -2,8 +2,9 @@ import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { extractTrace, startSpan } from '@reelsmith/kit';
-import { notModified, type FinishedJobs } from '../../domain/finished-jobs.js';
+import { finishedCacheControl, notModified, type FinishedJobs } from '../../domain/finished-jobs.js';
 import type { SessionVerifier } from '../../domain/sessions.js';
+import { bearer } from './auth.js';
 import { API_PREFIX } from './contract.js';
 
 /** The route template a poll of a job's status is counted under (metrics, request counts, spans). */
@@ -44,10 +45,10 @@ export function finishedStatusFastPath(deps: FinishedStatusDeps): (req: Incoming
       return false;
     const jobId = url.slice(HEAD.length, HEAD.length + 36);
     // A live job's poll (no view held) goes on before the session is even looked up.
-    const auth = req.headers.authorization;
-    if (!deps.finished.holds(jobId) || auth === undefined || !auth.startsWith('Bearer ') || !deps.open()) return false;
+    if (!deps.finished.holds(jobId) || !deps.open()) return false;
+    const token = bearer(req);
     // Not counted in the session cache's metrics unless answered here: the auth hook looks it up again.
-    const caller = deps.sessions.cached(auth.slice(7).trim(), false);
+    const caller = token ? deps.sessions.cached(token, false) : undefined;
     // An API key's call goes through the app: its scope and its own rate limit are checked there.
     if (!caller || caller.apiKey) return false;
     const s = deps.finished.get(jobId, caller.id);
@@ -56,7 +57,7 @@ export function finishedStatusFastPath(deps: FinishedStatusDeps): (req: Incoming
     const { span } = startSpan(`GET ${STATUS_ROUTE}`, extractTrace(req.headers as Record<string, string>));
     const headers: string[] = ['x-request-id', deps.requestId(req), 'x-trace-id', span.spanContext().traceId];
     for (const [name, value] of deps.securityHeaders) headers.push(name, value);
-    headers.push('etag', s.etag, 'cache-control', `private, max-age=${s.maxAgeSec}`);
+    headers.push('etag', s.etag, 'cache-control', finishedCacheControl(s));
     let status = 200;
     if (notModified(req.headers['if-none-match'], s.etag)) {
       status = 304;
