@@ -171,6 +171,36 @@ describe('the cached status of a finished job, on two gateway replicas', () => {
     }
   });
 
+  it('a poll the fast path fails on is answered by the app (the process stays up)', async () => {
+    const finished = new FinishedJobs(finishedJobsLimits(100));
+    finished.holds = () => {
+      throw new Error('broken cache');
+    };
+    const app = await buildHttpApp({
+      log: quietLogger(),
+      metrics: createMetrics('gateway_finished_broken'),
+      webDist: objects.dir,
+      health: { report: async () => ({ status: 'healthy', services: {}, unavailable: [], instance: 'broken' }) },
+      peers,
+      store,
+      finished,
+      files: { store, signingSecret: secret },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const { token, userId } = signIn();
+      const id = await completedJob(userId);
+      for (let i = 0; i < 2; i++) {
+        const r = await status(base, id, token); // the second with the session and the view cached
+        expect(r.status).toBe(200);
+        expect(await r.json()).toMatchObject({ status: 'completed', download_url: expect.stringContaining('http') });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('counts every poll answered from memory, 200 and 304 alike, in the request histogram and the dashboard counts', async () => {
     const { token, userId } = signIn();
     const id = await completedJob(userId);
