@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
+import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
 import { analysisFromActivations } from '../../packages/engine/dist/beat-learned.js';
 import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
@@ -18,14 +19,12 @@ import { RUBATO_STYLE_NAMES } from '../../packages/engine/dist/bench/corpus/gene
 import { readTrainingFeatures } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const option = (name) =>
-  (
-    process.argv
-      .find((a) => a.startsWith(`--${name}=`))
-      ?.slice(name.length + 3)
-      .split(',') ?? [undefined]
-  ).map((l) => (l === undefined ? l : Number(l)));
-const lambdas = option('lambda');
+const lambdas = (
+  process.argv
+    .find((a) => a.startsWith('--lambda='))
+    ?.slice(9)
+    .split(',') ?? [undefined]
+).map((l) => (l === undefined ? l : Number(l)));
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
@@ -33,7 +32,7 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
   if (meta.seed < 500000 || meta.seed >= 1000000) continue;
   const x = readTrainingFeatures(path.join(dir, f.slice(0, -5)));
-  songs.push({ meta, act: await activationsOf(x.data, x.bands, x.frames), durationSec: x.frames / 100 });
+  songs.push({ meta, act: await activationsOf(x.data, x.bands, x.frames), durationSec: x.frames / FEATURE_FPS });
 }
 for (const lambda of lambdas) score(lambda);
 
