@@ -59,7 +59,7 @@ for (let seed = SEEDS.validation; seed < SEEDS.validation + count; seed++) {
   const dur = song.durationSec;
   const act = await beatActivations(samples);
   const env = onsetEnvelope(samples, 22050);
-  const plain = analysisFromActivations(act, samples, 22050, dur, env);
+  const plain = analysisFromActivations(act, dur);
   const byUnsure = UNSURE.map((u) => scoreSong(withFallback(plain, act, samples, env, u), song));
   const rules = trackBeats(env, dur, { accentAt: (t) => rmsAfter(samples, 22050, t, 0.1) });
   const ratio = plain.bpm / rules.bpm;

@@ -42,9 +42,9 @@ function score(lambda) {
     const d = decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda);
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
-    // The plan's cuts need an analysis (at the engine's lambda). No audio is stored: a song of low
-    // confidence has no strong onsets to cut on here, where the bench's would.
-    const analysis = lambda === undefined ? analysisFromActivations(act, new Float32Array(0), 22050, durationSec) : null;
+    // The plan's cuts need an analysis (at the engine's lambda); a song of low confidence cuts on
+    // the activation's strong peaks, as in the engine.
+    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec) : null;
     rows.push({
       style: meta.style,
       f: beatFMeasure(d.beats, meta.beats),

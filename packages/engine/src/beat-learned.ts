@@ -1,15 +1,15 @@
 /**
  * The learned beat tracking: the model (beat-model.ts) gives beat and downbeat activations, the
  * bar-pointer model (beat-dbn.ts) decodes beats, downbeats and the meter, and the confidence says
- * how far the grid is to be trusted. Below LOW_BEAT_CONFIDENCE a plan cuts on the strong onsets a
- * beat agrees with (`onsets`, beat-onsets.ts), as with the rule-based tracker (beat-tracker.ts).
+ * how far the grid is to be trusted. Below LOW_BEAT_CONFIDENCE a plan cuts on the activation's
+ * strong peaks a beat agrees with (`onsets`), as the rule-based tracker (beat-tracker.ts) does on
+ * its onset envelope.
  * analyseMusic runs it when asked (`tracker: 'model'`, the beat bench); the product's path stays
  * on the rule-based tracker until the model meets the beat bench's targets (docs/beat-bench.md).
  */
 import { decodeBeats } from './beat-dbn.js';
-import { onsetEnvelope, type Envelope } from './beat-envelopes.js';
 import { beatActivations, type Activations } from './beat-model.js';
-import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets, swellStarts } from './beat-onsets.js';
+import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { MUSIC_ANALYSIS_VERSION, hopIrregularity, type MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
 
@@ -41,18 +41,15 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
 }
 
 /**
- * A MusicAnalysis from the model's activations (and the samples, for the strong onsets). The beats,
- * the meter and the downbeats are the decoding's (beat-dbn.ts). The onset envelope (`env`, computed
- * here when not given) is read only for the strong onsets, which plans cut on only below
- * LOW_BEAT_CONFIDENCE; elsewhere `onsets` is empty and the envelope is not computed.
+ * A MusicAnalysis from the model's activations. The beats, the meter and the downbeats are the
+ * decoding's (beat-dbn.ts). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
+ * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
+ * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`). The model places a bowed or
+ * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
+ * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
+ * way, 20 with the envelope's onsets (tools/beat-model/README.md).
  */
-export function analysisFromActivations(
-  act: Activations,
-  samples: Float32Array,
-  sampleRate: number,
-  durationSec: number,
-  env?: Envelope,
-): MusicAnalysis {
+export function analysisFromActivations(act: Activations, durationSec: number): MusicAnalysis {
   const dec = decodeBeats(act.beat, act.downbeat, act.fps);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   const beats = keep.map(([b]) => b);
@@ -70,33 +67,24 @@ export function analysisFromActivations(
     beats,
     bars,
     beatsPerBar: dec.beatsPerBar,
-    onsets: confidence < LOW_BEAT_CONFIDENCE ? strongOnsetsOf(env ?? onsetEnvelope(samples, sampleRate), beats, confidence) : [],
+    onsets:
+      confidence < LOW_BEAT_CONFIDENCE
+        ? onsetsOnPulse(
+            strongOnsets(Float64Array.from(act.beat), 1 / act.fps, 0).filter((t) => t < durationSec),
+            beats,
+            confidence,
+          )
+        : [],
     confidence: Math.round(confidence * 1000) / 1000,
   };
 }
 
-/** The strong onsets a plan cuts on when the grid is a guess (as the rule-based tracker finds them). */
-function strongOnsetsOf(env: Envelope, beats: number[], confidence: number): number[] {
-  // The envelope in units of its deviation, as the rule-based tracker scales it.
-  const v = env.values;
-  let mean = 0;
-  for (const x of v) mean += x;
-  mean /= Math.max(1, v.length);
-  let sd = 0;
-  for (const x of v) sd += (x - mean) ** 2;
-  sd = Math.sqrt(sd / Math.max(1, v.length)) || 1;
-  const o = Float64Array.from(v, (x) => x / sd);
-  const pulse = onsetsOnPulse(strongOnsets(o, env.hopSec), beats, confidence);
-  const nb = env.bands;
-  return nb?.high ? swellStarts(pulse, { kick: nb.kick, mid: nb.mid, high: nb.high }, env.hopSec) : pulse;
-}
-
 /**
- * Beats, bars, meter and confidence of mono samples at 22,050 Hz, by the learned model. (The
+ * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the learned model. (The
  * rule-based tracker does not run beside it: a tempo guard that returned the rule-based analysis
  * where the two disagreed by 3:2 put fewer validation songs at target, 50 of 80 against 58 without
  * it; tools/beat-model/tune.mjs.)
  */
-export async function trackBeatsLearned(samples: Float32Array, sampleRate: number, durationSec: number): Promise<MusicAnalysis> {
-  return analysisFromActivations(await beatActivations(samples), samples, sampleRate, durationSec);
+export async function trackBeatsLearned(samples: Float32Array, durationSec: number): Promise<MusicAnalysis> {
+  return analysisFromActivations(await beatActivations(samples), durationSec);
 }

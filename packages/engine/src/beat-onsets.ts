@@ -74,8 +74,12 @@ export function trimOutsideMusic(
   beats.splice(0, first);
 }
 
-/** Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms. */
-export function strongOnsets(o: Float64Array, hopSec: number): number[] {
+/**
+ * Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms, each
+ * `latencySec` before its peak (the onset envelope's ONSET_LATENCY_SEC unless given; 0 for the
+ * beat model's activation, which peaks on the beat).
+ */
+export function strongOnsets(o: Float64Array, hopSec: number, latencySec = ONSET_LATENCY_SEC): number[] {
   const r = Math.round(0.15 / hopSec);
   const peaks: number[] = [];
   for (let i = 1; i < o.length - 1; i++) {
@@ -86,7 +90,7 @@ export function strongOnsets(o: Float64Array, hopSec: number): number[] {
     if (top) peaks.push(i);
   }
   const cut = peaks.map((i) => o[i]!).sort((a, b) => b - a)[Math.floor(peaks.length / 3)] ?? 0;
-  return peaks.filter((i) => o[i]! >= cut).map((i) => Math.round(Math.max(0, i * hopSec - ONSET_LATENCY_SEC) * 1e6) / 1e6);
+  return peaks.filter((i) => o[i]! >= cut).map((i) => Math.round(Math.max(0, i * hopSec - latencySec) * 1e6) / 1e6);
 }
 
 /**

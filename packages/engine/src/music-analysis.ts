@@ -105,7 +105,7 @@ export async function analyseMusic(
   // scores the same beats the product computes.
   const fit =
     opts.tracker === 'model'
-      ? await trackBeatsLearned(samples, ANALYSIS_SAMPLE_RATE, duration)
+      ? await trackBeatsLearned(samples, duration)
       : trackBeats(onsetEnvelope(samples, ANALYSIS_SAMPLE_RATE), duration, {
           accentAt: (t) => rmsAfter(samples, ANALYSIS_SAMPLE_RATE, t, 0.1),
         });

@@ -1,7 +1,8 @@
 import { decodeBeats } from '../../src/beat-dbn';
 import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
 import { beatFMeasure } from '../../src/beat-measures';
-import { beatConfidence } from '../../src/beat-learned';
+import { analysisFromActivations, beatConfidence } from '../../src/beat-learned';
+import { LOW_BEAT_CONFIDENCE } from '../../src/beat-onsets';
 
 /** Activations at 100 fps with a peak at each beat (downbeat activation on every `meter`-th). */
 function activations(beats: number[], meter: number, seconds: number, noise = 0) {
@@ -114,5 +115,30 @@ describe('beat features', () => {
       expect(Math.max(...around)).toBeGreaterThan(5 * Math.max(rise(50 * k + 25), 1e-3));
     }
     expect(f.data.every((v) => Number.isFinite(v) && v >= 0)).toBe(true);
+  });
+});
+
+describe('the learned analysis (beat-learned.ts)', () => {
+  it("cuts a wavering song on the activation's strong peaks, at the peak, and a steady one on its grid", () => {
+    // Rubato: the beat's length swings by 12 % over eight beats; a weak peak (0.3) on each off-beat.
+    const beats: number[] = [];
+    for (let t = 0.6, i = 0; t < 30; i++) {
+      beats.push(Math.round(t * 100) / 100);
+      t += 0.6 * (1 + 0.12 * Math.sin((2 * Math.PI * i) / 8));
+    }
+    const { beat, down, n } = activations(beats, 4, 31);
+    for (let k = 0; k + 1 < beats.length; k++) beat[Math.round(((beats[k]! + beats[k + 1]!) / 2) * FEATURE_FPS)] = 0.3;
+    const wavering = analysisFromActivations({ beat, downbeat: down, fps: FEATURE_FPS }, (n - 1) / FEATURE_FPS);
+    expect(wavering.confidence).toBeLessThan(LOW_BEAT_CONFIDENCE);
+    expect(wavering.onsets?.length).toBeGreaterThan(beats.length / 3);
+    // Each onset is a beat's peak frame itself (the activation peaks on the beat: no latency).
+    for (const t of wavering.onsets ?? []) expect(Math.min(...beats.map((b) => Math.abs(b - t)))).toBeLessThan(1e-6);
+
+    const steady = Array.from({ length: 50 }, (_, i) => 0.5 + i * 0.5);
+    const a = activations(steady, 4, 26);
+    const grid = analysisFromActivations({ beat: a.beat, downbeat: a.down, fps: FEATURE_FPS }, (a.n - 1) / FEATURE_FPS);
+    expect(grid.confidence).toBeGreaterThanOrEqual(LOW_BEAT_CONFIDENCE);
+    expect(grid.onsets).toEqual([]);
+    expect(beatFMeasure(grid.beats, steady)).toBeGreaterThan(0.98);
   });
 });
