@@ -79,6 +79,32 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     expect(beatFMeasure(kept.beats, beats)).toBeGreaterThan(0.97);
   });
 
+  it('decodes 6/8 at its dotted-quarter beat, not at 3:2 as 3/4', () => {
+    // 6/8 at 60 BPM (a beat of three eighths, two beats a bar): the downbeat activation on every
+    // other beat as high as the beat's, and eighth notes between the beats (0.2 and 0.5, as the
+    // model gives them).
+    const beats = Array.from({ length: 30 }, (_, i) => 0.5 + i);
+    const { beat, down } = activations(beats, 2, 31);
+    down.forEach((v, i) => (down[i] = v > 0 ? beat[i]! : 0));
+    for (const b of beats)
+      for (const [third, v] of [
+        [1, 0.2],
+        [2, 0.5],
+      ] as const)
+        beat[Math.round((b + third / 3) * FEATURE_FPS)] = v;
+    const d = decodeBeats(beat, down, FEATURE_FPS);
+    expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.97);
+    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    // Two bars of 6/8 to a decoded bar of 4: every decoded downbeat is a true one.
+    expect(
+      beatFMeasure(
+        bars,
+        beats.filter((_, i) => i % 2 === 0),
+      ) * 2,
+    ).toBeGreaterThan(0.6);
+    expect(bars.every((t) => beats.some((b, i) => i % 2 === 0 && Math.abs(b - t) < 0.03))).toBe(true);
+  });
+
   it('refuses an obsLambda at which no frame could be weighed (1 or less, not a number)', () => {
     const n = 2000;
     for (const bad of [1, 0, -3, NaN])
