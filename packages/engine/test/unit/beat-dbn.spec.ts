@@ -74,7 +74,7 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     const down = beat.map((b) => b / 2);
     const doubled = decodeBeats(beat, down, FEATURE_FPS, 0.1, 16);
     const kept = decodeBeats(beat, down, FEATURE_FPS, 0.1, 4);
-    // At 16 (the engine's) the off-beats are beats too: twice the tempo; at 4 the true beats alone.
+    // At 16 (madmom's; the engine's is 8) the off-beats are beats too: twice the tempo; at 4 the true beats alone.
     expect(doubled.beats.length).toBeGreaterThan(1.8 * beats.length);
     expect(beatFMeasure(kept.beats, beats)).toBeGreaterThan(0.97);
   });
