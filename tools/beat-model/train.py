@@ -17,9 +17,11 @@ its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights 
 155,188 at 48.
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
-neighbours; Adam, the learning rate on a cosine decay; batches of 8
-crops of 16 s, 60 % of them time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo
-augmentation) and half of them through a random EQ and level (eq()). `--steps N` trains N steps
+neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 s, 60 % of them
+time-stretched by 0.75-1.33 but not beyond 55-210 BPM (on top of make-data.mjs's tempo
+augmentation, which keeps the same range) and half of them through a random EQ and level (eq());
+`--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
+the rest uniformly (0 by default: all uniformly). `--steps N` trains N steps
 on the songs present at the start, the learning rate on a cosine over the steps, so the same
 data, seed and steps give the same weights; without it the decay follows the wall clock
 (`--minutes`) and the data folder is rescanned every third epoch (songs still being rendered join).
@@ -49,6 +51,7 @@ CROP = 1600  # frames (16 s)
 BATCH = 8
 STRETCHED = 0.6
 EQUALISED = 0.5  # share of crops given a random EQ and level (eq below)
+TEMPO_RANGE = (55, 210)  # BPM a stretch may take a song to (stretch below; make-data.mjs's range)
 
 
 class Block(nn.Module):
@@ -146,15 +149,54 @@ def eq(seg, rng):
     return np.log10(1 + 10 * mag * gain)
 
 
-def batch(songs, rng, augment=True):
-    """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (tempo
-    augmentation on top of the rendered songs' own, make-data.mjs --excerpts); in training,
+def stretch(bpm, rng):
+    """A time stretch of 0.75-1.33 (output tempo bpm * a) that keeps the tempo within TEMPO_RANGE, or
+    within the song's own tempo where the style itself lies outside it (make-data.mjs's tempo
+    augmentation keeps the same range): a beat taught at 36 or 300 BPM is a level no song is
+    decoded at (beat-dbn.ts: 47-231 BPM), and it makes the slow and fast levels of a song ambiguous."""
+    lo = max(0.75, min(1.0, TEMPO_RANGE[0] / bpm))
+    hi = min(1.33, max(1.0, TEMPO_RANGE[1] / bpm))
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+class Hard:
+    """Hard-example sampling (--hard): a running loss per training song (the mean of its crops' last
+    losses), and a share of each batch drawn in proportion to it, the rest uniformly. Songs not yet
+    seen count at the mean of those seen. The model meets more often the songs it still gets wrong
+    (a compound meter read as simple, a slow song at twice its tempo) whatever their style."""
+
+    def __init__(self, n, share):
+        self.loss = np.full(n, np.nan)
+        self.share = share
+        self.cum = None
+
+    def pick(self, rng, n):
+        if self.share > 0 and self.cum is not None and rng.random() < self.share:
+            return min(n - 1, int(np.searchsorted(self.cum, rng.random() * self.cum[-1], side='right')))
+        return rng.randrange(n)
+
+    def grow(self, n):
+        self.loss = np.concatenate([self.loss, np.full(n - len(self.loss), np.nan)])
+
+    def update(self, idx, losses):
+        for i, l in zip(idx, losses):
+            self.loss[i] = l if np.isnan(self.loss[i]) else 0.5 * (self.loss[i] + l)
+        seen = ~np.isnan(self.loss)
+        if seen.any():
+            self.cum = np.cumsum(np.where(seen, self.loss, self.loss[seen].mean()))
+
+
+def batch(songs, rng, augment=True, hard=None):
+    """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 within TEMPO_RANGE
+    (stretch; tempo augmentation on top of the rendered songs' own, make-data.mjs --excerpts); in training,
     EQUALISED of them through a random EQ and level (eq)."""
-    xs, ys = [], []
+    xs, ys, idx = [], [], []
     for _ in range(BATCH):
-        x, _, d = songs[rng.randrange(len(songs))]
+        i = hard.pick(rng, len(songs)) if hard else rng.randrange(len(songs))
+        idx.append(i)
+        x, _, d = songs[i]
         n = x.shape[1]
-        a = math.exp(rng.uniform(math.log(0.75), math.log(1.33))) if augment and rng.random() < STRETCHED else 1.0
+        a = stretch(d['bpm'], rng) if augment and rng.random() < STRETCHED else 1.0
         span = CROP * a
         s0 = rng.uniform(0, n - span) if n > span else 0.0
         src = s0 + np.arange(CROP) * a
@@ -175,11 +217,15 @@ def batch(songs, rng, augment=True):
         out[:, ~valid] = 0
         xs.append(out)
         ys.append(targets(d, s0, a, CROP))
+    if hard:
+        return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys)), idx
     return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
 
 
-def loss_of(model, x, y):
+def loss_of(model, x, y, per_crop=False):
     out = model(x)
+    if per_crop:
+        return F.binary_cross_entropy_with_logits(out, y, reduction='none').mean(dim=(1, 2))
     return F.binary_cross_entropy_with_logits(out, y)
 
 
@@ -198,6 +244,12 @@ def main():
     ap.add_argument('--steps-per-epoch', type=int, default=150)
     ap.add_argument('--lr', type=float, default=2e-3)
     ap.add_argument('--channels', type=int, default=CH, help='the width of the network (CH by default)')
+    ap.add_argument(
+        '--hard',
+        type=float,
+        default=0.0,
+        help='the share of crops drawn in proportion to their song\'s running loss (class Hard); 0: all uniformly',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -221,11 +273,13 @@ def main():
     done = 0
     vrng = random.Random(7)
     vbatches = [batch(val, vrng, augment=False) for _ in range(12)] if val else []
+    hard = Hard(len(train), args.hard)
     by_steps = args.steps is not None
     while (done < args.steps) if by_steps else (time.time() - t0 < budget):
         epoch += 1
         if not by_steps and epoch > 1 and epoch % 3 == 0:
             train += load(args.data, 0, 500000, skip={s[2]['seed'] for s in train})
+            hard.grow(len(train))
         frac = done / args.steps if by_steps else min(1.0, (time.time() - t0) / budget)
         for g in opt.param_groups:
             g['lr'] = args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
@@ -233,9 +287,15 @@ def main():
         tl = 0.0
         steps = min(args.steps_per_epoch, args.steps - done) if by_steps else args.steps_per_epoch
         for _ in range(steps):
-            x, y = batch(train, rng)
             opt.zero_grad()
-            loss = loss_of(model, x, y)
+            if args.hard > 0:
+                x, y, idx = batch(train, rng, hard=hard)
+                per = loss_of(model, x, y, per_crop=True)
+                hard.update(idx, per.detach().numpy().tolist())
+                loss = per.mean()
+            else:
+                x, y = batch(train, rng)
+                loss = loss_of(model, x, y)
             loss.backward()
             opt.step()
             tl += loss.item()
