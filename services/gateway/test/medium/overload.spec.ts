@@ -225,11 +225,16 @@ describe('gateway under overload: slow down or shed, never lie about auth', () =
       const shed = timed.filter((t) => t.status === 503);
       expect(timed.filter((t) => t.status === 401)).toEqual([]);
       expect(shed.length).toBeGreaterThanOrEqual(8);
+      const served = timed.filter((t) => t.status === 200);
+      expect(served.length).toBeGreaterThanOrEqual(2);
+      // At once: every shed request is answered before the first admitted one (identity takes
+      // 800 ms), not after waiting for a slot or a deadline. (A wall-clock bound failed under load.)
+      const firstServed = Math.min(...served.map((t) => t.ms));
+      expect(firstServed).toBeGreaterThanOrEqual(fake.state.delayMs);
       for (const t of shed) {
         expect(t.retryAfter).toBeTruthy();
-        expect(t.ms).toBeLessThan(500); // at once, not after waiting for a deadline
+        expect(t.ms).toBeLessThan(firstServed);
       }
-      expect(timed.filter((t) => t.status === 200).length).toBeGreaterThanOrEqual(2);
       const text = await small.metrics.registry.metrics();
       expect(text).toMatch(/gateway_shed_total\{[^}]*gate="identity"[^}]*\} ([89]|1\d)/);
       expect(text).toMatch(/gateway_admission_queue_depth/);
