@@ -18,8 +18,8 @@ its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights 
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
 neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 s, 60 % of them
-time-stretched by 0.75-1.33 but not beyond 55-210 BPM (on top of make-data.mjs's tempo
-augmentation, which keeps the same range) and half of them through a random EQ and level (eq());
+time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation; `--tempo-range 55,210`
+keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
 the rest uniformly (0 by default: all uniformly). `--steps N` trains N steps
 on the songs present at the start, the learning rate on a cosine over the steps, so the same
@@ -51,7 +51,6 @@ CROP = 1600  # frames (16 s)
 BATCH = 8
 STRETCHED = 0.6
 EQUALISED = 0.5  # share of crops given a random EQ and level (eq below)
-TEMPO_RANGE = (55, 210)  # BPM a stretch may take a song to (stretch below; make-data.mjs's range)
 
 
 class Block(nn.Module):
@@ -149,13 +148,15 @@ def eq(seg, rng):
     return np.log10(1 + 10 * mag * gain)
 
 
-def stretch(bpm, rng):
-    """A time stretch of 0.75-1.33 (output tempo bpm * a) that keeps the tempo within TEMPO_RANGE, or
-    within the song's own tempo where the style itself lies outside it (make-data.mjs's tempo
-    augmentation keeps the same range): a beat taught at 36 or 300 BPM is a level no song is
-    decoded at (beat-dbn.ts: 47-231 BPM), and it makes the slow and fast levels of a song ambiguous."""
-    lo = max(0.75, min(1.0, TEMPO_RANGE[0] / bpm))
-    hi = min(1.33, max(1.0, TEMPO_RANGE[1] / bpm))
+def stretch(bpm, rng, tempo_range=None):
+    """A time stretch of 0.75-1.33 (output tempo bpm * a). With tempo_range (--tempo-range, e.g.
+    55-210, make-data.mjs's range) it keeps the tempo within that range, or within the song's own
+    tempo where the style itself lies outside it: a beat taught at 36 or 300 BPM is a level no song
+    is decoded at (beat-dbn.ts: 47-231 BPM)."""
+    lo, hi = 0.75, 1.33
+    if tempo_range:
+        lo = max(lo, min(1.0, tempo_range[0] / bpm))
+        hi = min(hi, max(1.0, tempo_range[1] / bpm))
     return math.exp(rng.uniform(math.log(lo), math.log(hi)))
 
 
@@ -186,9 +187,10 @@ class Hard:
             self.cum = np.cumsum(np.where(seen, self.loss, self.loss[seen].mean()))
 
 
-def batch(songs, rng, augment=True, hard=None):
-    """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 within TEMPO_RANGE
-    (stretch; tempo augmentation on top of the rendered songs' own, make-data.mjs --excerpts); in training,
+def batch(songs, rng, augment=True, hard=None, tempo_range=None):
+    """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (stretch, within
+    tempo_range if given; tempo augmentation on top of the rendered songs' own, make-data.mjs
+    --excerpts); in training,
     EQUALISED of them through a random EQ and level (eq)."""
     xs, ys, idx = [], [], []
     for _ in range(BATCH):
@@ -196,7 +198,7 @@ def batch(songs, rng, augment=True, hard=None):
         idx.append(i)
         x, _, d = songs[i]
         n = x.shape[1]
-        a = stretch(d['bpm'], rng) if augment and rng.random() < STRETCHED else 1.0
+        a = stretch(d['bpm'], rng, tempo_range) if augment and rng.random() < STRETCHED else 1.0
         span = CROP * a
         s0 = rng.uniform(0, n - span) if n > span else 0.0
         src = s0 + np.arange(CROP) * a
@@ -250,8 +252,13 @@ def main():
         default=0.0,
         help='the share of crops drawn in proportion to their song\'s running loss (class Hard); 0: all uniformly',
     )
+    ap.add_argument(
+        '--tempo-range',
+        help='LO,HI (BPM): no time stretch takes a song outside this range (stretch); none by default',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
+    tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     t0 = time.time()
@@ -289,12 +296,12 @@ def main():
         for _ in range(steps):
             opt.zero_grad()
             if args.hard > 0:
-                x, y, idx = batch(train, rng, hard=hard)
+                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range)
                 per = loss_of(model, x, y, per_crop=True)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(train, rng)
+                x, y = batch(train, rng, tempo_range=tempo_range)
                 loss = loss_of(model, x, y)
             loss.backward()
             opt.step()
