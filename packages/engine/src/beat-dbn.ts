@@ -13,11 +13,11 @@
  * beat less the downbeat (the model's beat activation includes the downbeats): a bar of the
  * decoding may then hold two of the song's bars, so 6/8 and 12/8, whose two or four dotted-quarter
  * beats a bar neither 3 nor 4 fits, are decoded at their beat as 4 (two bars of 6/8) rather than
- * at 3:2 as 3/4. (On 280 validation songs, seeds 500,000-500,279: 257 at F and CMLt >= 0.9
- * against 250, 250 at the beat bench's target against 246; 6/8, 12/8 and slow ballads gained, two
- * 4/4 songs went to twice the tempo and a waltz's downbeats moved; half the beat activation, in
- * place of none, put the same count at target.) M = 3 and M = 4 are decoded separately and the likelier path wins,
- * which gives the meter.
+ * at 3:2 as 3/4. (On 280 validation songs, seeds 500,000-500,279, at the observation lambda of 16
+ * of the time: 257 at F and CMLt >= 0.9 against 250, 250 at the beat bench's target against 246;
+ * 6/8, 12/8 and slow ballads gained, two 4/4 songs went to twice the tempo and a waltz's downbeats
+ * moved; half the beat activation, in place of none, put the same count at target.) M = 3 and
+ * M = 4 are decoded separately and the likelier path wins, which gives the meter.
  *
  * Only the predecessors chosen at the beat boundaries are stored (one byte per period, beat
  * and frame); inside a beat the predecessor is the frame before, so memory stays at a few

@@ -47,7 +47,7 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
  * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
- * way, 20 with the envelope's onsets (tools/beat-model/README.md).
+ * way, 20 with the envelope's onsets (docs/beat-bench.md).
  */
 export function analysisFromActivations(act: Activations, durationSec: number): MusicAnalysis {
   const dec = decodeBeats(act.beat, act.downbeat, act.fps);
@@ -80,8 +80,8 @@ export function analysisFromActivations(act: Activations, durationSec: number): 
 }
 
 /**
- * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the learned model. (The
- * rule-based tracker does not run beside it: a tempo guard that returned the rule-based analysis
+ * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the
+ * learned model. (The rule-based tracker does not run beside it: a tempo guard that returned the rule-based analysis
  * where the two disagreed by 3:2 put fewer validation songs at target, 50 of 80 against 58 without
  * it; tools/beat-model/tune.mjs.)
  */
