@@ -81,9 +81,9 @@ export function analysisFromActivations(act: Activations, durationSec: number): 
 
 /**
  * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the
- * learned model. (The rule-based tracker does not run beside it: a tempo guard that returned the rule-based analysis
- * where the two disagreed by 3:2 put fewer validation songs at target, 50 of 80 against 58 without
- * it; tools/beat-model/tune.mjs.)
+ * learned model. (The rule-based tracker does not run beside it: a tempo guard that returned the
+ * rule-based analysis where the two disagreed by 3:2 put fewer validation songs at target, 50 of
+ * 80 against 58 without it; tools/beat-model/tune.mjs.)
  */
 export async function trackBeatsLearned(samples: Float32Array, durationSec: number): Promise<MusicAnalysis> {
   return analysisFromActivations(await beatActivations(samples), durationSec);
