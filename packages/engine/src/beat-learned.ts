@@ -70,7 +70,7 @@ export function analysisFromActivations(act: Activations, durationSec: number): 
     onsets:
       confidence < LOW_BEAT_CONFIDENCE
         ? onsetsOnPulse(
-            strongOnsets(Float64Array.from(act.beat), 1 / act.fps, 0).filter((t) => t < durationSec),
+            strongOnsets(act.beat, 1 / act.fps, 0).filter((t) => t < durationSec),
             beats,
             confidence,
           )

@@ -79,7 +79,7 @@ export function trimOutsideMusic(
  * `latencySec` before its peak (the onset envelope's ONSET_LATENCY_SEC unless given; 0 for the
  * beat model's activation, which peaks on the beat).
  */
-export function strongOnsets(o: Float64Array, hopSec: number, latencySec = ONSET_LATENCY_SEC): number[] {
+export function strongOnsets(o: ArrayLike<number>, hopSec: number, latencySec = ONSET_LATENCY_SEC): number[] {
   const r = Math.round(0.15 / hopSec);
   const peaks: number[] = [];
   for (let i = 1; i < o.length - 1; i++) {

@@ -1,4 +1,4 @@
-import { decodeBeats } from '../../src/beat-dbn';
+import { decodeBeats, type DecodedBeats } from '../../src/beat-dbn';
 import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
 import { beatFMeasure } from '../../src/beat-measures';
 import { analysisFromActivations, beatConfidence } from '../../src/beat-learned';
@@ -27,6 +27,9 @@ function activations(beats: number[], meter: number, seconds: number, noise = 0)
   return { beat, down, n };
 }
 
+/** The decoded downbeats: the beats at position 0 of their bar. */
+const downbeatsOf = (d: DecodedBeats) => d.beats.filter((_, i) => d.positions[i] === 0);
+
 describe('beat decoding (bar-pointer model over the activations)', () => {
   it('finds the beats, the downbeats and a 3/4 meter', () => {
     const beats = Array.from({ length: 60 }, (_, i) => 0.5 + i * (60 / 150));
@@ -34,7 +37,7 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     const d = decodeBeats(beat, down, FEATURE_FPS);
     expect(d.beatsPerBar).toBe(3);
     expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.98);
-    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    const bars = downbeatsOf(d);
     expect(
       beatFMeasure(
         bars,
@@ -53,7 +56,7 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     const d = decodeBeats(beat, down, FEATURE_FPS);
     expect(d.beatsPerBar).toBe(4);
     expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.97);
-    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
+    const bars = downbeatsOf(d);
     expect(
       beatFMeasure(
         bars,
@@ -94,14 +97,10 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
         beat[Math.round((b + third / 3) * FEATURE_FPS)] = v;
     const d = decodeBeats(beat, down, FEATURE_FPS);
     expect(beatFMeasure(d.beats, beats)).toBeGreaterThan(0.97);
-    const bars = d.beats.filter((_, i) => d.positions[i] === 0);
-    // Two bars of 6/8 to a decoded bar of 4: every decoded downbeat is a true one.
-    expect(
-      beatFMeasure(
-        bars,
-        beats.filter((_, i) => i % 2 === 0),
-      ) * 2,
-    ).toBeGreaterThan(0.6);
+    const bars = downbeatsOf(d);
+    // Two bars of 6/8 to a decoded bar of 4 (15 bars of 6/8: about 7 decoded ones), and every
+    // decoded downbeat is a true one.
+    expect(bars.length).toBeGreaterThanOrEqual(6);
     expect(bars.every((t) => beats.some((b, i) => i % 2 === 0 && Math.abs(b - t) < 0.03))).toBe(true);
   });
 
