@@ -4,14 +4,15 @@
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; rubato: cuts >= 85 % at a low confidence).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,L2,...]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,L2,...] [--prior=W,...] [--prior-model=file]
 // --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
-import { analysisFromActivations } from '../../packages/engine/dist/beat-learned.js';
+import { TEMPO_PRIOR_WEIGHT, analysisFromActivations, tempoPriorOf } from '../../packages/engine/dist/beat-learned.js';
+import { riseCurves, tempoPriorModel } from '../../packages/engine/dist/beat-tempo-prior.js';
 import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
 import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
 import { scoreSong } from '../../packages/engine/dist/bench/beats-bench.js';
@@ -25,6 +26,16 @@ const lambdas = (
     ?.slice(9)
     .split(',') ?? [undefined]
 ).map((l) => (l === undefined ? l : Number(l)));
+// --prior=W,W2,...: score the decoding with these weights of the tempo prior (beat-learned.ts's
+// TEMPO_PRIOR_WEIGHT) instead of its own; --prior-model=file.json: another tempo prior's weights.
+const priors = process.argv
+  .find((a) => a.startsWith('--prior='))
+  ?.slice(8)
+  .split(',')
+  .map(Number);
+const priorModel = tempoPriorModel(process.argv.find((a) => a.startsWith('--prior-model='))?.slice(14));
+// --prior-spread=R: the prior's spread (beat-tempo-prior.ts's PRIOR_SPREAD).
+const spread = Number(process.argv.find((a) => a.startsWith('--prior-spread='))?.slice(15) ?? NaN) || undefined;
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
@@ -32,19 +43,23 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
   if (meta.seed < 500000 || meta.seed >= 1000000) continue;
   const x = readTrainingFeatures(path.join(dir, f.slice(0, -5)));
-  songs.push({ meta, act: await activationsOf(x.data, x.bands, x.frames), durationSec: x.frames / FEATURE_FPS });
+  const rises = riseCurves(x.data, x.bands, x.frames);
+  const act = { ...(await activationsOf(x.data, x.bands, x.frames)), rises };
+  songs.push({ meta, act, durationSec: x.frames / FEATURE_FPS });
 }
-for (const lambda of lambdas) score(lambda);
+if (priors) for (const w of priors) score(undefined, w);
+else for (const lambda of lambdas) score(lambda);
 
-function score(lambda) {
+function score(lambda, prior = TEMPO_PRIOR_WEIGHT) {
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
-    const d = decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda);
+    const lp = tempoPriorOf(act, prior, priorModel, spread);
+    const d = decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
     // The plan's cuts need an analysis (at the engine's lambda); a song of low confidence cuts on
     // the activation's strong peaks, as in the engine.
-    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec) : null;
+    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec, lp) : null;
     rows.push({
       style: meta.style,
       f: beatFMeasure(d.beats, meta.beats),
@@ -57,7 +72,7 @@ function score(lambda) {
     });
   }
   rows.sort((a, b) => a.style.localeCompare(b.style));
-  if (lambdas.length === 1)
+  if ((priors ?? lambdas).length === 1)
     for (const r of rows)
       console.log(
         `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target === undefined ? '' : r.target ? ' at target' : ' MISS'}`,
@@ -67,7 +82,7 @@ function score(lambda) {
   const meter = rows.filter((r) => r.meter).length;
   const target = rows.filter((r) => r.target).length;
   console.log(
-    `${lambda === undefined ? '' : `lambda ${lambda}: `}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
+    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
       (lambda === undefined ? `; at the bench's target ${target}/${rows.length}` : ''),
   );
 }

@@ -29,9 +29,9 @@
 import { parabolicPeakOffset } from './numeric.js';
 
 /** Frames per second of the decoding (the model's 100 fps, pooled in pairs). */
-const DBN_FPS = 50;
-const MIN_TAU = 13;
-const MAX_TAU = 64;
+export const DBN_FPS = 50;
+export const MIN_TAU = 13;
+export const MAX_TAU = 64;
 /** madmom's transition lambda, for changes of two frames or more. */
 const TEMPO_CHANGE = 100;
 /** The cost (log) of a change of the period by one frame (a fractional period alternates). */
@@ -68,7 +68,7 @@ interface Path {
   beatPos: number[];
 }
 
-function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambda: number): Path {
+function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambda: number, prior?: ArrayLike<number>): Path {
   const n = beat.length;
   const taus: number[] = [];
   for (let t = MIN_TAU; t <= MAX_TAU; t++) taus.push(t);
@@ -158,7 +158,7 @@ function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambd
           }
         }
         const tau = taus[j]!;
-        ring[offset[j]! + k * tau + (t % tau)] = best + ob;
+        ring[offset[j]! + k * tau + (t % tau)] = best + ob + (prior ? prior[j]! : 0);
         back[(t * m + k) * nt + j] = arg;
       }
     }
@@ -214,8 +214,20 @@ function refine(act: Float32Array, c: number, half: number): { frame: number; he
  * after the music). `obsLambda` (OBS_LAMBDA unless given: tools/beat-model/validate.mjs tries
  * others on the validation songs) weighs a frame's activation against its having no beat: the
  * higher it is, the weaker an activation (an off-beat, say) that can count as a beat.
+ * `tempoPrior`, when given, is a log weight per beat period MIN_TAU..MAX_TAU (frames of DBN_FPS)
+ * added at every beat the path places at that period (beat-tempo-prior.ts: the tempo network's
+ * belief, scaled), so a level the music's whole course argues against costs at every beat.
  */
-export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number, edge = 0.1, obsLambda = OBS_LAMBDA): DecodedBeats {
+export function decodeBeats(
+  beat: Float32Array,
+  down: Float32Array,
+  fps: number,
+  edge = 0.1,
+  obsLambda = OBS_LAMBDA,
+  tempoPrior?: ArrayLike<number>,
+): DecodedBeats {
+  if (tempoPrior && tempoPrior.length !== MAX_TAU - MIN_TAU + 1)
+    throw new RangeError(`tempoPrior must have ${MAX_TAU - MIN_TAU + 1} values (got ${tempoPrior.length})`);
   if (!(obsLambda > 1)) throw new RangeError(`obsLambda must be above 1 (got ${obsLambda})`);
   const ratio = Math.round(fps / DBN_FPS);
   const n = Math.ceil(beat.length / ratio);
@@ -229,8 +241,8 @@ export function decodeBeats(beat: Float32Array, down: Float32Array, fps: number,
   if (n < 2 * MAX_TAU) {
     return { beats: [], positions: [], beatsPerBar: 4, strength: [] };
   }
-  const three = decodeMeter(b50, d50, 3, obsLambda);
-  const four = decodeMeter(b50, d50, 4, obsLambda);
+  const three = decodeMeter(b50, d50, 3, obsLambda, tempoPrior);
+  const four = decodeMeter(b50, d50, 4, obsLambda, tempoPrior);
   const best = three.logp > four.logp ? three : four;
   const half = Math.round(0.03 * fps);
   const placed = best.beatFrames.map((f) => refine(beat, f * ratio + Math.floor(ratio / 2), half));

@@ -10,6 +10,7 @@
 import { decodeBeats } from './beat-dbn.js';
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
+import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
 import { MUSIC_ANALYSIS_VERSION, hopIrregularity, type MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
 
@@ -41,6 +42,23 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
 }
 
 /**
+ * The weight of the tempo prior's log (beat-tempo-prior.ts) at each decoded beat.
+ */
+export const TEMPO_PRIOR_WEIGHT = 1;
+
+/** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
+export function tempoPriorOf(
+  act: Activations,
+  weight = TEMPO_PRIOR_WEIGHT,
+  model = tempoPriorModel(),
+  spread?: number,
+): Float64Array | undefined {
+  if (!(weight > 0) || !act.rises || !model) return undefined;
+  const input = tempoPriorInput({ beat: act.beat, downbeat: act.downbeat, rises: act.rises, fps: act.fps });
+  return tempoLogPrior(tempoProbabilities(model, input), weight, spread);
+}
+
+/**
  * A MusicAnalysis from the model's activations. The beats, the meter and the downbeats are the
  * decoding's (beat-dbn.ts). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
  * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
@@ -49,8 +67,8 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
  * way, 20 with the envelope's onsets (docs/beat-bench.md).
  */
-export function analysisFromActivations(act: Activations, durationSec: number): MusicAnalysis {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps);
+export function analysisFromActivations(act: Activations, durationSec: number, tempoPrior = tempoPriorOf(act)): MusicAnalysis {
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   const beats = keep.map(([b]) => b);
   const bars = keep.filter(([, i]) => dec.positions[i] === 0).map(([b]) => b);

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FEATURE_FPS, beatFeatures } from './beat-features.js';
+import { riseCurves } from './beat-tempo-prior.js';
 
 export const BEAT_MODEL_FILE = path.join(__dirname, '..', 'models', 'beats.onnx');
 
@@ -78,12 +79,15 @@ export interface Activations {
   beat: Float32Array;
   downbeat: Float32Array;
   fps: number;
+  /** The features' rise curves (beat-tempo-prior.ts's riseCurves), the tempo prior's other input. */
+  rises?: Float32Array[];
 }
 
-/** The model's activations for mono samples at 22,050 Hz. */
+/** The model's activations for mono samples at 22,050 Hz, with the features' rise curves. */
 export async function beatActivations(samples: Float32Array): Promise<Activations> {
   const f = beatFeatures(samples);
-  return activationsOf(f.data, f.bands, f.frames);
+  const rises = riseCurves(f.data, f.bands, f.frames);
+  return { ...(await activationsOf(f.data, f.bands, f.frames)), rises };
 }
 
 /**

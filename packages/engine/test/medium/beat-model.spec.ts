@@ -17,6 +17,7 @@ import { analyseMusic, decodeAudio } from '../../src/music-analysis';
 import { renderGenerated, SEEDS } from '../../src/bench/corpus/augment';
 import { generateSong, STYLE_NAMES } from '../../src/bench/corpus/generator';
 import { readTrainingFeatures, writeTrainingExample } from '../../src/bench/corpus/training-data';
+import { riseCurves, tempoPriorInput } from '../../src/beat-tempo-prior';
 import { synthSong, writeSong } from '../song';
 
 const FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
@@ -77,11 +78,15 @@ describe('the beat model', () => {
     const base = path.join(dir, 'example');
     writeTrainingExample(base, samples, song, FONT);
     const f = readTrainingFeatures(base);
+    const rises = riseCurves(f.data, f.bands, f.frames);
     const fromFile = await activationsOf(f.data, f.bands, f.frames);
     const live = await beatActivations(samples);
     expect(fromFile.beat.length).toBe(live.beat.length);
     expect(Array.from(fromFile.beat)).toEqual(Array.from(live.beat));
     expect(Array.from(fromFile.downbeat)).toEqual(Array.from(live.downbeat));
+    // The tempo prior's input (tools/beat-model/tempo-data.mjs reads it from the file) too.
+    expect(live.rises?.map((r) => Array.from(r))).toEqual(rises.map((r) => Array.from(r)));
+    expect(Array.from(tempoPriorInput({ ...fromFile, rises }))).toEqual(Array.from(tempoPriorInput({ ...live, rises: live.rises! })));
     expect(execFileSync('fluidsynth', ['--version'], { encoding: 'utf8' })).toMatch(/FluidSynth/);
   });
 });

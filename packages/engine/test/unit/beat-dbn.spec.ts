@@ -1,4 +1,4 @@
-import { decodeBeats, type DecodedBeats } from '../../src/beat-dbn';
+import { MAX_TAU, MIN_TAU, decodeBeats, type DecodedBeats } from '../../src/beat-dbn';
 import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
 import { beatFMeasure } from '../../src/beat-measures';
 import { analysisFromActivations, beatConfidence } from '../../src/beat-learned';
@@ -102,6 +102,24 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     // decoded downbeat is a true one.
     expect(bars.length).toBeGreaterThanOrEqual(6);
     expect(bars.every((t) => beats.some((b, i) => i % 2 === 0 && Math.abs(b - t) < 0.03))).toBe(true);
+  });
+
+  it('takes the metrical level the tempo prior believes where the activations allow two', () => {
+    // Peaks every 0.3 s (200 BPM) alternating 0.9 and 0.6: the song at 200 BPM, or at 100 BPM on
+    // the strong peaks with the weak ones off-beats.
+    const fast = Array.from({ length: 80 }, (_, i) => 0.5 + i * 0.3);
+    const { beat, down } = activations(fast, 8, 25);
+    fast.forEach((b, i) => {
+      if (i % 2 === 1) for (const d of [-1, 0, 1]) beat[Math.round(b * FEATURE_FPS) + d]! *= 2 / 3;
+    });
+    const slow = fast.filter((_, i) => i % 2 === 0);
+    // A log prior per period MIN_TAU..MAX_TAU (frames at 50 fps): 0 near `tau`, -8 elsewhere.
+    const prior = (tau: number) => Array.from({ length: MAX_TAU - MIN_TAU + 1 }, (_, j) => (Math.abs(MIN_TAU + j - tau) <= 1 ? 0 : -8));
+    const atSlow = decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, prior(30));
+    const atFast = decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, prior(15));
+    expect(beatFMeasure(atSlow.beats, slow)).toBeGreaterThan(0.97);
+    expect(beatFMeasure(atFast.beats, fast)).toBeGreaterThan(0.97);
+    expect(() => decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, [0, 0, 0])).toThrow(RangeError);
   });
 
   it('refuses an obsLambda at which no frame could be weighed (1 or less, not a number)', () => {
