@@ -179,7 +179,9 @@ const PRIOR_FLOOR = 1e-3;
 /**
  * How far (a ratio of periods) a period takes the probability of its neighbours: the prior judges
  * the metrical level, not the tempo within it, so a ramp, a step or rubato around the song's
- * median tempo costs nothing.
+ * median tempo costs nothing. (On the validation songs without it, every weight above 0.25 lost
+ * songs: ramps and rubato were pulled to the median tempo. 1.22 is under half the way, in log
+ * terms, from one level to 3/2 of it.)
  */
 export const PRIOR_SPREAD = 1.22;
 
