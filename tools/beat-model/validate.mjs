@@ -4,14 +4,20 @@
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; rubato: cuts >= 85 % at a low confidence).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,L2,...] [--prior=W,...] [--prior-model=file]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...]
 // --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
-import { TEMPO_PRIOR_WEIGHT, analysisFromActivations, tempoPriorOf } from '../../packages/engine/dist/beat-learned.js';
+import {
+  TEMPO_PRIOR_WEIGHT,
+  WEAK_BEAT,
+  analysisFromActivations,
+  decodeActivations,
+  tempoPriorOf,
+} from '../../packages/engine/dist/beat-learned.js';
 import { riseCurves, tempoPriorModel } from '../../packages/engine/dist/beat-tempo-prior.js';
 import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
 import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
@@ -36,6 +42,12 @@ const priors = process.argv
 const priorModel = tempoPriorModel(process.argv.find((a) => a.startsWith('--prior-model='))?.slice(14));
 // --prior-spread=R: the prior's spread (beat-tempo-prior.ts's PRIOR_SPREAD).
 const spread = Number(process.argv.find((a) => a.startsWith('--prior-spread='))?.slice(15) ?? NaN) || undefined;
+// --weak=A,A2,...: score with these bounds of a weak beat (beat-learned.ts's WEAK_BEAT, regridWeakBeats).
+const weaks = process.argv
+  .find((a) => a.startsWith('--weak='))
+  ?.slice(7)
+  .split(',')
+  .map(Number);
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
@@ -47,19 +59,21 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const act = { ...(await activationsOf(x.data, x.bands, x.frames)), rises };
   songs.push({ meta, act, durationSec: x.frames / FEATURE_FPS });
 }
-if (priors) for (const w of priors) score(undefined, w);
+if (weaks) for (const w of weaks) score(undefined, undefined, w);
+else if (priors) for (const w of priors) score(undefined, w);
 else for (const lambda of lambdas) score(lambda);
 
-function score(lambda, prior = TEMPO_PRIOR_WEIGHT) {
+function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT) {
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
     const lp = tempoPriorOf(act, prior, priorModel, spread);
-    const d = decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
+    // A lambda of its own scores the decoding alone; otherwise the engine's decoding (decodeActivations).
+    const d = lambda === undefined ? decodeActivations(act, lp, weak) : decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
     // The plan's cuts need an analysis (at the engine's lambda); a song of low confidence cuts on
     // the activation's strong peaks, as in the engine.
-    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec, lp) : null;
+    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec, lp, weak) : null;
     rows.push({
       style: meta.style,
       f: beatFMeasure(d.beats, meta.beats),
@@ -72,7 +86,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT) {
     });
   }
   rows.sort((a, b) => a.style.localeCompare(b.style));
-  if ((priors ?? lambdas).length === 1)
+  if ((weaks ?? priors ?? lambdas).length === 1)
     for (const r of rows)
       console.log(
         `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target === undefined ? '' : r.target ? ' at target' : ' MISS'}`,
@@ -82,7 +96,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT) {
   const meter = rows.filter((r) => r.meter).length;
   const target = rows.filter((r) => r.target).length;
   console.log(
-    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
+    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
       (lambda === undefined ? `; at the bench's target ${target}/${rows.length}` : ''),
   );
 }

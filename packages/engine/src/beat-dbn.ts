@@ -262,3 +262,32 @@ export function decodeBeats(
   }
   return { beats, positions, beatsPerBar: best === three ? 3 : 4, strength };
 }
+
+/**
+ * The decoded beats with each weak one (activation under `below`) placed on the grid of the strong
+ * beats around it: between two strong beats at an even share of the time between them, before the
+ * first or after the last at the period of the two nearest strong beats. Where the activation is
+ * weak its peak says little about when the beat is (a sparse intro's pad, a break), and the
+ * decoding then follows whichever faint peak lies nearest; the strong beats' tempo says more.
+ * The beats keep their count, positions and strength; a grid that would not rise keeps the decoded times.
+ */
+export function regridWeakBeats(d: DecodedBeats, below: number): DecodedBeats {
+  const strong = d.strength.map((s, i) => (s >= below ? i : -1)).filter((i) => i >= 0);
+  if (!(below > 0) || strong.length < 2 || strong.length === d.beats.length) return d;
+  const at = (i: number) => d.beats[i]!;
+  const beats = d.beats.map((t, i) => {
+    if (d.strength[i]! >= below) return t;
+    const k = strong.findIndex((s) => s > i);
+    if (k > 0) {
+      const p = strong[k - 1]!;
+      const q = strong[k]!;
+      return at(p) + ((i - p) * (at(q) - at(p))) / (q - p);
+    }
+    // Before the first strong beat (k === 0) or after the last (k === -1): the nearest two's period.
+    const [p, q] = k === 0 ? [strong[0]!, strong[1]!] : [strong.at(-2)!, strong.at(-1)!];
+    const period = (at(q) - at(p)) / (q - p);
+    return k === 0 ? at(p) - (p - i) * period : at(q) + (i - q) * period;
+  });
+  const rises = beats.every((t, i) => i === 0 || t > beats[i - 1]! + 0.05);
+  return rises ? { ...d, beats: beats.map((t) => Math.round(t * 1e6) / 1e6) } : d;
+}

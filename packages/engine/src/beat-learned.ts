@@ -1,13 +1,14 @@
 /**
  * The learned beat tracking: the model (beat-model.ts) gives beat and downbeat activations, the
- * bar-pointer model (beat-dbn.ts) decodes beats, downbeats and the meter, and the confidence says
+ * bar-pointer model (beat-dbn.ts) decodes beats, downbeats and the meter with the tempo prior
+ * (beat-tempo-prior.ts) weighing the metrical level, and the confidence says
  * how far the grid is to be trusted. Below LOW_BEAT_CONFIDENCE a plan cuts on the activation's
  * strong peaks a beat agrees with (`onsets`), as the rule-based tracker (beat-tracker.ts) does on
  * its onset envelope.
  * analyseMusic runs it when asked (`tracker: 'model'`, the beat bench); the product's path stays
  * on the rule-based tracker until the model meets the beat bench's targets (docs/beat-bench.md).
  */
-import { decodeBeats } from './beat-dbn.js';
+import { decodeBeats, regridWeakBeats, type DecodedBeats } from './beat-dbn.js';
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
@@ -49,6 +50,15 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
  */
 export const TEMPO_PRIOR_WEIGHT = 1;
 
+/**
+ * A decoded beat whose activation is under this is placed on the strong beats' grid
+ * (regridWeakBeats), where the grid is trusted. Chosen on the 280 validation songs: at the beat
+ * bench's target 258 without it, 260 at 0.2, 261 at 0.25, 262 at 0.3, 260 at 0.35, 259 at 0.4
+ * (F and CMLt >= 0.9: 267, then 268 at 0.25-0.4). The songs it gains start with a sparse intro
+ * or a quiet pickup whose first beats the decoding put 40-70 ms off.
+ */
+export const WEAK_BEAT = 0.3;
+
 /** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
 export function tempoPriorOf(
   act: Activations,
@@ -62,16 +72,33 @@ export function tempoPriorOf(
 }
 
 /**
+ * The decoding (beat-dbn.ts) of the activations with `tempoPrior`; where the grid is trusted (a
+ * confidence of at least LOW_BEAT_CONFIDENCE) the beats weaker than `weakBelow` are placed on the
+ * strong beats' grid (regridWeakBeats). A song under that bound keeps its decoded beats: rubato's
+ * weak beats are where the playing puts them, not on a grid.
+ */
+export function decodeActivations(act: Activations, tempoPrior = tempoPriorOf(act), weakBelow = WEAK_BEAT): DecodedBeats {
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior);
+  return beatConfidence(dec.strength, dec.beats) >= LOW_BEAT_CONFIDENCE ? regridWeakBeats(dec, weakBelow) : dec;
+}
+
+/**
  * A MusicAnalysis from the model's activations. The beats, the meter and the downbeats are the
- * decoding's (beat-dbn.ts). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
+ * decoding's (beat-dbn.ts), with `tempoPrior` (tempoPriorOf: none when the activations carry no
+ * rise curves). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
  * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
  * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
  * way, 20 with the envelope's onsets (docs/beat-bench.md).
  */
-export function analysisFromActivations(act: Activations, durationSec: number, tempoPrior = tempoPriorOf(act)): MusicAnalysis {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior);
+export function analysisFromActivations(
+  act: Activations,
+  durationSec: number,
+  tempoPrior = tempoPriorOf(act),
+  weakBelow = WEAK_BEAT,
+): MusicAnalysis {
+  const dec = decodeActivations(act, tempoPrior, weakBelow);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   const beats = keep.map(([b]) => b);
   const bars = keep.filter(([, i]) => dec.positions[i] === 0).map(([b]) => b);

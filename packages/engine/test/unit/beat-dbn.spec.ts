@@ -1,7 +1,7 @@
-import { MAX_TAU, MIN_TAU, decodeBeats, type DecodedBeats } from '../../src/beat-dbn';
+import { MAX_TAU, MIN_TAU, decodeBeats, regridWeakBeats, type DecodedBeats } from '../../src/beat-dbn';
 import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
 import { beatFMeasure } from '../../src/beat-measures';
-import { analysisFromActivations, beatConfidence } from '../../src/beat-learned';
+import { WEAK_BEAT, analysisFromActivations, beatConfidence } from '../../src/beat-learned';
 import { LOW_BEAT_CONFIDENCE } from '../../src/beat-onsets';
 
 /** Activations at 100 fps with a peak at each beat (downbeat activation on every `meter`-th). */
@@ -137,6 +137,40 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
   });
 });
 
+describe("weak beats on the strong beats' grid (regridWeakBeats)", () => {
+  /** Decoded beats at 120 BPM from 1 s, with the activation `weak` on the beats listed in `weakAt`. */
+  const decoded = (weakAt: number[], shift: number): DecodedBeats => {
+    const grid = Array.from({ length: 20 }, (_, i) => 1 + i * 0.5);
+    return {
+      beats: grid.map((t, i) => (weakAt.includes(i) ? t + shift : t)),
+      positions: grid.map((_, i) => i % 4),
+      beatsPerBar: 4,
+      strength: grid.map((_, i) => (weakAt.includes(i) ? 0.15 : 0.8)),
+    };
+  };
+
+  it("puts a sparse intro's weak beats, and weak beats between strong ones, back on the grid", () => {
+    // The first three beats and two in the middle 50 ms late (a faint peak the decoding followed).
+    const d = decoded([0, 1, 2, 9, 10], 0.05);
+    const r = regridWeakBeats(d, 0.3);
+    r.beats.forEach((t, i) => expect(Math.abs(t - (1 + i * 0.5))).toBeLessThan(1e-6));
+    expect(r.positions).toEqual(d.positions);
+    expect(r.strength).toEqual(d.strength);
+    // Under a lower bound those beats count as strong and keep their times.
+    expect(regridWeakBeats(d, 0.1).beats).toEqual(d.beats);
+  });
+
+  it('leaves the beats as decoded where fewer than two beats are strong, or none is weak', () => {
+    const allWeak = decoded(
+      Array.from({ length: 20 }, (_, i) => i),
+      0.05,
+    );
+    expect(regridWeakBeats(allWeak, 0.3)).toBe(allWeak);
+    const noneWeak = decoded([], 0);
+    expect(regridWeakBeats(noneWeak, 0.3)).toBe(noneWeak);
+  });
+});
+
 describe('beat features', () => {
   it('are channel-major: the bands, then their rises, at 100 frames per second', () => {
     const sr = 22050;
@@ -176,6 +210,26 @@ describe('the learned analysis (beat-learned.ts)', () => {
     expect(wavering.onsets?.length).toBeGreaterThan(beats.length / 3);
     // Each onset is a beat's peak frame itself (the activation peaks on the beat: no latency).
     for (const t of wavering.onsets ?? []) expect(Math.min(...beats.map((b) => Math.abs(b - t)))).toBeLessThan(1e-6);
+
+    // Where no grid is trusted, a weak beat stays where the playing put it (rubato swinging by 8 %,
+    // the first three beats' activation and every fourth's at 0.25); on the strong beats' grid the
+    // first three would be 40 ms off.
+    const played: number[] = [];
+    for (let t = 0.6, i = 0; t < 30; i++) {
+      played.push(Math.round(t * 100) / 100);
+      t += 0.6 * (1 + 0.08 * Math.sin((2 * Math.PI * i) / 8));
+    }
+    const offGrid = (xs: number[]) => Math.max(...xs.map((t) => Math.min(...played.map((b) => Math.abs(b - t)))));
+    const weak = activations(played, 4, 31);
+    played.forEach((b, k) => {
+      if (k < 3 || k % 4 === 2) for (const d of [-1, 0, 1]) weak.beat[Math.round(b * FEATURE_FPS) + d]! *= 0.25 / 0.9;
+    });
+    const kept = analysisFromActivations({ beat: weak.beat, downbeat: weak.down, fps: FEATURE_FPS }, (weak.n - 1) / FEATURE_FPS);
+    expect(kept.confidence).toBeLessThan(LOW_BEAT_CONFIDENCE);
+    expect(kept.beats.length).toBe(played.length);
+    expect(offGrid(kept.beats)).toBeLessThan(0.015);
+    const gridded = regridWeakBeats(decodeBeats(weak.beat, weak.down, FEATURE_FPS), WEAK_BEAT);
+    expect(offGrid(gridded.beats)).toBeGreaterThan(0.015);
 
     const steady = Array.from({ length: 50 }, (_, i) => 0.5 + i * 0.5);
     const a = activations(steady, 4, 26);
