@@ -4,7 +4,7 @@
 // that make-data.mjs wrote to <data dir>, the prior's input (tempoPriorInput, the engine's own
 // code, on the beat model's activations and the features' rise curves) and the song's beat period
 // in the decoding's frames (50 x the median inter-beat interval).
-//   node tools/beat-model/tempo-data.mjs <data dir> <out base> [--variants=K] [--model=beats.onnx]
+//   node tools/beat-model/tempo-data.mjs <data dir> <out base> [--variants=K] [--seeds=LO-HI] [--model=beats.onnx]
 // --variants=K (training): besides the song as it is, K - 1 copies read faster or slower by
 // 0.8-1.25 (drawn from the seed; kept within the decoding's periods): tempo augmentation. Writes
 // <out base>.f32 (float32 rows of TEMPO_INPUT_SIZE) and <out base>.json (per row: seed, style,
@@ -21,6 +21,9 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const [dir, out] = args;
 const variants = Number(opt('variants') ?? 1);
+// --seeds=LO-HI: only these seeds (the validation rows: 500000-999999 of a folder that holds the
+// beat model's training excerpts too).
+const seeds = (opt('seeds') ?? '0-999999').split('-').map(Number);
 if (opt('model')) useBeatModel(opt('model'));
 const files = fs
   .readdirSync(dir)
@@ -31,7 +34,7 @@ const chunks = [];
 const t0 = Date.now();
 for (const f of files) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-  if (!(meta.seed < 1000000)) continue; // never a test seed
+  if (!(meta.seed < 1000000) || meta.seed < seeds[0] || meta.seed > seeds[1]) continue; // never a test seed
   const ibi = meta.beats
     .slice(1)
     .map((b, i) => b - meta.beats[i])

@@ -3,7 +3,7 @@
 and writes it as the JSON the engine reads.
 
     /usr/bin/python3 tools/beat-model/train-tempo.py <train base>[,<train base>...] <validation base> <out.json>
-        [--hidden H] [--epochs E] [--seed S]
+        [--hidden H] [--epochs E] [--seed S] [--decay D]
 
 The network: the input standardised (means and deviations of the training rows, stored in the
 JSON), one hidden layer of H units (ELU, dropout 0.3), and a softmax over the decoding's beat

@@ -39,7 +39,9 @@ const priors = process.argv
   ?.slice(8)
   .split(',')
   .map(Number);
-const priorModel = tempoPriorModel(process.argv.find((a) => a.startsWith('--prior-model='))?.slice(14));
+const priorFile = process.argv.find((a) => a.startsWith('--prior-model='))?.slice(14);
+if (priorFile && !fs.existsSync(priorFile)) throw new Error(`--prior-model: no file ${priorFile}`);
+const priorModel = tempoPriorModel(priorFile);
 // --prior-spread=R: the prior's spread (beat-tempo-prior.ts's PRIOR_SPREAD).
 const spread = Number(process.argv.find((a) => a.startsWith('--prior-spread='))?.slice(15) ?? NaN) || undefined;
 // --weak=A,A2,...: score with these bounds of a weak beat (beat-learned.ts's WEAK_BEAT, regridWeakBeats).
@@ -48,6 +50,7 @@ const weaks = process.argv
   ?.slice(7)
   .split(',')
   .map(Number);
+if (weaks && priors) throw new Error('--weak and --prior: one sweep at a time');
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
@@ -66,7 +69,7 @@ else for (const lambda of lambdas) score(lambda);
 function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT) {
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
-    const lp = tempoPriorOf(act, prior, priorModel, spread);
+    const lp = tempoPriorOf(act, prior, priorModel, spread) ?? null; // null: no prior (a weight of 0)
     // A lambda of its own scores the decoding alone; otherwise the engine's decoding (decodeActivations).
     const d = lambda === undefined ? decodeActivations(act, lp, weak) : decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);

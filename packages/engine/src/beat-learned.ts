@@ -72,20 +72,24 @@ export function tempoPriorOf(
 }
 
 /**
- * The decoding (beat-dbn.ts) of the activations with `tempoPrior`; where the grid is trusted (a
+ * The decoding (beat-dbn.ts) of the activations with `tempoPrior` (null: none); where the grid is trusted (a
  * confidence of at least LOW_BEAT_CONFIDENCE) the beats weaker than `weakBelow` are placed on the
  * strong beats' grid (regridWeakBeats). A song under that bound keeps its decoded beats: rubato's
  * weak beats are where the playing puts them, not on a grid.
  */
-export function decodeActivations(act: Activations, tempoPrior = tempoPriorOf(act), weakBelow = WEAK_BEAT): DecodedBeats {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior);
+export function decodeActivations(
+  act: Activations,
+  tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
+  weakBelow = WEAK_BEAT,
+): DecodedBeats {
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior ?? undefined);
   return beatConfidence(dec.strength, dec.beats) >= LOW_BEAT_CONFIDENCE ? regridWeakBeats(dec, weakBelow) : dec;
 }
 
 /**
  * A MusicAnalysis from the model's activations. The beats, the meter and the downbeats are the
- * decoding's (beat-dbn.ts), with `tempoPrior` (tempoPriorOf: none when the activations carry no
- * rise curves). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
+ * decoding's (beat-dbn.ts), with `tempoPrior` (tempoPriorOf by default: none when the activations
+ * carry no rise curves; null: none). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
  * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
  * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
@@ -95,7 +99,7 @@ export function decodeActivations(act: Activations, tempoPrior = tempoPriorOf(ac
 export function analysisFromActivations(
   act: Activations,
   durationSec: number,
-  tempoPrior = tempoPriorOf(act),
+  tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
   weakBelow = WEAK_BEAT,
 ): MusicAnalysis {
   const dec = decodeActivations(act, tempoPrior, weakBelow);

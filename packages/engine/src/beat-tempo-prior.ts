@@ -143,6 +143,16 @@ export function tempoPriorModel(file = TEMPO_PRIOR_FILE): TempoPriorModel | null
       const nt = MAX_TAU - MIN_TAU + 1;
       if (m.inputs !== TEMPO_INPUT_SIZE || m.taus.length !== nt || m.taus[0] !== MIN_TAU || m.w2.length !== nt * m.hidden)
         throw new Error(`${file}: not a tempo prior for this input (${TEMPO_INPUT_SIZE} values) and these periods (${MIN_TAU}-${MAX_TAU})`);
+      const sizes: [number[], number][] = [
+        [m.mean, m.inputs],
+        [m.std, m.inputs],
+        [m.w1, m.inputs * m.hidden],
+        [m.b1, m.hidden],
+        [m.b2, nt],
+      ];
+      const finite = (xs: number[]) => xs.every((x) => Number.isFinite(x));
+      if (sizes.some(([xs, n]) => xs.length !== n || !finite(xs)) || !finite(m.w2) || !m.std.every((x) => x > 0))
+        throw new Error(`${file}: a tempo prior with missing or non-finite weights`);
     }
     loaded.set(file, m);
   }

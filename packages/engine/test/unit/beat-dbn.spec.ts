@@ -150,8 +150,9 @@ describe("weak beats on the strong beats' grid (regridWeakBeats)", () => {
   };
 
   it("puts a sparse intro's weak beats, and weak beats between strong ones, back on the grid", () => {
-    // The first three beats and two in the middle 50 ms late (a faint peak the decoding followed).
-    const d = decoded([0, 1, 2, 9, 10], 0.05);
+    // The first three beats, two in the middle and the last two 50 ms late (a faint peak the
+    // decoding followed).
+    const d = decoded([0, 1, 2, 9, 10, 18, 19], 0.05);
     const r = regridWeakBeats(d, 0.3);
     r.beats.forEach((t, i) => expect(Math.abs(t - (1 + i * 0.5))).toBeLessThan(1e-6));
     expect(r.positions).toEqual(d.positions);
