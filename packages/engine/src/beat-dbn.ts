@@ -68,7 +68,7 @@ interface Path {
   beatPos: number[];
 }
 
-function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambda: number, prior?: ArrayLike<number>): Path {
+function decodeMeter(beat: Float64Array, down: Float64Array, m: number, obsLambda: number, prior?: ArrayLike<number>): Path {
   const n = beat.length;
   const taus: number[] = [];
   for (let t = MIN_TAU; t <= MAX_TAU; t++) taus.push(t);
@@ -200,6 +200,20 @@ function decodeMeter(beat: Float32Array, down: Float32Array, m: number, obsLambd
   return { logp: best, beatFrames: beatFrames.reverse(), beatPos: beatPos.reverse() };
 }
 
+/**
+ * A curve at `fps` frames per second pooled to DBN_FPS: frames in groups of fps / DBN_FPS, by
+ * their maximum (an activation, as the decoding reads it) or their sum.
+ */
+export function pooledToDbnFps(x: ArrayLike<number>, fps: number, how: 'max' | 'sum'): Float64Array {
+  const ratio = Math.max(1, Math.round(fps / DBN_FPS));
+  const p = new Float64Array(Math.ceil(x.length / ratio));
+  for (let i = 0; i < x.length; i++) {
+    const j = Math.floor(i / ratio);
+    p[j] = how === 'max' ? Math.max(p[j]!, x[i]!) : p[j]! + x[i]!;
+  }
+  return p;
+}
+
 /** The 100 fps activation's peak within `half` frames of frame c (sub-frame), and its height. */
 function refine(act: Float32Array, c: number, half: number): { frame: number; height: number } {
   let bi = Math.max(0, Math.min(act.length - 1, c));
@@ -230,14 +244,9 @@ export function decodeBeats(
     throw new RangeError(`tempoPrior must have ${MAX_TAU - MIN_TAU + 1} values (got ${tempoPrior.length})`);
   if (!(obsLambda > 1)) throw new RangeError(`obsLambda must be above 1 (got ${obsLambda})`);
   const ratio = Math.round(fps / DBN_FPS);
-  const n = Math.ceil(beat.length / ratio);
-  const b50 = new Float32Array(n);
-  const d50 = new Float32Array(n);
-  for (let i = 0; i < beat.length; i++) {
-    const j = Math.floor(i / ratio);
-    b50[j] = Math.max(b50[j]!, beat[i]!);
-    d50[j] = Math.max(d50[j]!, down[i]!);
-  }
+  const b50 = pooledToDbnFps(beat, fps, 'max');
+  const d50 = pooledToDbnFps(down, fps, 'max');
+  const n = b50.length;
   if (n < 2 * MAX_TAU) {
     return { beats: [], positions: [], beatsPerBar: 4, strength: [] };
   }
@@ -269,7 +278,9 @@ export function decodeBeats(
  * first or after the last at the period of the two nearest strong beats. Where the activation is
  * weak its peak says little about when the beat is (a sparse intro's pad, a break), and the
  * decoding then follows whichever faint peak lies nearest; the strong beats' tempo says more.
- * The beats keep their count, positions and strength; a grid that would not rise keeps the decoded times.
+ * The beats keep their count, positions and strength. (They stay in order and more than 50 ms
+ * apart: decodeBeats keeps its beats so, and an even share or a neighbours' period between two of
+ * them is no shorter than their shortest gap.)
  */
 export function regridWeakBeats(d: DecodedBeats, below: number): DecodedBeats {
   const strong = d.strength.map((s, i) => (s >= below ? i : -1)).filter((i) => i >= 0);
@@ -288,6 +299,5 @@ export function regridWeakBeats(d: DecodedBeats, below: number): DecodedBeats {
     const period = (at(q) - at(p)) / (q - p);
     return k === 0 ? at(p) - (p - i) * period : at(q) + (i - q) * period;
   });
-  const rises = beats.every((t, i) => i === 0 || t > beats[i - 1]! + 0.05);
-  return rises ? { ...d, beats: beats.map((t) => Math.round(t * 1e6) / 1e6) } : d;
+  return { ...d, beats: beats.map((t) => Math.round(t * 1e6) / 1e6) };
 }

@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DBN_FPS, MAX_TAU, MIN_TAU } from './beat-dbn.js';
+import { MAX_TAU, MIN_TAU, pooledToDbnFps } from './beat-dbn.js';
 
 export const TEMPO_PRIOR_FILE = path.join(__dirname, '..', 'models', 'tempo-prior.json');
 
@@ -65,13 +65,8 @@ export function riseCurves(data: Float32Array, bands: number, frames: number): F
  * the song faster: training's tempo augmentation, 1 in the engine).
  */
 function pooled(x: ArrayLike<number>, fps: number, max: boolean, stretch: number): Float64Array {
-  const ratio = Math.max(1, Math.round(fps / DBN_FPS));
-  const n = Math.ceil(x.length / ratio);
-  const p = new Float64Array(n);
-  for (let i = 0; i < x.length; i++) {
-    const j = Math.floor(i / ratio);
-    p[j] = max ? Math.max(p[j]!, x[i]!) : p[j]! + x[i]!;
-  }
+  const p = pooledToDbnFps(x, fps, max ? 'max' : 'sum');
+  const n = p.length;
   if (stretch === 1) return p;
   const m = Math.max(2, Math.floor((n - 1) / stretch) + 1);
   const s = new Float64Array(m);
@@ -152,7 +147,7 @@ export function tempoPriorModel(file = TEMPO_PRIOR_FILE): TempoPriorModel | null
       ];
       const finite = (xs: number[]) => xs.every((x) => Number.isFinite(x));
       if (sizes.some(([xs, n]) => xs.length !== n || !finite(xs)) || !finite(m.w2) || !m.std.every((x) => x > 0))
-        throw new Error(`${file}: a tempo prior with missing or non-finite weights`);
+        throw new Error(`${file}: a tempo prior with missing or unusable weights (a size, a non-finite value, a deviation of 0)`);
     }
     loaded.set(file, m);
   }

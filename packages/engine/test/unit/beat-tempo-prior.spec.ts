@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { MAX_TAU, MIN_TAU } from '../../src/beat-dbn';
 import { TEMPO_INPUT_SIZE, riseCurves, tempoLogPrior, tempoPriorInput, tempoPriorModel } from '../../src/beat-tempo-prior';
 
@@ -54,6 +57,23 @@ describe('the tempo prior (beat-tempo-prior.ts)', () => {
     expect(lp[33 - MIN_TAU]).toBe(0);
     expect(lp[15 - MIN_TAU]).toBeLessThan(-8);
     expect(lp[60 - MIN_TAU]).toBeLessThan(-8);
+  });
+
+  it('refuses a weights file for another input, or with missing or non-finite weights; none is null', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tempo-prior-'));
+    try {
+      const good = tempoPriorModel()!;
+      const write = (name: string, m: object) => {
+        fs.writeFileSync(path.join(dir, name), JSON.stringify(m));
+        return path.join(dir, name);
+      };
+      expect(() => tempoPriorModel(write('inputs.json', { ...good, inputs: 10 }))).toThrow(/not a tempo prior/);
+      expect(() => tempoPriorModel(write('short.json', { ...good, b1: good.b1.slice(1) }))).toThrow(/missing or unusable/);
+      expect(() => tempoPriorModel(write('nan.json', { ...good, std: [0, ...good.std.slice(1)] }))).toThrow(/missing or unusable/);
+      expect(tempoPriorModel(path.join(dir, 'none.json'))).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is committed for this input and these periods', () => {
