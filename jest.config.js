@@ -2,8 +2,10 @@
 // S3 via s3rver), e2e (the whole system as `npm start` runs it) and browser (Chromium).
 'use strict';
 
+// @swc/jest with each module's own binding of the numeric built-ins (scripts/jest-transform.js:
+// a global read in Jest's vm context is many times slower than in Node).
 const swc = [
-  '@swc/jest',
+  '<rootDir>/scripts/jest-transform.js',
   {
     jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } },
     module: { type: 'commonjs' },
