@@ -4,7 +4,7 @@
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; rubato: cuts >= 85 % at a low confidence).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--shift=MS,...] [--offsets]
 // --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
 import {
+  EDGE_BEAT,
   TEMPO_PRIOR_WEIGHT,
   WEAK_BEAT,
   analysisFromActivations,
@@ -51,6 +52,23 @@ const weaks = process.argv
   .split(',')
   .map(Number);
 if (weaks && priors) throw new Error('--weak and --prior: one sweep at a time');
+// --shift=MS,MS2,...: score the engine's decoding with every beat, bar and onset moved by that many
+// milliseconds (a constant timing correction); --offsets: print how far the decoded beats lie from
+// the true ones they match (within 70 ms), song by song and over all songs.
+const shifts = process.argv
+  .find((a) => a.startsWith('--shift='))
+  ?.slice(8)
+  .split(',')
+  .map(Number);
+const offsets = process.argv.includes('--offsets');
+// --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-learned.ts's EDGE_BEAT).
+const edges = process.argv
+  .find((a) => a.startsWith('--edge='))
+  ?.slice(7)
+  .split(',')
+  .map(Number);
+if (edges && (weaks || priors || shifts)) throw new Error('--edge with --weak, --prior or --shift: one sweep at a time');
+if (shifts && (weaks || priors)) throw new Error('--shift with --weak or --prior: one sweep at a time');
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
@@ -64,19 +82,60 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
 }
 if (weaks) for (const w of weaks) score(undefined, undefined, w);
 else if (priors) for (const w of priors) score(undefined, w);
+else if (shifts) for (const ms of shifts) score(undefined, undefined, undefined, ms / 1000);
+else if (edges) for (const e of edges) score(undefined, undefined, undefined, 0, e);
 else for (const lambda of lambdas) score(lambda);
+if (offsets) printOffsets();
 
-function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT) {
+/** The decoded beats' signed distances (seconds) to the nearest true beat, for those within 70 ms. */
+function beatOffsets(beats, truth) {
+  const out = [];
+  for (const b of beats) {
+    let best = Infinity;
+    for (const t of truth) if (Math.abs(b - t) < Math.abs(best)) best = b - t;
+    if (Math.abs(best) <= 0.07) out.push(best);
+  }
+  return out;
+}
+
+function printOffsets() {
+  const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+  const ms = (x) => `${(x * 1000).toFixed(1)}`.padStart(6);
+  const all = [];
+  for (const { meta, act } of songs) {
+    const d = decodeActivations(act);
+    const o = beatOffsets(d.beats, meta.beats);
+    all.push(...o);
+    const late = o.filter((x) => Math.abs(x) > 0.04).length;
+    console.log(
+      `${String(meta.seed).padEnd(8)} ${meta.style.padEnd(18)} median ${ms(q(o, 0.5))} ms, 10-90 % ${ms(q(o, 0.1))} ${ms(q(o, 0.9))} ms; beyond 40 ms ${late}/${o.length}`,
+    );
+  }
+  console.log(
+    `all songs: median ${ms(q(all, 0.5))} ms, mean ${ms(all.reduce((a, b) => a + b, 0) / all.length)} ms, 10-90 % ${ms(q(all, 0.1))} ${ms(q(all, 0.9))} ms, ${all.length} beats`,
+  );
+}
+
+/** The analysis with every time moved by `dt` seconds (kept within the song). */
+function shifted(a, dt, durationSec) {
+  if (!dt) return a;
+  const move = (xs) => xs.map((t) => t + dt).filter((t) => t >= 0 && t < durationSec);
+  return { ...a, beats: move(a.beats), bars: move(a.bars), onsets: move(a.onsets) };
+}
+
+function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edge = EDGE_BEAT) {
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
     const lp = tempoPriorOf(act, prior, priorModel, spread) ?? null; // null: no prior (a weight of 0)
     // A lambda of its own scores the decoding alone; otherwise the engine's decoding (decodeActivations).
-    const d = lambda === undefined ? decodeActivations(act, lp, weak) : decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
+    const decoded =
+      lambda === undefined ? decodeActivations(act, lp, weak, edge) : decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
+    const d = dt ? { ...decoded, beats: decoded.beats.map((t) => t + dt) } : decoded;
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
     // The plan's cuts need an analysis (at the engine's lambda); a song of low confidence cuts on
     // the activation's strong peaks, as in the engine.
-    const analysis = lambda === undefined ? analysisFromActivations(act, durationSec, lp, weak) : null;
+    const analysis = lambda === undefined ? shifted(analysisFromActivations(act, durationSec, lp, weak, edge), dt, durationSec) : null;
     rows.push({
       style: meta.style,
       f: beatFMeasure(d.beats, meta.beats),
@@ -89,7 +148,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT) {
     });
   }
   rows.sort((a, b) => a.style.localeCompare(b.style));
-  if ((weaks ?? priors ?? lambdas).length === 1)
+  if ((weaks ?? priors ?? shifts ?? edges ?? lambdas).length === 1)
     for (const r of rows)
       console.log(
         `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target === undefined ? '' : r.target ? ' at target' : ' MISS'}`,
@@ -99,7 +158,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT) {
   const meter = rows.filter((r) => r.meter).length;
   const target = rows.filter((r) => r.target).length;
   console.log(
-    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
+    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${shifts ? `shifted ${Math.round(dt * 1000)} ms: ` : ''}${edges ? `edge ${edge}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
       (lambda === undefined ? `; at the bench's target ${target}/${rows.length}` : ''),
   );
 }

@@ -59,6 +59,12 @@ export const TEMPO_PRIOR_WEIGHT = 1;
  */
 export const WEAK_BEAT = 0.3;
 
+/**
+ * Leading and trailing decoded beats under this activation are dropped (decodeBeats' `edge`):
+ * the noise or a pad before the music starts, a fade's last breaths.
+ */
+export const EDGE_BEAT = 0.1;
+
 /** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
 export function tempoPriorOf(
   act: Activations,
@@ -81,8 +87,9 @@ export function decodeActivations(
   act: Activations,
   tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
   weakBelow = WEAK_BEAT,
+  edge = EDGE_BEAT,
 ): DecodedBeats {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps, undefined, undefined, tempoPrior ?? undefined);
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, edge, undefined, tempoPrior ?? undefined);
   return beatConfidence(dec.strength, dec.beats) >= LOW_BEAT_CONFIDENCE ? regridWeakBeats(dec, weakBelow) : dec;
 }
 
@@ -101,8 +108,9 @@ export function analysisFromActivations(
   durationSec: number,
   tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
   weakBelow = WEAK_BEAT,
+  edge = EDGE_BEAT,
 ): MusicAnalysis {
-  const dec = decodeActivations(act, tempoPrior, weakBelow);
+  const dec = decodeActivations(act, tempoPrior, weakBelow, edge);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   const beats = keep.map(([b]) => b);
   const bars = keep.filter(([, i]) => dec.positions[i] === 0).map(([b]) => b);
