@@ -32,10 +32,16 @@ const BINDING = `const { ${BUILTINS.join(', ')} } = globalThis;`;
 /** Changes with BINDING, so Jest's cache never serves a module transformed without it. */
 const SALT = `jest-transform:${BINDING}`;
 
-/** The code with BINDING after its "use strict" directive (a directive must come first), on the same line. */
+/**
+ * The code with BINDING after its "use strict" directive (a directive must come first), on the same
+ * line; without one, after a leading `#!` line (which must stay the first line), or first.
+ */
 function bind(code) {
-  const m = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;?/.exec(code);
-  return m ? `${code.slice(0, m[0].length)} ${BINDING}${code.slice(m[0].length)}` : `${BINDING} ${code}`;
+  const shebang = /^#![^\n]*\n/.exec(code)?.[0] ?? '';
+  const rest = code.slice(shebang.length);
+  const m = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;?/.exec(rest);
+  const at = shebang.length + (m ? m[0].length : 0);
+  return `${code.slice(0, at)}${m ? ' ' : ''}${BINDING}${m ? '' : ' '}${code.slice(at)}`;
 }
 
 module.exports = {

@@ -42,4 +42,12 @@ describe("Jest's transform", () => {
     // The directive still opens the code (after swc's own comments), so it still makes the module strict.
     expect(code.trimStart().startsWith('"use strict"')).toBe(true);
   });
+
+  it('keeps a script’s #! line first (Jest strips it; anything before it would not parse)', () => {
+    const { code } = transformer.process('#!/usr/bin/env node\nexport const z = Math.max(1, 2);\n', '/virtual/cli.ts', opts);
+    expect(code.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const m = { exports: {} as Record<string, unknown> };
+    vm.runInContext(`(function (exports, module) {${code.replace(/^#![^\n]*\n/, '')}\n})`, vm.createContext({}))(m.exports, m);
+    expect(m.exports.z).toBe(2);
+  });
 });
