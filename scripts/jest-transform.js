@@ -6,8 +6,12 @@
 // analysis' per-frame statistics, 0.7 ms a frame in Node and 36 ms under Jest). So a module's
 // code reads them once, from a binding of its own, as it would be read in Node: the same
 // objects (globalThis's), so behaviour does not change; only built-ins no test replaces are
-// bound (not Date, the timers or Promise, which fake timers swap).
+// bound (not Date or the timers, which fake timers swap). A name the module itself declares at its
+// top level is left out (binding it too would not parse).
 'use strict';
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { createTransformer } = require('@swc/jest');
 
 const BUILTINS = [
@@ -28,20 +32,34 @@ const BUILTINS = [
   'Float32Array',
   'Float64Array',
 ];
-const BINDING = `const { ${BUILTINS.join(', ')} } = globalThis;`;
-/** Changes with BINDING, so Jest's cache never serves a module transformed without it. */
-const SALT = `jest-transform:${BINDING}`;
+/** Changes with this file, so Jest's cache never serves a module transformed by another version of it. */
+const SALT = `jest-transform:${crypto
+  .createHash('sha256')
+  .update(fs.readFileSync(path.join(__dirname, 'jest-transform.js')))
+  .digest('hex')
+  .slice(0, 16)}`;
+
+/** The binding for `code`: every built-in above but those the module declares at its top level. */
+function bindingFor(code) {
+  const own = new Set();
+  for (const m of code.matchAll(/^(?:export\s+)?(?:const|let|var|class|(?:async\s+)?function\*?)\s+([A-Za-z0-9_$]+)/gm)) own.add(m[1]);
+  const names = BUILTINS.filter((n) => !own.has(n));
+  return names.length ? `const { ${names.join(', ')} } = globalThis;` : '';
+}
 
 /**
  * The code with BINDING after its "use strict" directive (a directive must come first), on the same
- * line; without one, after a leading `#!` line (which must stay the first line), or first.
+ * line; without one, after a leading `#!` line (which must stay the first line; Jest strips it before
+a transform runs, other callers may not), or first.
  */
 function bind(code) {
+  const binding = bindingFor(code);
+  if (!binding) return code;
   const shebang = /^#![^\n]*\n/.exec(code)?.[0] ?? '';
   const rest = code.slice(shebang.length);
-  const m = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;?/.exec(rest);
+  const m = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;/.exec(rest);
   const at = shebang.length + (m ? m[0].length : 0);
-  return `${code.slice(0, at)}${m ? ' ' : ''}${BINDING}${m ? '' : ' '}${code.slice(at)}`;
+  return `${code.slice(0, at)}${m ? ' ' : ''}${binding}${m ? '' : ' '}${code.slice(at)}`;
 }
 
 module.exports = {

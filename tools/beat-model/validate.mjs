@@ -4,15 +4,14 @@
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; rubato: cuts >= 85 % at a low confidence).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--shift=MS,...] [--offsets]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--edge=E,...] [--shift=MS,...] [--offsets]
 // --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
+import { EDGE_BEAT, decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
 import {
-  EDGE_BEAT,
   TEMPO_PRIOR_WEIGHT,
   WEAK_BEAT,
   analysisFromActivations,
@@ -53,15 +52,15 @@ const weaks = process.argv
   .map(Number);
 if (weaks && priors) throw new Error('--weak and --prior: one sweep at a time');
 // --shift=MS,MS2,...: score the engine's decoding with every beat, bar and onset moved by that many
-// milliseconds (a constant timing correction); --offsets: print how far the decoded beats lie from
-// the true ones they match (within 70 ms), song by song and over all songs.
+// milliseconds (a constant timing correction); --offsets: print how far the scored beats lie from
+// the true ones they match (within 70 ms), song by song and over all songs, for each setting.
 const shifts = process.argv
   .find((a) => a.startsWith('--shift='))
   ?.slice(8)
   .split(',')
   .map(Number);
 const offsets = process.argv.includes('--offsets');
-// --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-learned.ts's EDGE_BEAT).
+// --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-dbn.ts's EDGE_BEAT).
 const edges = process.argv
   .find((a) => a.startsWith('--edge='))
   ?.slice(7)
@@ -85,7 +84,6 @@ else if (priors) for (const w of priors) score(undefined, w);
 else if (shifts) for (const ms of shifts) score(undefined, undefined, undefined, ms / 1000);
 else if (edges) for (const e of edges) score(undefined, undefined, undefined, 0, e);
 else for (const lambda of lambdas) score(lambda);
-if (offsets) printOffsets();
 
 /** The decoded beats' signed distances (seconds) to the nearest true beat, for those within 70 ms. */
 function beatOffsets(beats, truth) {
@@ -98,17 +96,16 @@ function beatOffsets(beats, truth) {
   return out;
 }
 
-function printOffsets() {
+/** The offsets of each scored song's beats (rows of seed, style and offsets `o`), then over all songs. */
+function printOffsets(rows) {
   const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
   const ms = (x) => `${(x * 1000).toFixed(1)}`.padStart(6);
   const all = [];
-  for (const { meta, act } of songs) {
-    const d = decodeActivations(act);
-    const o = beatOffsets(d.beats, meta.beats);
+  for (const { seed, style, o } of rows) {
     all.push(...o);
     const late = o.filter((x) => Math.abs(x) > 0.04).length;
     console.log(
-      `${String(meta.seed).padEnd(8)} ${meta.style.padEnd(18)} median ${ms(q(o, 0.5))} ms, 10-90 % ${ms(q(o, 0.1))} ${ms(q(o, 0.9))} ms; beyond 40 ms ${late}/${o.length}`,
+      `${String(seed).padEnd(8)} ${style.padEnd(18)} median ${ms(q(o, 0.5))} ms, 10-90 % ${ms(q(o, 0.1))} ${ms(q(o, 0.9))} ms; beyond 40 ms ${late}/${o.length}`,
     );
   }
   console.log(
@@ -137,6 +134,8 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
     // the activation's strong peaks, as in the engine.
     const analysis = lambda === undefined ? shifted(analysisFromActivations(act, durationSec, lp, weak, edge), dt, durationSec) : null;
     rows.push({
+      seed: meta.seed,
+      o: offsets ? beatOffsets(d.beats, meta.beats) : [],
       style: meta.style,
       f: beatFMeasure(d.beats, meta.beats),
       c: beatContinuity(d.beats, meta.beats).cmlt,
@@ -153,6 +152,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
       console.log(
         `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target === undefined ? '' : r.target ? ' at target' : ' MISS'}`,
       );
+  if (offsets) printOffsets(rows);
   const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
   const dn = rows.filter((r) => Number.isFinite(r.down));
   const meter = rows.filter((r) => r.meter).length;

@@ -223,6 +223,13 @@ function refine(act: Float32Array, c: number, half: number): { frame: number; he
 }
 
 /**
+ * Leading and trailing decoded beats under this activation are dropped (decodeBeats' `edge`): the
+ * noise or a pad before the music starts, a fade's last breaths. (Higher bounds, tried on the
+ * validation songs, cost quiet intros their real beats: docs/beat-bench.md.)
+ */
+export const EDGE_BEAT = 0.1;
+
+/**
  * Beats, downbeats and meter from the model's activations at `fps` (100) frames per second.
  * Leading and trailing beats whose activation stays under `edge` are dropped (silence before or
  * after the music). `obsLambda` (OBS_LAMBDA unless given: tools/beat-model/validate.mjs tries
@@ -236,7 +243,7 @@ export function decodeBeats(
   beat: Float32Array,
   down: Float32Array,
   fps: number,
-  edge = 0.1,
+  edge = EDGE_BEAT,
   obsLambda = OBS_LAMBDA,
   tempoPrior?: ArrayLike<number>,
 ): DecodedBeats {

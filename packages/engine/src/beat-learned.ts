@@ -8,7 +8,7 @@
  * analyseMusic runs it when asked (`tracker: 'model'`, the beat bench); the product's path stays
  * on the rule-based tracker until the model meets the beat bench's targets (docs/beat-bench.md).
  */
-import { decodeBeats, regridWeakBeats, type DecodedBeats } from './beat-dbn.js';
+import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats } from './beat-dbn.js';
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
@@ -58,12 +58,6 @@ export const TEMPO_PRIOR_WEIGHT = 1;
  * or a quiet pickup whose first beats the decoding put 40-70 ms off.
  */
 export const WEAK_BEAT = 0.3;
-
-/**
- * Leading and trailing decoded beats under this activation are dropped (decodeBeats' `edge`):
- * the noise or a pad before the music starts, a fade's last breaths.
- */
-export const EDGE_BEAT = 0.1;
 
 /** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
 export function tempoPriorOf(
