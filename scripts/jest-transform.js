@@ -48,18 +48,17 @@ function bindingFor(code) {
 }
 
 /**
- * The code with BINDING after its "use strict" directive (a directive must come first), on the same
- * line; without one, after a leading `#!` line (which must stay the first line; Jest strips it before
-a transform runs, other callers may not), or first.
+ * The code with its binding after the "use strict" directive (a directive must come first), on the
+ * same line; without one, after a leading `#!` line (which must stay the first line: Jest strips it
+ * before a transform runs, other callers may not), or first.
  */
 function bind(code) {
   const binding = bindingFor(code);
   if (!binding) return code;
   const shebang = /^#![^\n]*\n/.exec(code)?.[0] ?? '';
-  const rest = code.slice(shebang.length);
-  const m = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;/.exec(rest);
-  const at = shebang.length + (m ? m[0].length : 0);
-  return `${code.slice(0, at)}${m ? ' ' : ''}${binding}${m ? '' : ' '}${code.slice(at)}`;
+  const directive = /^(?:\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(["'])use strict\1;/.exec(code.slice(shebang.length))?.[0];
+  const at = shebang.length + (directive?.length ?? 0);
+  return directive ? `${code.slice(0, at)} ${binding}${code.slice(at)}` : `${code.slice(0, at)}${binding} ${code.slice(at)}`;
 }
 
 module.exports = {

@@ -26,48 +26,30 @@ import { RUBATO_STYLE_NAMES } from '../../packages/engine/dist/bench/corpus/gene
 import { readTrainingFeatures } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const lambdas = (
-  process.argv
-    .find((a) => a.startsWith('--lambda='))
-    ?.slice(9)
-    .split(',') ?? [undefined]
-).map((l) => (l === undefined ? l : Number(l)));
+/** The value of `--name=...`, or undefined. */
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** The numbers of `--name=A,B,...`, or undefined. */
+const numbers = (name) => option(name)?.split(',').map(Number);
+const lambdas = numbers('lambda') ?? [undefined];
 // --prior=W,W2,...: score the decoding with these weights of the tempo prior (beat-learned.ts's
 // TEMPO_PRIOR_WEIGHT) instead of its own; --prior-model=file.json: another tempo prior's weights.
-const priors = process.argv
-  .find((a) => a.startsWith('--prior='))
-  ?.slice(8)
-  .split(',')
-  .map(Number);
-const priorFile = process.argv.find((a) => a.startsWith('--prior-model='))?.slice(14);
+const priors = numbers('prior');
+const priorFile = option('prior-model');
 if (priorFile && !fs.existsSync(priorFile)) throw new Error(`--prior-model: no file ${priorFile}`);
 const priorModel = tempoPriorModel(priorFile);
 // --prior-spread=R: the prior's spread (beat-tempo-prior.ts's PRIOR_SPREAD).
-const spread = Number(process.argv.find((a) => a.startsWith('--prior-spread='))?.slice(15) ?? NaN) || undefined;
+const spread = Number(option('prior-spread') ?? NaN) || undefined;
 // --weak=A,A2,...: score with these bounds of a weak beat (beat-learned.ts's WEAK_BEAT, regridWeakBeats).
-const weaks = process.argv
-  .find((a) => a.startsWith('--weak='))
-  ?.slice(7)
-  .split(',')
-  .map(Number);
-if (weaks && priors) throw new Error('--weak and --prior: one sweep at a time');
+const weaks = numbers('weak');
 // --shift=MS,MS2,...: score the engine's decoding with every beat, bar and onset moved by that many
 // milliseconds (a constant timing correction); --offsets: print how far the scored beats lie from
 // the true ones they match (within 70 ms), song by song and over all songs, for each setting.
-const shifts = process.argv
-  .find((a) => a.startsWith('--shift='))
-  ?.slice(8)
-  .split(',')
-  .map(Number);
+const shifts = numbers('shift');
 const offsets = process.argv.includes('--offsets');
 // --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-dbn.ts's EDGE_BEAT).
-const edges = process.argv
-  .find((a) => a.startsWith('--edge='))
-  ?.slice(7)
-  .split(',')
-  .map(Number);
-if (edges && (weaks || priors || shifts)) throw new Error('--edge with --weak, --prior or --shift: one sweep at a time');
-if (shifts && (weaks || priors)) throw new Error('--shift with --weak or --prior: one sweep at a time');
+const edges = numbers('edge');
+const sweeps = ['prior', 'weak', 'shift', 'edge'].filter((n) => option(n) !== undefined);
+if (sweeps.length > 1) throw new Error(`${sweeps.map((n) => `--${n}`).join(' and ')}: one sweep at a time`);
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
 const songs = [];
