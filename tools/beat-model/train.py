@@ -21,7 +21,9 @@ neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 
 time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation; `--tempo-range 55,210`
 keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
-the rest uniformly (0 by default: all uniformly). `--steps N` trains N steps
+the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
+more of their song's own sound before the music, the crop then holding the music's start (lead_in;
+0 by default). `--steps N` trains N steps
 on the songs present at the start, the learning rate on a cosine over the steps, so the same
 data, seed and steps give the same weights; without it the decay follows the wall clock
 (`--minutes`) and the data folder is rescanned every third epoch (songs still being rendered join).
@@ -51,6 +53,8 @@ CROP = 1600  # frames (16 s)
 BATCH = 8
 STRETCHED = 0.6
 EQUALISED = 0.5  # share of crops given a random EQ and level (eq below)
+LEAD_MARGIN = 8  # frames before the first beat not taken as lead-in (a note's timing jitter)
+LEAD_MIN = 20  # frames of lead-in a song needs to lend it (lead_in)
 
 
 class Block(nn.Module):
@@ -187,20 +191,49 @@ class Hard:
             self.cum = np.cumsum(np.where(seen, self.loss, self.loss[seen].mean()))
 
 
-def batch(songs, rng, augment=True, hard=None, tempo_range=None):
+def lead_in(x, d, rng):
+    """The song with a longer lead-in: 1-6 s more of its own sound before the music (the frames before
+    its first beat, less LEAD_MARGIN, played forwards and backwards in turn so that no joint jumps),
+    and its beats moved by as much; None where that stretch is under LEAD_MIN frames. A file's music
+    can start after any length of silence, noise or hiss, and the network, which hears up to 10 s
+    either side, must not carry the beats to come into it."""
+    quiet = int(d['beats'][0] * FPS) - LEAD_MARGIN if d['beats'] else 0
+    if quiet < LEAD_MIN:
+        return None
+    n = int(rng.uniform(1, 6) * FPS)
+    noise = x[:, :quiet]
+    # ... noise, reversed, noise, reversed: the last copy ends on the song's first frame.
+    k = n // quiet + 1
+    reps = [noise[:, ::-1] if (k - j) % 2 == 1 else noise for j in range(k)]
+    pre = np.concatenate(reps, axis=1)[:, -n:]
+    shift = n / FPS
+    moved = dict(d, beats=[t + shift for t in d['beats']], downbeats=[t + shift for t in d['downbeats']])
+    return np.concatenate([pre, x], axis=1), moved, n + quiet
+
+
+def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0):
     """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (stretch, within
     tempo_range if given; tempo augmentation on top of the rendered songs' own, make-data.mjs
     --excerpts); in training,
-    EQUALISED of them through a random EQ and level (eq)."""
+    EQUALISED of them through a random EQ and level (eq), and a share `lead` (--lead-in) given a
+    longer lead-in (lead_in), the crop then holding the music's start."""
     xs, ys, idx = [], [], []
     for _ in range(BATCH):
         i = hard.pick(rng, len(songs)) if hard else rng.randrange(len(songs))
         idx.append(i)
         x, _, d = songs[i]
+        start = None
+        if augment and lead > 0 and rng.random() < lead:
+            longer = lead_in(x, d, rng)
+            if longer:
+                x, d, start = longer
         n = x.shape[1]
         a = stretch(d['bpm'], rng, tempo_range) if augment and rng.random() < STRETCHED else 1.0
         span = CROP * a
-        s0 = rng.uniform(0, n - span) if n > span else 0.0
+        # With a longer lead-in, the music starts 10-90 % into the crop.
+        lo_s0 = 0.0 if start is None else max(0.0, start - span * 0.9)
+        hi_s0 = n - span if start is None else min(n - span, start - span * 0.1)
+        s0 = rng.uniform(lo_s0, hi_s0) if hi_s0 > lo_s0 else max(0.0, min(lo_s0, n - span))
         src = s0 + np.arange(CROP) * a
         valid = src <= n - 1
         lo = int(math.floor(s0))
@@ -256,6 +289,12 @@ def main():
         '--tempo-range',
         help='LO,HI (BPM): no time stretch takes a song outside this range (stretch); none by default',
     )
+    ap.add_argument(
+        '--lead-in',
+        type=float,
+        default=0.0,
+        help='the share of crops given 1-6 s more lead-in before the music (lead_in); 0 by default',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
@@ -296,12 +335,12 @@ def main():
         for _ in range(steps):
             opt.zero_grad()
             if args.hard > 0:
-                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range)
+                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in)
                 per = loss_of(model, x, y, per_crop=True)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(train, rng, tempo_range=tempo_range)
+                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in)
                 loss = loss_of(model, x, y)
             loss.backward()
             opt.step()
