@@ -233,10 +233,10 @@ def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0):
         a = stretch(d['bpm'], rng, tempo_range) if augment and rng.random() < STRETCHED else 1.0
         span = CROP * a
         # With a longer lead-in the crop holds the music's start, at least 10 % into it (further in
-        # only as far as the lead-in reaches: at most 6 s plus the song's own quiet stretch).
-        lo_s0 = 0.0 if start is None else max(0.0, start - span * 0.9)
+        # only as far as the lead-in reaches: at most 6 s plus the song's own quiet stretch, under
+        # the shortest crop's 12 s, so the crop can always start at the song's first frame).
         hi_s0 = n - span if start is None else min(n - span, start - span * 0.1)
-        s0 = rng.uniform(lo_s0, hi_s0) if hi_s0 > lo_s0 else max(0.0, min(lo_s0, n - span))
+        s0 = rng.uniform(0, hi_s0) if hi_s0 > 0 else 0.0
         src = s0 + np.arange(CROP) * a
         valid = src <= n - 1
         lo = int(math.floor(s0))
