@@ -3,7 +3,7 @@
 // Scores a model on the validation songs' stored features (seeds 500000-999999, never test seeds):
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
-// F and CMLt >= 0.9; rubato: cuts >= 85 % at a low confidence).
+// F and CMLt >= 0.9; a rubato song also with cuts >= 85 % at a low confidence).
 //   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--edge=E,...] [--shift=MS,...] [--offsets]
 // --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';

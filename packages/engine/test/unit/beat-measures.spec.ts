@@ -1,4 +1,6 @@
 import { beatContinuity, beatFMeasure, beatVariations, cutsOnBeat } from '../../src/beat-measures';
+import { MUSIC_ANALYSIS_VERSION } from '../../src/beat-tracker';
+import { scoreSong } from '../../src/bench/beats-bench';
 
 /** Beats every `period` s from `start` to `end` (exclusive). */
 const grid = (start: number, period: number, end: number) =>
@@ -62,5 +64,35 @@ describe('beat measures', () => {
     expect(cutsOnBeat([], truth)).toBe(1);
     expect(beatFMeasure([], truth)).toBe(0);
     expect(beatContinuity([], truth).cmlt).toBe(0);
+  });
+});
+
+describe("the beat bench's target for a song (scoreSong)", () => {
+  const truth = grid(0.5, 0.5, 40.25);
+  const song = { beats: truth, downbeats: truth.filter((_, i) => i % 4 === 0), beatsPerBar: 4 as const };
+  const analysis = (beats: number[], confidence: number) => ({
+    version: MUSIC_ANALYSIS_VERSION,
+    durationSec: 41,
+    bpm: 120,
+    beatPeriodSec: 0.5,
+    beats,
+    bars: beats.filter((_, i) => i % 4 === 0),
+    beatsPerBar: 4 as const,
+    onsets: [],
+    confidence,
+  });
+
+  it('puts a rubato song tracked exactly, and trusted, at target (the rubato bar is the lesser one)', () => {
+    const s = scoreSong(analysis(truth, 0.8), { ...song, rubato: true });
+    expect(s.cuts).toBe(1);
+    expect(s.ok).toBe(true);
+  });
+
+  it('misses a song tracked on the off-beat, rubato or not, at any confidence', () => {
+    const offBeat = grid(0.75, 0.5, 40.25);
+    for (const confidence of [0.2, 0.9]) {
+      expect(scoreSong(analysis(offBeat, confidence), song).ok).toBe(false);
+      expect(scoreSong(analysis(offBeat, confidence), { ...song, rubato: true }).ok).toBe(false);
+    }
   });
 });
