@@ -81,6 +81,15 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
  */
 const SLIVER_COST = 0.5;
 
+/**
+ * How much of the segment just before a window may show again without counting as a repeat of it
+ * (tier 6): a frame or so at 24-30 fps, which reads as the same shot going on, not as the moment
+ * shown twice. A beat placed 20 ms early makes a 0.967 s segment before 1 s ones; the clean
+ * material then holds no 1 s window clear of its neighbour by a frame, and without this a blurred
+ * one was chosen instead.
+ */
+const UNSEEN_REPEAT_SEC = 0.05;
+
 /** What a window's choice is worked out from. */
 interface WindowStats {
   lo: number;
@@ -247,7 +256,12 @@ export function forEachWindow(
     const overlaps = overlapping(start, end);
     const fresh = overlaps.length === 0;
     const gap = fresh ? Infinity : Math.min(...overlaps.map((u) => reelStart - u.reelEnd));
-    const backToBack = !fresh && previous !== undefined && overlaps.includes(previous) && reelStart - previous.reelEnd <= EPS;
+    const backToBack =
+      !fresh &&
+      previous !== undefined &&
+      overlaps.includes(previous) &&
+      reelStart - previous.reelEnd <= EPS &&
+      overlapSec([previous], start, end) > UNSEEN_REPEAT_SEC;
     const crosses = crossesScene(a, start, end);
     const tier = crosses ? 7 : backToBack ? 6 : black + frozen > 0 ? (fresh ? 4 : 5) : blurred > 0 ? (fresh ? 2 : 3) : fresh ? 0 : 1;
     const shown = presence(a);

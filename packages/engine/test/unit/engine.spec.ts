@@ -255,6 +255,23 @@ describe('Intelligence: which moments a segment shows', () => {
     expect(worse.segments.slice(0, 2).every((s) => s.in >= 4 - 1e-6)).toBe(true);
   });
 
+  it('shows the good quarter again rather than a blurred one when the first segment is a frame short', () => {
+    // The beats 20 ms early (as a model may place a kick): a first segment of 29 frames, then 1 s
+    // ones. No 1 s window of the good quarter is clear of the one just before by that frame.
+    const a = kinds('kkffbbgg');
+    const early = music(4, 120, 0.48);
+    const plan = planEdit(
+      base({
+        clips: [{ durationSec: 8, analysis: a }],
+        music: { durationSec: 4, analysis: { ...early, beats: [0, ...early.beats] } },
+        pacing: 'high-energy',
+      }),
+    );
+    expect(plan.segments[0]!.end).toBeCloseTo(29 * FRAME, 6);
+    for (const s of plan.segments) expect([s.in, s.in >= 6 - 1e-6, s.why!.tier <= 1]).toEqual([s.in, true, true]);
+    for (let i = 1; i < plan.segments.length; i++) expect(plan.segments[i]!.in).not.toBeCloseTo(plan.segments[i - 1]!.in, 1);
+  });
+
   it('ranks a sharp moment above a blurred one of similar motion, even when the blur is not flagged', () => {
     // Seconds 0-3 slightly soft (sharpness 0.55, above the blur flag), 3-4 sharp.
     const plan = one(kinds('gggg', { sharp: (t) => (t < 3 ? 0.55 : 0.95) }), 1);
