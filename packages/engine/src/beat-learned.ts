@@ -12,7 +12,7 @@ import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats } from './be
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
-import { MUSIC_ANALYSIS_VERSION, hopIrregularity, type MusicAnalysis } from './beat-tracker.js';
+import { MUSIC_ANALYSIS_VERSION, hopIrregularity, noBeats, type MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
 
 /**
@@ -92,7 +92,9 @@ export function decodeActivations(
  * decoding's (beat-dbn.ts), with `tempoPrior` (tempoPriorOf by default: none when the activations
  * carry no rise curves; null: none). Below LOW_BEAT_CONFIDENCE the plan cuts on `onsets`: the strong peaks
  * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
- * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`). The model places a bowed or
+ * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`), each at least CONFIDENCE_FLOOR
+ * (a peak the model gives a 1-in-10 chance of a beat is no note to cut on: a steady tone's peaks
+ * are 0.05-0.07). Fewer than two beats in the song is no pulse (`noBeats`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
  * way, 20 with the envelope's onsets (docs/beat-bench.md).
@@ -106,6 +108,9 @@ export function analysisFromActivations(
 ): MusicAnalysis {
   const dec = decodeActivations(act, tempoPrior, weakBelow, edge);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
+  // One beat is no pulse (a steady tone's end, a lone hit): no grid, no onsets, as the rule-based
+  // tracker answers a track without a pulse.
+  if (keep.length < 2) return noBeats(durationSec);
   const beats = keep.map(([b]) => b);
   const bars = keep.filter(([, i]) => dec.positions[i] === 0).map(([b]) => b);
   const confidence = beatConfidence(
@@ -124,7 +129,7 @@ export function analysisFromActivations(
     onsets:
       confidence < LOW_BEAT_CONFIDENCE
         ? onsetsOnPulse(
-            strongOnsets(act.beat, 1 / act.fps, 0).filter((t) => t < durationSec),
+            strongOnsets(act.beat, 1 / act.fps, 0).filter((t) => t < durationSec && activationAt(act, t) >= CONFIDENCE_FLOOR),
             beats,
             confidence,
           )
@@ -132,6 +137,9 @@ export function analysisFromActivations(
     confidence: Math.round(confidence * 1000) / 1000,
   };
 }
+
+/** The beat activation at time t (its frame). */
+const activationAt = (act: Activations, t: number) => act.beat[Math.min(act.beat.length - 1, Math.round(t * act.fps))] ?? 0;
 
 /**
  * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the

@@ -204,7 +204,7 @@ export function trackBeats(env: Envelope, durationSec: number, opts: TrackOption
 }
 
 /** The analysis of a track with no beats. */
-const noBeats = (durationSec: number): MusicAnalysis => ({
+export const noBeats = (durationSec: number): MusicAnalysis => ({
   version: MUSIC_ANALYSIS_VERSION,
   durationSec,
   bpm: 0,

@@ -135,6 +135,16 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     expect(beatConfidence(Array(20).fill(0.9))).toBe(1);
     expect(beatConfidence(Array(20).fill(0.1))).toBe(0);
   });
+
+  it('answers a steady tone (faint ripples, one peak where it stops) as no pulse: no beats, no onsets to cut on', () => {
+    // What the model gives an 8 s sine tone in AAC: 0.05-0.07 ripples, 0.67 at its end.
+    const n = 801;
+    const beat = new Float32Array(n).map((_, i) => 0.03 + 0.04 * Math.abs(Math.sin(i * 0.37)));
+    beat[798] = 0.66;
+    beat[799] = 0.67;
+    const a = analysisFromActivations({ beat, downbeat: new Float32Array(n), fps: FEATURE_FPS }, 8);
+    expect([a.beats, a.bars, a.onsets, a.bpm, a.confidence]).toEqual([[], [], [], 0, 0]);
+  });
 });
 
 describe("weak beats on the strong beats' grid (regridWeakBeats)", () => {
