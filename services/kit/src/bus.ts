@@ -225,6 +225,16 @@ export class Bus {
       const log = this.log.child({ subject: m.subject, seq: m.seq, delivery: deliveryCount });
       const endTimer = this.metrics?.natsHandlerSeconds.startTimer({ subject });
       let result = 'retry';
+      // The message's last delivery failed: the dead-letter handler, then the message ends. A handler
+      // that throws is logged, not thrown: the consumer's loop goes on with the next message.
+      const deadLetter = async (err: unknown) => {
+        try {
+          await opts.onDeadLetter?.(delivery, err);
+        } catch (e) {
+          log.error({ err: e }, 'dead-letter handler failed');
+        }
+        terminate(m);
+      };
       try {
         let outcome: Outcome;
         try {
@@ -233,8 +243,7 @@ export class Bus {
           log.warn({ err: e }, 'handler failed');
           if (delivery.lastAttempt) {
             result = 'dead_letter';
-            await opts.onDeadLetter?.(delivery, e);
-            terminate(m);
+            await deadLetter(e);
             return;
           }
           outcome = retry(backoffMs(deliveryCount));
@@ -244,10 +253,8 @@ export class Bus {
         else if (outcome.kind === 'drop') {
           log.warn({ reason: outcome.reason }, 'message dropped');
           terminate(m);
-        } else if (delivery.lastAttempt) {
-          await opts.onDeadLetter?.(delivery, new Error('retries exhausted'));
-          terminate(m);
-        } else m.nak(outcome.delayMs);
+        } else if (delivery.lastAttempt) await deadLetter(new Error('retries exhausted'));
+        else m.nak(outcome.delayMs);
       } finally {
         clearInterval(keepAlive);
         endTimer?.({ outcome: result });

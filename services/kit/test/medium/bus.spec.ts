@@ -160,6 +160,33 @@ describe('bus on real NATS JetStream', () => {
     expect(dead).toEqual(['poison']);
   });
 
+  it('goes on with the next message when the dead-letter handler itself fails', async () => {
+    await bus.publish('render.jobs', { jobId: 'poison', userId: 'u1' }, { msgId: 'job-poison' });
+    const seen: string[] = [];
+    const c = await bus.consume(
+      'render.jobs',
+      {
+        stream: work,
+        durable: 'w',
+        ackWaitMs: 2000,
+        maxDeliver: 1,
+        onDeadLetter: async () => {
+          throw new Error('storage gone');
+        },
+      },
+      async (d) => {
+        if (d.data.jobId === 'poison') throw new Error('ffmpeg failed');
+        seen.push(d.data.jobId);
+        return ack();
+      },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    await bus.publish('render.jobs', { jobId: 'next', userId: 'u1' }, { msgId: 'job-next' });
+    await waitFor(() => seen.length >= 1, 5_000);
+    await c.stop();
+    expect(seen).toEqual(['next']);
+  });
+
   it('carries trace context in headers and delivers events on the events stream', async () => {
     startTracing('test');
     let publishedTrace: string | undefined;

@@ -90,9 +90,14 @@ export class ChunkTaskService {
     // Only a failure of the attempt being coordinated counts: the chunks of an attempt handed
     // back are retried by the next coordinator.
     if ((await board.coordinatedAttempt(ref.jobId, ref.planKey)) !== ref.attempt) return;
-    await board.markFailed(ref.jobId, ref.planKey, { index: ref.index, reason });
-    // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote.
+    const written = await board.markFailed(ref.jobId, ref.planKey, { index: ref.index, reason }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote. Its
+    // scratch may have gone while this was being written, which is no error then.
     if ((await board.coordinatedAttempt(ref.jobId, ref.planKey)) === null) await board.dropJob(ref.jobId);
+    else if (written) throw written;
   }
 
   /** The job ended without a reel (cancelled or failed): its scratch objects go. */
