@@ -69,7 +69,7 @@ describe('beat measures', () => {
 
 describe("the beat bench's target for a song (scoreSong)", () => {
   const truth = grid(0.5, 0.5, 40.25);
-  const song = { beats: truth, downbeats: truth.filter((_, i) => i % 4 === 0), beatsPerBar: 4 as const };
+  const song = { beats: truth, downbeats: truth.filter((_, i) => i % 4 === 0), beatsPerBar: 4 as const, rubato: false };
   const analysis = (beats: number[], confidence: number) => ({
     version: MUSIC_ANALYSIS_VERSION,
     durationSec: 41,
