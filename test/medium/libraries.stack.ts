@@ -35,9 +35,13 @@ const SECRET = 'library-test-signing-secret-0123456789';
 export const ORIGIN = 'http://localhost:8080';
 
 const video = (file: string, hue: number, seconds = 2) => makeClip(file, { size: '160x120', fps: 15, seconds, hue });
+/** 12 s of a rock beat at `bpm`: a kick on beats 1 and 3, a snare-like tone on 2 and 4, eighth-note hats. */
 const music = (file: string, bpm: number) => {
   const b = 60 / bpm;
-  ff('-f', 'lavfi', '-i', `aevalsrc='0.8*sin(2*PI*60*t)*exp(-12*mod(t,${b}))':s=22050:d=12`, '-c:a', 'libmp3lame', '-b:a', '64k', file);
+  const kick = `0.8*sin(2*PI*60*t)*exp(-14*mod(t,${2 * b}))`;
+  const snare = `0.35*sin(2*PI*180*t+6*sin(2*PI*1130*t))*exp(-18*mod(t+${b},${2 * b}))`;
+  const hats = `0.12*sin(2*PI*7000*t+3*sin(2*PI*3100*t))*exp(-60*mod(t,${b / 2}))`;
+  ff('-f', 'lavfi', '-i', `aevalsrc='${kick}+${snare}+${hats}':s=22050:d=12`, '-c:a', 'libmp3lame', '-b:a', '64k', file);
 };
 
 export type VideoList = {

@@ -132,6 +132,8 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 export { hopIrregularity } from './beat-steps.js';
 
 /**
+ * 8: the learned beat model (beat-learned.ts) reads the beats, bars, meter and confidence; the
+ * rule-based tracker here is the beat bench's comparison column.
  * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
  * build up start at 30 % of their strongest band onset (step 3d); beats halfway to the local pulse
  * (step 3g); no doubling where the faster beat would have no eighth notes (step 3b); the bar's
@@ -146,7 +148,7 @@ export { hopIrregularity } from './beat-steps.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 7;
+export const MUSIC_ANALYSIS_VERSION = 8;
 
 export interface MusicAnalysis {
   version: number;

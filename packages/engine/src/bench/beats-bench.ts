@@ -1,10 +1,9 @@
 /**
  * npm run bench:beats
  *
- * The beat tracking on music whose true beats are known exactly: the learned model
- * (analyseMusic with `tracker: 'model'`: beat-model.ts, beat-dbn.ts) beside the rule-based
- * tracker (beat-tracker.ts, `analyseMusicRules` here), which is still the product's path until
- * the model reads more songs right.
+ * The beat tracking on music whose true beats are known exactly: the learned model, the
+ * product's path (analyseMusic: beat-model.ts, beat-dbn.ts), beside the rule-based tracker
+ * (beat-tracker.ts, `analyseMusicRules` here) that it replaced.
  *
  * 1. Generated songs never trained on (corpus/generator.ts, corpus/augment.ts): per style,
  *    `--per-style=N` (2) held-out seeds through the training sound fonts, then N other held-out
@@ -61,7 +60,8 @@ export function planCutsOnBeat(analysis: MusicAnalysis, truth: number[], tol = 0
 const f2 = (x: number) => x.toFixed(2);
 
 /**
- * The rule-based tracker (beat-tracker.ts), the product's path, as the bench's comparison column.
+ * The rule-based tracker (beat-tracker.ts), the product's path until analysis version 8, as the
+ * bench's comparison column.
  */
 export async function analyseMusicRules(file: string, durationSec: number): Promise<MusicAnalysis> {
   const samples = await decodeAudio(file, ANALYSIS_SAMPLE_RATE);

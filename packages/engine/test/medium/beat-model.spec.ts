@@ -1,7 +1,6 @@
 /**
- * The learned beat model (analyseMusic with `tracker: 'model'`; the product's path stays on the
- * rule-based tracker until the model reads more of the beat bench right): the committed model loads and
- * tracks short songs correctly: generated pop and house songs (held-out test seeds, never trained
+ * The learned beat model (analyseMusic, the product's path since analysis version 8): the
+ * committed model loads and tracks short songs correctly: generated pop and house songs (held-out test seeds, never trained
  * on) played by FluidSynth, and a synthesised 3/4 song (test/song.ts: no sampled instruments).
  * Training and inference read the same features (training-data.ts writes what beat-features.ts
  * computes; the model gives the same activations from the file as from the samples).
@@ -41,7 +40,7 @@ describe('the beat model', () => {
     for (const style of ['pop', 'house']) {
       const song = generateSong(SEEDS.test + STYLE_NAMES.indexOf(style), style);
       const file = renderGenerated(song, FONT, dir);
-      const m = await analyseMusic(file, song.durationSec, undefined, undefined, { tracker: 'model' });
+      const m = await analyseMusic(file, song.durationSec);
       expect(beatFMeasure(m.beats, song.beats)).toBeGreaterThanOrEqual(0.9);
       if (style === 'pop') expect(beatContinuity(m.beats, song.beats).cmlt).toBeGreaterThanOrEqual(0.9);
       expect(Math.abs(m.bpm / song.bpm - 1)).toBeLessThan(0.01);
@@ -64,7 +63,7 @@ describe('the beat model', () => {
     });
     const file = path.join(dir, 'waltz.wav');
     writeSong(song, file);
-    const m = await analyseMusic(file, song.durationSec, undefined, undefined, { tracker: 'model' });
+    const m = await analyseMusic(file, song.durationSec);
     expect(beatFMeasure(m.beats, song.beats)).toBeGreaterThanOrEqual(0.9);
     expect(m.beatsPerBar).toBe(3);
     // Its downbeats are not asserted: the model puts them on the wrong beat of this bar (a

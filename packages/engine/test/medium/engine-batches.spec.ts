@@ -166,7 +166,15 @@ describe('render engine on generated media', () => {
       music: m4a,
       output: path.join(dir, 'square.mp4'),
       // Letterbox (square reels follow the subject by default): the whole 4:3 picture, bars above and below.
-      settings: { aspect: '1:1', framing: 'letterbox', enable_fades: false, title_config: { enabled: false } },
+      // A steady tone has no beat, so the reel is paced by time: high energy's 1.2 s segments show
+      // all four clips in 8 s.
+      settings: {
+        aspect: '1:1',
+        framing: 'letterbox',
+        pacing_preset: 'high-energy',
+        enable_fades: false,
+        title_config: { enabled: false },
+      },
       tmpRoot,
     });
     const p = ffprobe(r.output);
