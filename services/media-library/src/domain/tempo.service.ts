@@ -17,6 +17,11 @@ import type { MediaKind, MediaRecord } from './media.service.js';
  */
 export interface StoredCorrection {
   baseBpm: number;
+  /**
+   * The analysis version the corrections were made on (MusicAnalysis.version); absent in those kept
+   * before it was recorded (analyses up to version 7, the rule-based tracker's).
+   */
+  baseVersion?: number;
   corrections: TempoCorrection[];
 }
 
@@ -156,16 +161,21 @@ export class TempoService {
     if (correction.kind === 'tap' && correction.taps.at(-1)! > a.durationSec)
       throw invalid(`Taps must lie within the track (${a.durationSec.toFixed(1)} s).`, 'invalid_taps');
     const corrections = normaliseCorrections([...current!.tempoCorrections, correction]);
-    await this.repo.set(ownerId, m, corrections.length ? { baseBpm: a.bpm, corrections } : null);
+    await this.repo.set(ownerId, m, corrections.length ? { baseBpm: a.bpm, baseVersion: a.version, corrections } : null);
     return (await this.corrected(ownerId, [m]))[0]!;
   }
 }
 
-/** A track with these stored corrections applied, unless they are stale (made on another tempo) or it has no analysis. */
+/**
+ * A track with these stored corrections applied, unless they are stale (made on another tempo, or
+ * on another analysis version: a shift made on a tracker that followed the off-beat would move the
+ * next tracker's right beats off it) or it has no analysis.
+ */
 function withCorrections(m: MediaRecord, s: StoredCorrection | undefined): CorrectedMedia {
   const a = m.kind === 'audio' && m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
   const analysedBpm = a?.bpm ?? 0;
-  if (!a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm)) return { ...m, tempoCorrections: [], analysedBpm };
+  const stale = !a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm) || (s.baseVersion ?? 0) !== a.version;
+  if (stale) return { ...m, tempoCorrections: [], analysedBpm };
   return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
 }
 

@@ -102,7 +102,7 @@ describe('tempo corrections against real PostgreSQL', () => {
     const [{ c }] = (await db.query<{ c: unknown }>('select tempo_correction as c from media_objects where object_key = $1', [
       m.objectKey,
     ])) as [{ c: unknown }];
-    expect(c).toEqual({ baseBpm: 120, corrections: [{ kind: 'double' }] });
+    expect(c).toEqual({ baseBpm: 120, baseVersion: 2, corrections: [{ kind: 'double' }] });
 
     // Halving cancels the double: nothing left to store.
     const back = await fresh().correct(owner, stored!, parseCorrection('halve', []));
@@ -171,6 +171,23 @@ describe('tempo corrections against real PostgreSQL', () => {
     const now = await read(owner, at150!);
     expect(now).toMatchObject({ tempoCorrections: [], analysedBpm: 150 });
     expect((now.analysis as MusicAnalysis).bpm).toBe(150);
+  });
+
+  it('does not apply corrections made on an earlier analysis version at the same tempo (another tracker)', async () => {
+    const owner = uid();
+    const m = upload(owner);
+    await media.insert(m);
+    await media.setAnalysis(m.objectKey, 'done', analysis(120));
+    const [before] = await media.byKeys([m.objectKey]);
+    // A half-beat shift made where the old tracker followed the off-beat (0.25 s later: from 0).
+    await fresh().correct(owner, before!, parseCorrection('shift', []));
+    expect(((await read(owner, before!)).analysis as MusicAnalysis).beats[0]).toBe(0);
+    // Analysed again by a newer tracker at the same tempo, on the beat: the shift no longer applies.
+    await media.setAnalysis(m.objectKey, 'done', { ...analysis(120), version: 3 });
+    const [after] = await media.byKeys([m.objectKey]);
+    const now = await read(owner, after!);
+    expect(now).toMatchObject({ tempoCorrections: [], analysedBpm: 120 });
+    expect((now.analysis as MusicAnalysis).beats[0]).toBe(0.25);
   });
 
   it('refuses what cannot be corrected, saying why', async () => {
