@@ -94,7 +94,7 @@ export function decodeActivations(
  * of the model's beat activation (`strongOnsets`, the rule the rule-based tracker applies to its
  * onset envelope) that a decoded beat agrees with (`onsetsOnPulse`), each at least CONFIDENCE_FLOOR
  * (a peak the model gives a 1-in-10 chance of a beat is no note to cut on: a steady tone's peaks
- * are 0.05-0.07). Fewer than two beats in the song is no pulse (`noBeats`). The model places a bowed or
+ * are 0.05-0.07). Fewer than four beats of at least that activation is no pulse (`noBeats`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
  * way, 20 with the envelope's onsets (docs/beat-bench.md).
@@ -108,9 +108,11 @@ export function analysisFromActivations(
 ): MusicAnalysis {
   const dec = decodeActivations(act, tempoPrior, weakBelow, edge);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
-  // One beat is no pulse (a steady tone's end, a lone hit): no grid, no onsets, as the rule-based
-  // tracker answers a track without a pulse.
-  if (keep.length < 2) return noBeats(durationSec);
+  // Fewer than four beats the model gives at least a 1-in-10 chance (as few as a plan needs to cut on
+  // beats at all) is no pulse: a steady tone with a click at each end, a few lone hits. No grid, no
+  // onsets, as the rule-based tracker answers a track without a pulse. (The decoding keeps weak
+  // beats between strong ones, so a count of the beats alone would not do.)
+  if (keep.filter(([, i]) => dec.strength[i]! >= CONFIDENCE_FLOOR).length < MIN_PULSE_BEATS) return noBeats(durationSec);
   const beats = keep.map(([b]) => b);
   const bars = keep.filter(([, i]) => dec.positions[i] === 0).map(([b]) => b);
   const confidence = beatConfidence(
@@ -137,6 +139,9 @@ export function analysisFromActivations(
     confidence: Math.round(confidence * 1000) / 1000,
   };
 }
+
+/** Beats of at least CONFIDENCE_FLOOR a song needs to have a pulse (plan.ts cuts on beats from four). */
+const MIN_PULSE_BEATS = 4;
 
 /** The beat activation at time t (its frame). */
 const activationAt = (act: Activations, t: number) => act.beat[Math.min(act.beat.length - 1, Math.round(t * act.fps))] ?? 0;

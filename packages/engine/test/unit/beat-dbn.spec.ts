@@ -144,6 +144,29 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     beat[799] = 0.67;
     const a = analysisFromActivations({ beat, downbeat: new Float32Array(n), fps: FEATURE_FPS }, 8);
     expect([a.beats, a.bars, a.onsets, a.bpm, a.confidence]).toEqual([[], [], [], 0, 0]);
+    // A click where it starts too: two strong peaks 8 s apart are no pulse either.
+    beat[10] = 0.7;
+    const clicks = analysisFromActivations({ beat, downbeat: new Float32Array(n), fps: FEATURE_FPS }, 8);
+    expect([clicks.beats, clicks.onsets]).toEqual([[], []]);
+  });
+
+  it('cuts a doubtful song only on peaks of at least 0.1, never on the faint ones a grid runs through', () => {
+    // Four strong beats, 19 s of faint pulses (0.06) on the same 120 BPM grid, four strong beats:
+    // the median activation puts the confidence at 0, and the faint peaks, on the pulse, are no notes.
+    const n = 2401;
+    const beat = new Float32Array(n).fill(0.01);
+    for (let k = 0; k < 47; k++) {
+      const i = 50 + k * 50;
+      const v = k < 4 || k > 42 ? 0.9 : 0.06;
+      beat[i] = v;
+      beat[i - 1] = beat[i + 1] = v / 2;
+    }
+    const a = analysisFromActivations({ beat, downbeat: new Float32Array(n), fps: FEATURE_FPS }, 24);
+    expect(a.confidence).toBeLessThan(LOW_BEAT_CONFIDENCE);
+    expect(a.beats.length).toBeGreaterThanOrEqual(4);
+    // Onsets on the strong peaks only (those the decoded beats agree with), none on a faint one.
+    expect(a.onsets!.length).toBeGreaterThanOrEqual(4);
+    expect(a.onsets!.map((t) => [t, beat[Math.round(t * FEATURE_FPS)]! > 0.5])).toEqual(a.onsets!.map((t) => [t, true]));
   });
 });
 

@@ -88,6 +88,18 @@ describe("the beat bench's target for a song (scoreSong)", () => {
     expect(s.ok).toBe(true);
   });
 
+  it('takes 85 % of cuts on a beat from a doubtful rubato song, and not from a steady one', () => {
+    // Every tenth beat 50 ms late: F and CMLt still 1 (within 70 ms), 5-15 % of the cuts off.
+    const late = truth.map((b, i) => (i % 10 === 3 ? b + 0.05 : b));
+    const rubato = scoreSong(analysis(late, 0.3), { ...song, rubato: true });
+    expect(rubato.cuts).toBeGreaterThanOrEqual(0.85);
+    expect(rubato.cuts).toBeLessThan(0.95);
+    expect(rubato.ok).toBe(true);
+    expect(scoreSong(analysis(late, 0.3), song).ok).toBe(false);
+    // Trusted (a confidence of 0.5 or more), the rubato song is held to the steady bar.
+    expect(scoreSong(analysis(late, 0.7), { ...song, rubato: true }).ok).toBe(false);
+  });
+
   it('misses a song tracked on the off-beat, rubato or not, at any confidence', () => {
     const offBeat = grid(0.75, 0.5, 40.25);
     for (const confidence of [0.2, 0.9]) {

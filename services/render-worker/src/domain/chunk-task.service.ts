@@ -91,13 +91,13 @@ export class ChunkTaskService {
     // back are retried by the next coordinator.
     if ((await board.coordinatedAttempt(ref.jobId, ref.planKey)) !== ref.attempt) return;
     const written = await board.markFailed(ref.jobId, ref.planKey, { index: ref.index, reason }).then(
-      () => null,
-      (e: unknown) => e,
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
     );
     // The job ended meanwhile (another chunk's failure ended it first): drop what this wrote. Its
     // scratch may have gone while this was being written, which is no error then.
     if ((await board.coordinatedAttempt(ref.jobId, ref.planKey)) === null) await board.dropJob(ref.jobId);
-    else if (written) throw written;
+    else if (!written.ok) throw written.error;
   }
 
   /** The job ended without a reel (cancelled or failed): its scratch objects go. */
