@@ -159,22 +159,28 @@ export interface MusicAnalysis {
   beatPeriodSec: number;
   /** Beat times in seconds, ascending, following the local tempo. Empty when there is no pulse. */
   beats: number[];
-  /** Downbeats: every `beatsPerBar`-th tracked beat, from the most accented phase. */
+  /**
+   * Downbeats: every `beatsPerBar`-th beat. The learned model's (version 8) are its decoding's bar
+   * position 0; the rule-based tracker's (up to 7) start from the most accented phase.
+   */
   bars: number[];
   /** The meter found: 3 (waltz) or 4 beats a bar. Absent in analyses before version 4. */
   beatsPerBar?: BeatsPerBar;
   /**
-   * Times (s) of the strongest onsets (the strongest third of the envelope's peaks standing out
-   * within 150 ms; when `confidence` is low, those a tracked beat agrees with, `onsetsOnPulse`),
-   * each where its note begins (`swellStarts`: up to 99 ms before the envelope's peak). Plans cut
-   * on these when `confidence` is below LOW_BEAT_CONFIDENCE; nothing else reads them.
+   * Times (s) of strong onsets that plans cut on when `confidence` is below LOW_BEAT_CONFIDENCE
+   * (nothing else reads them). Version 8: the strong peaks of the model's beat activation (at
+   * least 0.1) that a decoded beat agrees with, empty when the grid is trusted (beat-learned.ts).
+   * Up to 7: the strongest third of the onset envelope's peaks standing out within 150 ms (when
+   * `confidence` is low, those a tracked beat agrees with, `onsetsOnPulse`), each where its note
+   * begins (`swellStarts`).
    */
   onsets?: number[];
   /**
-   * 0..1: how far to trust the beat grid. A steadiness factor times (0.5 + half the share of beats
-   * that sit on an onset peak), so sparse onsets on a steady grid halve it at most. Steadiness: 1 while the tempo over four beats changes by at most 1.2 % from one four
-   * beats to the next (median over the track; a band, a ramp, a tempo step), falling to 0 at 3.2 %
-   * (a solo player's rubato, or a tracker that wavers between two metrical levels).
+   * 0..1: how far to trust the beat grid. Version 8: the beats' median activation scaled between
+   * 0.1 and 0.4, times the steadiness of the beats (1 while the tempo over four beats changes by at
+   * most 2.5 % from one four beats to the next, 0 at 3.5 %: rubato; beat-learned.ts's
+   * beatConfidence). Up to 7: a steadiness factor (1 up to 1.2 %, 0 at 3.2 %) times (0.5 + half
+   * the share of beats that sit on an onset peak).
    */
   confidence: number;
 }

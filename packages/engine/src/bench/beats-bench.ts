@@ -232,7 +232,7 @@ async function corpusTable(only: string | undefined): Promise<void> {
   }
   log('');
   log(
-    `corpus: ${met}/${songs.length} songs at target (cuts >= 95 %, F >= 0.90, CMLt >= 0.90, F not below aubio's; solo rubato: cuts >= 85 %); old tracker ${oldMet}/${songs.length}`,
+    `corpus: ${met}/${songs.length} songs at target (cuts >= 95 %, F >= 0.90, CMLt >= 0.90, F not below aubio's; a solo rubato song also with cuts >= 85 %); old tracker ${oldMet}/${songs.length}`,
   );
   log('');
 }
