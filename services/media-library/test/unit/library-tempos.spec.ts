@@ -56,8 +56,8 @@ describe('TempoService.libraryTempos', () => {
   it("gives a user's corrected tracks their corrected tempo, reading only those tracks' analyses", async () => {
     const { r, asked } = repo({
       alice: {
-        'library/audio/a.mp3': { baseBpm: 75, corrections: [{ kind: 'double' }] },
-        'library/audio/c.mp3': { baseBpm: 90, corrections: [{ kind: 'halve' }] },
+        'library/audio/a.mp3': { baseBpm: 75, baseVersion: 2, corrections: [{ kind: 'double' }] },
+        'library/audio/c.mp3': { baseBpm: 90, baseVersion: 2, corrections: [{ kind: 'halve' }] },
       },
     });
     const read: string[][] = [];
@@ -72,7 +72,7 @@ describe('TempoService.libraryTempos', () => {
   });
 
   it('reads no analysis for a user without corrections of the page, and asks nothing for a signed-out visitor', async () => {
-    const { r, asked } = repo({ alice: { 'library/audio/a.mp3': { baseBpm: 75, corrections: [{ kind: 'double' }] } } });
+    const { r, asked } = repo({ alice: { 'library/audio/a.mp3': { baseBpm: 75, baseVersion: 2, corrections: [{ kind: 'double' }] } } });
     const analysed = jest.fn(async () => tracks);
     expect((await new TempoService(r).libraryTempos('bob', keys, analysed)).size).toBe(0);
     expect(asked).toHaveLength(1);
@@ -82,13 +82,13 @@ describe('TempoService.libraryTempos', () => {
   });
 
   it('leaves out corrections made on another tempo than the current analysis (stale), as the plan does', async () => {
-    const { r } = repo({ alice: { 'library/audio/b.mp3': { baseBpm: 60, corrections: [{ kind: 'double' }] } } });
+    const { r } = repo({ alice: { 'library/audio/b.mp3': { baseBpm: 60, baseVersion: 2, corrections: [{ kind: 'double' }] } } });
     const tempos = await new TempoService(r).libraryTempos('alice', keys, async (ks) => tracks.filter((t) => ks.includes(t.objectKey)));
     expect(tempos.size).toBe(0);
   });
 
   it("shows a music page with the user's own tempos, and a video page or a visitor's page as listed", async () => {
-    const { r } = repo({ alice: { 'library/audio/a.mp3': { baseBpm: 75, corrections: [{ kind: 'double' }] } } });
+    const { r } = repo({ alice: { 'library/audio/a.mp3': { baseBpm: 75, baseVersion: 2, corrections: [{ kind: 'double' }] } } });
     const t = new TempoService(r);
     const listed = keys.map((objectKey, i) => ({ objectKey, bpm: [75, 120, 90][i]! }));
     const analysed = async (ks: string[]) => tracks.filter((x) => ks.includes(x.objectKey));
@@ -99,7 +99,7 @@ describe('TempoService.libraryTempos', () => {
 
   it('rounds to a tenth of a BPM, as the library lists tempos', async () => {
     const odd = track('library/audio/d.mp3', 83.333);
-    const { r } = repo({ alice: { [odd.objectKey]: { baseBpm: 83.333, corrections: [{ kind: 'double' }] } } });
+    const { r } = repo({ alice: { [odd.objectKey]: { baseBpm: 83.333, baseVersion: 2, corrections: [{ kind: 'double' }] } } });
     const tempos = await new TempoService(r).libraryTempos('alice', [odd.objectKey], async () => [odd]);
     expect(tempos.get(odd.objectKey)).toBe(166.7);
   });
