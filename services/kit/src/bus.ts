@@ -231,6 +231,7 @@ export class Bus {
         try {
           await opts.onDeadLetter?.(delivery, err);
         } catch (e) {
+          result = 'dead_letter_failed';
           log.error({ err: e }, 'dead-letter handler failed');
         }
         terminate(m);

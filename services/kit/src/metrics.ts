@@ -79,7 +79,7 @@ export function createMetrics(service: string): Metrics {
     }),
     natsHandlerSeconds: new Histogram({
       name: 'nats_handler_seconds',
-      help: 'Duration of NATS message handlers, by subject and outcome (ack, retry, drop, dead_letter)',
+      help: 'Duration of NATS message handlers, by subject and outcome (ack, retry, drop, dead_letter, dead_letter_failed)',
       labelNames: ['subject', 'outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 120, 600],
       registers: [registry],

@@ -1,5 +1,6 @@
 import type { StreamSpec } from '@reelsmith/proto';
 import { Bus, ack, drop, retry, type Delivery } from '../../src/bus';
+import { createMetrics } from '../../src/metrics';
 import { TEST_NATS_URL, natsPrefix, quietLogger, waitFor } from '../../src/testing';
 import type { assemblyEvents } from '@reelsmith/proto';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
@@ -18,8 +19,10 @@ const events: StreamSpec = { name: 'EVENTS', subjects: ['events.>'], retention: 
 
 describe('bus on real NATS JetStream', () => {
   let bus: Bus;
+  let prefix: string;
   beforeEach(async () => {
-    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'test', log: quietLogger(), prefix: natsPrefix() });
+    prefix = natsPrefix();
+    bus = await Bus.connect({ url: TEST_NATS_URL, name: 'test', log: quietLogger(), prefix });
     await bus.ensureStream(work);
     await bus.ensureStream(events);
   });
@@ -160,10 +163,12 @@ describe('bus on real NATS JetStream', () => {
     expect(dead).toEqual(['poison']);
   });
 
-  it('goes on with the next message when the dead-letter handler itself fails', async () => {
-    await bus.publish('render.jobs', { jobId: 'poison', userId: 'u1' }, { msgId: 'job-poison' });
+  it('goes on with the next message when the dead-letter handler itself fails, and counts it', async () => {
+    const metrics = createMetrics('test');
+    const counted = await Bus.connect({ url: TEST_NATS_URL, name: 'test-metrics', log: quietLogger(), prefix, metrics });
+    await counted.publish('render.jobs', { jobId: 'poison', userId: 'u1' }, { msgId: 'job-poison' });
     const seen: string[] = [];
-    const c = await bus.consume(
+    const c = await counted.consume(
       'render.jobs',
       {
         stream: work,
@@ -181,10 +186,20 @@ describe('bus on real NATS JetStream', () => {
       },
     );
     await new Promise((r) => setTimeout(r, 300));
-    await bus.publish('render.jobs', { jobId: 'next', userId: 'u1' }, { msgId: 'job-next' });
+    await counted.publish('render.jobs', { jobId: 'next', userId: 'u1' }, { msgId: 'job-next' });
     await waitFor(() => seen.length >= 1, 5_000);
     await c.stop();
+    await counted.close();
     expect(seen).toEqual(['next']);
+    const outcomes = (await metrics.natsHandlerSeconds.get()).values
+      .filter((v) => v.metricName === 'nats_handler_seconds_count')
+      .map((v) => [v.labels.outcome, v.value]);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        ['dead_letter_failed', 1],
+        ['ack', 1],
+      ]),
+    );
   });
 
   it('carries trace context in headers and delivers events on the events stream', async () => {
