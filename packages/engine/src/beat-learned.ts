@@ -131,7 +131,7 @@ export function analysisFromActivations(
     onsets:
       confidence < LOW_BEAT_CONFIDENCE
         ? onsetsOnPulse(
-            strongOnsets(act.beat, 1 / act.fps, 0).filter((t) => t < durationSec && activationAt(act, t) >= CONFIDENCE_FLOOR),
+            strongOnsets(act.beat, 1 / act.fps, 0, CONFIDENCE_FLOOR).filter((t) => t < durationSec),
             beats,
             confidence,
           )
@@ -142,9 +142,6 @@ export function analysisFromActivations(
 
 /** Beats of at least CONFIDENCE_FLOOR a song needs to have a pulse (plan.ts cuts on beats from four). */
 const MIN_PULSE_BEATS = 4;
-
-/** The beat activation at time t (its frame). */
-const activationAt = (act: Activations, t: number) => act.beat[Math.min(act.beat.length - 1, Math.round(t * act.fps))] ?? 0;
 
 /**
  * Beats, bars, meter and confidence of mono samples at 22,050 Hz (beat-features.ts's rate), by the

@@ -77,9 +77,10 @@ export function trimOutsideMusic(
 /**
  * Times (s) of the strongest third of the envelope's peaks that stand out within +-150 ms, each
  * `latencySec` before its peak (the onset envelope's ONSET_LATENCY_SEC unless given; 0 for the
- * beat model's activation, which peaks on the beat).
+ * beat model's activation, which peaks on the beat), and none under `floor` (the third is of all
+ * the peaks).
  */
-export function strongOnsets(o: ArrayLike<number>, hopSec: number, latencySec = ONSET_LATENCY_SEC): number[] {
+export function strongOnsets(o: ArrayLike<number>, hopSec: number, latencySec = ONSET_LATENCY_SEC, floor = 0): number[] {
   const r = Math.round(0.15 / hopSec);
   const peaks: number[] = [];
   for (let i = 1; i < o.length - 1; i++) {
@@ -90,7 +91,7 @@ export function strongOnsets(o: ArrayLike<number>, hopSec: number, latencySec = 
     if (top) peaks.push(i);
   }
   const cut = peaks.map((i) => o[i]!).sort((a, b) => b - a)[Math.floor(peaks.length / 3)] ?? 0;
-  return peaks.filter((i) => o[i]! >= cut).map((i) => Math.round(Math.max(0, i * hopSec - latencySec) * 1e6) / 1e6);
+  return peaks.filter((i) => o[i]! >= Math.max(cut, floor)).map((i) => Math.round(Math.max(0, i * hopSec - latencySec) * 1e6) / 1e6);
 }
 
 /**

@@ -87,8 +87,7 @@ export function rmsAfter(samples: Float32Array, sampleRate: number, t: number, w
  * Tempo, beats, bars and sections of a music file: decode, then the learned beat model and its
  * bar-pointer decoding (beat-learned.ts). `opts.tracker: 'rules'` runs the rule-based tracker
  * (beat-tracker.ts: onset envelope, local tempo) instead: the beat bench's comparison column, which
- * read 17 of 60 held-out generated songs right where the model reads 55 and 53
- * (docs/beat-bench.md). `opts.aubio` runs aubio's tracker too, for comparison (benches), and
+ * reads far fewer held-out generated songs right than the model (docs/beat-bench.md). `opts.aubio` runs aubio's tracker too, for comparison (benches), and
  * returns its beats as `rawBeats` (empty otherwise); it does not change the beats.
  */
 export async function analyseMusic(

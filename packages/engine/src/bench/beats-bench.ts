@@ -81,6 +81,9 @@ interface SongScore {
   ok: boolean;
 }
 
+/** The target every song may meet: cuts >= 95 % within 40 ms, F and CMLt >= 0.90. */
+const steadyTarget = (cuts: number, f: number, cmlt: number) => cuts >= 0.95 && f >= 0.9 && cmlt >= 0.9;
+
 /**
  * A song's scores against the targets: cuts >= 95 %, F and CMLt >= 0.90; a solo rubato song also
  * meets them with cuts >= 85 % and a confidence under 0.5 (the grid told apart as a guess). The
@@ -93,7 +96,7 @@ export function scoreSong(m: MusicAnalysis, song: Pick<GeneratedSong, 'beats' | 
   const f = beatFMeasure(m.beats, song.beats);
   const cmlt = beatContinuity(m.beats, song.beats).cmlt;
   const down = song.beatsPerBar === 3 || song.beatsPerBar === 4 ? beatFMeasure(m.bars, song.downbeats) : NaN;
-  const ok = (share >= 0.95 && f >= 0.9 && cmlt >= 0.9) || (!!song.rubato && share >= 0.85 && m.confidence < 0.5);
+  const ok = steadyTarget(share, f, cmlt) || (!!song.rubato && share >= 0.85 && m.confidence < 0.5);
   return { cuts: share, f, cmlt, down, meterOk: (m.beatsPerBar ?? 4) === song.beatsPerBar, ok };
 }
 
@@ -217,8 +220,8 @@ async function corpusTable(only: string | undefined): Promise<void> {
     const oF = beatFMeasure(old.beats, song.beats);
     const oC = beatContinuity(old.beats, song.beats).cmlt;
     // As scoreSong, and F not below aubio's; a rubato song also meets it with 85 % of its cuts.
-    if ((oShare >= 0.95 && oF >= 0.9 && oC >= 0.9 && oF >= af - 0.005) || (song.rubato && oShare >= 0.85)) oldMet++;
-    const ok = (share >= 0.95 && f >= 0.9 && c.cmlt >= 0.9 && f >= af - 0.005) || (song.rubato && share >= 0.85);
+    if ((steadyTarget(oShare, oF, oC) && oF >= af - 0.005) || (song.rubato && oShare >= 0.85)) oldMet++;
+    const ok = (steadyTarget(share, f, c.cmlt) && f >= af - 0.005) || (song.rubato && share >= 0.85);
     if (ok) met++;
     const misses = [
       share < (song.rubato ? 0.85 : 0.95) && 'cuts',
