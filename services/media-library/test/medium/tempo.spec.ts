@@ -84,19 +84,23 @@ describe('tempo corrections against real PostgreSQL', () => {
 
   const read = async (owner: string, m: MediaRecord) => (await fresh().corrected(owner, [m]))[0]!;
   const beatsOf = (m: { analysis: unknown }) => (m.analysis as MusicAnalysis).beats;
+  /** The track's record once analysed (again) as `a`. */
+  const analysedAs = async (key: string, a: MusicAnalysis) => {
+    await media.setAnalysis(key, 'done', a);
+    return (await media.byKeys([key]))[0]!;
+  };
 
   it("keeps an upload's corrections with its record and applies them for the next reader", async () => {
     const owner = uid();
     const m = upload(owner);
     await media.insert(m);
-    await media.setAnalysis(m.objectKey, 'done', analysis());
-    const [stored] = await media.byKeys([m.objectKey]);
+    const stored = await analysedAs(m.objectKey, analysis());
 
-    const doubled = await fresh().correct(owner, stored!, parseCorrection('double', []));
+    const doubled = await fresh().correct(owner, stored, parseCorrection('double', []));
     expect(doubled).toMatchObject({ tempoCorrections: [{ kind: 'double' }], analysedBpm: 120 });
     expect((doubled.analysis as MusicAnalysis).bpm).toBeCloseTo(240, 3);
     // Another service instance (a restart) reads the same: 240 BPM, beats every 0.25 s from 0.
-    const again = await read(owner, stored!);
+    const again = await read(owner, stored);
     expect((again.analysis as MusicAnalysis).bpm).toBeCloseTo(240, 3);
     expect(beatsOf(again).slice(0, 3)).toEqual([0, 0.25, 0.5]);
     const [{ c }] = (await db.query<{ c: unknown }>('select tempo_correction as c from media_objects where object_key = $1', [
@@ -105,7 +109,7 @@ describe('tempo corrections against real PostgreSQL', () => {
     expect(c).toEqual({ baseBpm: 120, baseVersion: 2, corrections: [{ kind: 'double' }] });
 
     // Halving cancels the double: nothing left to store.
-    const back = await fresh().correct(owner, stored!, parseCorrection('halve', []));
+    const back = await fresh().correct(owner, stored, parseCorrection('halve', []));
     expect(back.tempoCorrections).toEqual([]);
     expect(beatsOf(back)).toEqual(analysis().beats);
     const [row] = await db.query<{ c: unknown }>('select tempo_correction as c from media_objects where object_key = $1', [m.objectKey]);
@@ -161,14 +165,12 @@ describe('tempo corrections against real PostgreSQL', () => {
     const owner = uid();
     const m = upload(owner);
     await media.insert(m);
-    await media.setAnalysis(m.objectKey, 'done', analysis(75));
-    const [at75] = await media.byKeys([m.objectKey]);
-    await fresh().correct(owner, at75!, parseCorrection('double', []));
-    expect(((await read(owner, at75!)).analysis as MusicAnalysis).bpm).toBeCloseTo(150, 3);
+    const at75 = await analysedAs(m.objectKey, analysis(75));
+    await fresh().correct(owner, at75, parseCorrection('double', []));
+    expect(((await read(owner, at75)).analysis as MusicAnalysis).bpm).toBeCloseTo(150, 3);
     // Analysed again at 150: a "double" made for 75 would give 300. Shown as analysed instead.
-    await media.setAnalysis(m.objectKey, 'done', analysis(150));
-    const [at150] = await media.byKeys([m.objectKey]);
-    const now = await read(owner, at150!);
+    const at150 = await analysedAs(m.objectKey, analysis(150));
+    const now = await read(owner, at150);
     expect(now).toMatchObject({ tempoCorrections: [], analysedBpm: 150 });
     expect((now.analysis as MusicAnalysis).bpm).toBe(150);
   });
@@ -177,15 +179,13 @@ describe('tempo corrections against real PostgreSQL', () => {
     const owner = uid();
     const m = upload(owner);
     await media.insert(m);
-    await media.setAnalysis(m.objectKey, 'done', analysis(120));
-    const [before] = await media.byKeys([m.objectKey]);
+    const before = await analysedAs(m.objectKey, analysis(120));
     // A half-beat shift made where the old tracker followed the off-beat (0.25 s later: from 0).
-    await fresh().correct(owner, before!, parseCorrection('shift', []));
-    expect(((await read(owner, before!)).analysis as MusicAnalysis).beats[0]).toBe(0);
+    await fresh().correct(owner, before, parseCorrection('shift', []));
+    expect(((await read(owner, before)).analysis as MusicAnalysis).beats[0]).toBe(0);
     // Analysed again by a newer tracker at the same tempo, on the beat: the shift no longer applies.
-    await media.setAnalysis(m.objectKey, 'done', { ...analysis(120), version: 3 });
-    const [after] = await media.byKeys([m.objectKey]);
-    const now = await read(owner, after!);
+    const after = await analysedAs(m.objectKey, { ...analysis(120), version: 3 });
+    const now = await read(owner, after);
     expect(now).toMatchObject({ tempoCorrections: [], analysedBpm: 120 });
     expect((now.analysis as MusicAnalysis).beats[0]).toBe(0.25);
   });
