@@ -33,10 +33,11 @@ export type ClipAnalysisDoc = Omit<Plain<pb.ClipAnalysis>, 'sharpness' | 'motion
   };
 };
 
-/** A song's analysis in the engine's form: meter, onsets, waveform and sections absent when it has none. */
-export type MusicAnalysisDoc = Omit<Plain<pb.MusicAnalysis>, 'beatsPerBar' | 'onsets' | 'peaks' | 'sections'> & {
+/** A song's analysis in the engine's form: meter, onsets, beat strengths, waveform and sections absent when it has none. */
+export type MusicAnalysisDoc = Omit<Plain<pb.MusicAnalysis>, 'beatsPerBar' | 'onsets' | 'beatStrength' | 'peaks' | 'sections'> & {
   beatsPerBar?: 3 | 4;
   onsets?: number[];
+  beatStrength?: number[];
   peaks?: number[];
   sections?: AnalysedSection[];
 };
@@ -108,10 +109,11 @@ export function analysisDoc(m: pb.MediaAnalysis | undefined): MediaAnalysisDoc |
     };
   }
   if (k?.case === 'music') {
-    const { $typeName: _t, $unknown: _u, beatsPerBar, onsets, peaks, sections, ...rest } = k.value;
+    const { $typeName: _t, $unknown: _u, beatsPerBar, onsets, beatStrength, peaks, sections, ...rest } = k.value;
     const doc: MusicAnalysisDoc = { ...rest };
     if (beatsPerBar === 3 || beatsPerBar === 4) doc.beatsPerBar = beatsPerBar;
     if (some(onsets)) doc.onsets = onsets;
+    if (some(beatStrength)) doc.beatStrength = beatStrength;
     if (some(peaks)) doc.peaks = peaks;
     const known = sections.flatMap(({ $typeName: _s, $unknown: _v, kind, ...x }) => {
       const k = sectionKind(kind);

@@ -12,8 +12,10 @@ import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats } from './be
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
-import { MUSIC_ANALYSIS_VERSION, hopIrregularity, noBeats, type MusicAnalysis } from './beat-tracker.js';
+import { MUSIC_ANALYSIS_VERSION, WEAK_BEAT, hopIrregularity, noBeats, type MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
+
+export { WEAK_BEAT } from './beat-tracker.js';
 
 /**
  * The beats' median activation at which that factor of the confidence is 0 and 1, and the
@@ -50,14 +52,6 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
  */
 export const TEMPO_PRIOR_WEIGHT = 1;
 
-/**
- * A decoded beat whose activation is under this is placed on the strong beats' grid
- * (regridWeakBeats), where the grid is trusted. Chosen on the 280 validation songs: at the beat
- * bench's target 258 without it, 260 at 0.2, 261 at 0.25, 262 at 0.3, 260 at 0.35, 259 at 0.4
- * (F and CMLt >= 0.9: 267, then 268 at 0.25-0.4). The songs it gains start with a sparse intro
- * or a quiet pickup whose first beats the decoding put 40-70 ms off.
- */
-export const WEAK_BEAT = 0.3;
 
 /** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
 export function tempoPriorOf(
@@ -137,6 +131,7 @@ export function analysisFromActivations(
           )
         : [],
     confidence: Math.round(confidence * 1000) / 1000,
+    beatStrength: keep.map(([, i]) => Math.round(dec.strength[i]! * 1000) / 1000),
   };
 }
 

@@ -16,7 +16,12 @@
  *    pacing sets the target segment length: relaxed 8 beats (two bars of 4/4), standard 4 beats,
  *    high-energy 2 beats, counted at the local tempo (the spacing of the tracked beats where the
  *    segment starts), so segments follow a tempo change. A cut goes to the bar line nearest the
- *    target when one lies within a quarter of the target length, otherwise to the nearest beat. Without beat mapping (or music)
+ *    target when one lies within a quarter of the target length, otherwise to the nearest beat.
+ *    The first cut waits for the music: where the analysis gives each beat's strength, no cut
+ *    falls before the first beat of at least WEAK_BEAT when that beat lies within
+ *    FIRST_CUT_REACH target lengths after the first cut's target (the decoding carries its grid
+ *    back into the noise or the quiet before a song's first note, where a cut lands off the beat;
+ *    the first shot then holds until the music's first sure beat). Without beat mapping (or music)
  *    segments are relaxed 4 s, standard 2.5 s, high-energy 1.2 s. A last piece shorter than half a
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
@@ -44,7 +49,7 @@
  */
 import { reelSeconds, type EditPlan, type PlanSegment } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
-import { LOW_BEAT_CONFIDENCE, periodAt, type MusicAnalysis } from './beat-tracker.js';
+import { LOW_BEAT_CONFIDENCE, WEAK_BEAT, periodAt, type MusicAnalysis } from './beat-tracker.js';
 import type { Pacing } from './settings.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
 import { bestTier, chooseWindow, EPS, round6, type Candidate, type Used } from './plan-windows.js';
@@ -82,6 +87,14 @@ export type Segment = PlanSegment;
 const BEATS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 8, standard: 4, 'high-energy': 2 };
 const SECONDS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 4, standard: 2.5, 'high-energy': 1.2 };
 
+/**
+ * How far past its target, in target lengths, the first cut may wait for the first sure beat
+ * (rule 2). Chosen on the beat model's 280 validation songs (tools/beat-model, the bench's
+ * high-energy plan): 263 at the bench's target without the wait, 266 at 1.5-2, 267 at 2.5, 268
+ * from 3 to any length; 4 keeps a relaxed reel's first shot under about 16 bars' worth.
+ */
+export const FIRST_CUT_REACH = 4;
+
 /** Seconds of a clip that Intelligence would rather not show (black or frozen samples). */
 function unusableSec(a?: ClipAnalysis): number {
   if (!a || a.times.length < 2) return 0;
@@ -106,11 +119,27 @@ export function totalLength(input: PlanInput, window = musicWindow(input)): numb
   return reelSeconds(usable, undefined, input.targetSec);
 }
 
-/** The analysis on the reel's clock: beats and bars of the window, shifted by its start. */
+/** The analysis on the reel's clock: beats (with their strength) and bars of the window, shifted by its start. */
 function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnalysis {
   if (start === 0) return a;
-  const shift = (xs: number[]) => xs.map((x) => round6(x - start)).filter((x) => x >= -EPS && x <= total + EPS);
-  return { ...a, beats: shift(a.beats), bars: shift(a.bars), ...(a.onsets ? { onsets: shift(a.onsets) } : {}) };
+  const inWindow = (x: number) => x >= -EPS && x <= total + EPS;
+  const shift = (xs: number[]) => xs.map((x) => round6(x - start)).filter(inWindow);
+  const kept = a.beats.map((b, i) => i).filter((i) => inWindow(round6(a.beats[i]! - start)));
+  return {
+    ...a,
+    beats: kept.map((i) => round6(a.beats[i]! - start)),
+    bars: shift(a.bars),
+    ...(a.onsets ? { onsets: shift(a.onsets) } : {}),
+    ...(a.beatStrength?.length === a.beats.length ? { beatStrength: kept.map((i) => a.beatStrength![i]!) } : {}),
+  };
+}
+
+/** The first beat of at least WEAK_BEAT, where the analysis gives the beats' strength (else undefined). */
+function firstSureBeat(a: MusicAnalysis): number | undefined {
+  const s = a.beatStrength;
+  if (!s || s.length !== a.beats.length) return undefined;
+  const i = s.findIndex((x) => x >= WEAK_BEAT);
+  return i >= 0 ? a.beats[i] : undefined;
 }
 
 /**
@@ -144,6 +173,7 @@ function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
   const unsure = analysis.confidence < LOW_BEAT_CONFIDENCE && (analysis.onsets?.length ?? 0) >= 4;
   const inRange = (unsure ? analysis.onsets! : beats).filter((b) => b > EPS && b < total - EPS);
   const bars = new Set((unsure ? [] : analysis.bars).map((b) => round6(b)));
+  const sureFrom = unsure ? undefined : firstSureBeat(analysis);
   let cur = 0;
   for (let k = 0; cur < total - EPS; k++) {
     // The local beat period: the music's tempo may change, so segment lengths follow it.
@@ -156,7 +186,11 @@ function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
       if (last) return total;
       // Never ask the clip for more than it has (unless it is shorter than one beat: held then).
       const fits = after.filter((b) => b - cur <= avail + EPS);
-      const pool = fits.length ? fits : [after[0]!];
+      const reachable = fits.length ? fits : [after[0]!];
+      // The first cut waits for the music's first sure beat, when the clip and the reach allow.
+      const wait = sureFrom !== undefined && sureFrom > cur + EPS && sureFrom <= desired + FIRST_CUT_REACH * target + EPS;
+      const sure = wait ? reachable.filter((b) => b >= sureFrom - EPS) : [];
+      const pool = sure.length ? sure : reachable;
       const barCandidates = pool.filter((b) => bars.has(round6(b)) && Math.abs(b - desired) <= target / 4 + EPS);
       const choose = (list: number[]) => list.reduce((best, b) => (Math.abs(b - desired) < Math.abs(best - desired) - EPS ? b : best));
       const end = barCandidates.length ? choose(barCandidates) : choose(pool);

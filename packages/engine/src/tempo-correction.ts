@@ -90,7 +90,10 @@ function nearest(beats: number[], t: number): number {
   return best;
 }
 
-/** The analysis with new beats: tempo from them, bars every `beatsPerBar` from the beat nearest `firstBar`. */
+/**
+ * The analysis with new beats: tempo from them, bars every `beatsPerBar` from the beat nearest
+ * `firstBar`. The tracked beats' strength goes: the user's grid is sure at every beat.
+ */
 function withBeats(a: MusicAnalysis, rawBeats: number[], firstBar: number | undefined): MusicAnalysis {
   const beats = rawBeats.map(round6).filter((b) => b >= 0 && b < a.durationSec);
   const perBar = (a as { beatsPerBar?: number }).beatsPerBar ?? 4;
@@ -100,8 +103,9 @@ function withBeats(a: MusicAnalysis, rawBeats: number[], firstBar: number | unde
     const down = firstBar === undefined ? 0 : nearest(beats, firstBar) % perBar;
     bars = beats.filter((_, i) => i % perBar === down);
   }
+  const { beatStrength: _tracked, ...rest } = a;
   return {
-    ...a,
+    ...rest,
     beats,
     bars,
     beatPeriodSec: beats.length >= 2 ? period : a.beatPeriodSec,

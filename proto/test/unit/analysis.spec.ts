@@ -46,6 +46,7 @@ const music = {
   beats: [0.5, 1],
   bars: [0.5],
   confidence: 0.8,
+  beatStrength: [0.12, 0.9],
   peaks: [0.5, 0.75],
   sections: [{ start: 0, end: 30, label: 'A', kind: 'chorus', energy: 1, loudnessDb: -12 }],
 };
@@ -61,7 +62,8 @@ describe('analyses across gRPC (MediaItem.analysis): the message at both ends', 
     expect(isClipAnalysis(c)).toBe(true);
     expect(isMusicAnalysis(c)).toBe(false);
     const m = analysisDoc(wire(analysisMessage({ ...music, aNewerEnginesField: [1] })));
-    // The upload's waveform and the song's sections travel with its analysis; unknown keys do not.
+    // The beats' strength, the upload's waveform and the song's sections travel with its analysis;
+    // unknown keys do not.
     expect(m).toEqual(music);
     expect(isMusicAnalysis(m)).toBe(true);
     expect(isClipAnalysis(m)).toBe(false);

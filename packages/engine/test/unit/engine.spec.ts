@@ -3,7 +3,7 @@ import { enginePlan } from '@reelsmith/proto';
 import type { MusicAnalysis } from '../../src/beat-tracker';
 import type { ClipAnalysis } from '../../src/clip-analysis';
 import { planSummary } from '../../src/cli';
-import { planEdit, type PlanInput, type Used } from '../../src/plan';
+import { FIRST_CUT_REACH, planEdit, type PlanInput, type Used } from '../../src/plan';
 import { bestTier } from '../../src/plan-windows';
 import type { MediaInfo } from '../../src/probe';
 import { base, clip, FRAME, music } from './plan-fixtures';
@@ -49,6 +49,31 @@ describe('edit planning', () => {
     const bars = new Set(base().music!.analysis!.bars.map((b) => Math.round(b * 30)));
     const onBars = plan.segments.slice(1).filter((s) => bars.has(Math.round(s.start * 30)));
     expect(onBars.length).toBeGreaterThanOrEqual(plan.segments.length - 2);
+  });
+
+  it("waits for the music's first sure beat before the first cut (a lead-in the decoding carried its grid into)", () => {
+    // 120 BPM from 0.2 s; the first four beats are the noise before the music (activation 0.1-0.19).
+    const song = music(30, 120, 0.2);
+    const beatStrength = song.beats.map((_, i) => (i < 4 ? 0.1 + 0.03 * i : 0.8));
+    const cuts = (analysis: MusicAnalysis, over: Partial<PlanInput> = {}) =>
+      planEdit(base({ pacing: 'high-energy', music: { durationSec: 30, analysis }, ...over })).segments.map((s) => s.start);
+    // Without strengths (the rule-based tracker, a tempo-corrected grid): about two beats in, at 1.2 s.
+    expect(cuts(song)[1]).toBeCloseTo(1.2, 6);
+    // With them: the first shot holds until the first sure beat (2.2 s); the cuts after keep the
+    // two-beat pace, on beats.
+    const waited = cuts({ ...song, beatStrength });
+    expect(waited[1]).toBeCloseTo(2.2, 6);
+    expect(waited[2]).toBeCloseTo(3.2, 6);
+    for (const c of waited.slice(1)) expect(Math.min(...song.beats.map((b) => Math.abs(b - c)))).toBeLessThanOrEqual(FRAME / 2 + 1e-9);
+    // A sure beat further than FIRST_CUT_REACH target lengths (of 1 s) past the first cut's target is not waited for.
+    const late = song.beats.map((b) => (b < 1 + FIRST_CUT_REACH + 0.5 ? 0.1 : 0.8));
+    expect(cuts({ ...song, beatStrength: late })[1]).toBeCloseTo(1.2, 6);
+    // A window of the song (a 10 s reel from the bar line at 8.2 s): the strengths move with the beats.
+    const windowed = cuts(
+      { ...song, beatStrength: song.beats.map((b) => (b < 8.2 + 2.5 ? 0.1 : 0.8)) },
+      { targetSec: 10, musicStartSec: 8.2 },
+    );
+    expect(windowed[1]).toBeCloseTo(2.5, 6);
   });
 
   it('uses every clip, in the given order, round robin', () => {

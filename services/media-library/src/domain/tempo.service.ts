@@ -2,6 +2,7 @@ import {
   applyTempoCorrections,
   correctionProblem,
   normaliseCorrections,
+  sameBeats,
   type MusicAnalysis,
   type TempoCorrection,
 } from '@reelsmith/engine';
@@ -19,7 +20,8 @@ export interface StoredCorrection {
   baseBpm: number;
   /**
    * The analysis version the corrections were made on (MusicAnalysis.version); absent in those kept
-   * before it was recorded (analyses up to version 7, the rule-based tracker's).
+   * before it was recorded (analyses up to version 7, the rule-based tracker's). They apply to an
+   * analysis whose beats that version's are (the engine's sameBeats: 8 and 9 give the same beats).
    */
   baseVersion?: number;
   corrections: TempoCorrection[];
@@ -168,13 +170,13 @@ export class TempoService {
 
 /**
  * A track with these stored corrections applied, unless they are stale (made on another tempo, or
- * on another analysis version: a shift made on a tracker that followed the off-beat would move the
- * next tracker's right beats off it) or it has no analysis.
+ * on an analysis version with other beats: a shift made on a tracker that followed the off-beat
+ * would move the next tracker's right beats off it) or it has no analysis.
  */
 function withCorrections(m: MediaRecord, s: StoredCorrection | undefined): CorrectedMedia {
   const a = m.kind === 'audio' && m.analysisStatus === 'done' ? (m.analysis as MusicAnalysis | null) : null;
   const analysedBpm = a?.bpm ?? 0;
-  const stale = !a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm) || (s.baseVersion ?? 0) !== a.version;
+  const stale = !a || !s || !s.corrections.length || !sameTempo(s.baseBpm, analysedBpm) || !sameBeats(s.baseVersion ?? 0, a.version);
   if (stale) return { ...m, tempoCorrections: [], analysedBpm };
   return { ...m, analysis: applyTempoCorrections(a, s.corrections), tempoCorrections: s.corrections, analysedBpm };
 }

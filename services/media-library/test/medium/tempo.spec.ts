@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { migrate, openDatabase, readMigrations, type Database } from '@reelsmith/kit';
 import { createTestDatabase, type TestDatabase } from '@reelsmith/kit/testing';
-import type { MusicAnalysis } from '@reelsmith/engine';
+import { MUSIC_ANALYSIS_VERSION, SAME_BEATS_SINCE, type MusicAnalysis } from '@reelsmith/engine';
 import type { LibraryItem } from '../../src/domain/library.service';
 import type { MediaRecord } from '../../src/domain/media.service';
 import { parseCorrection, TempoService } from '../../src/domain/tempo.service';
@@ -188,6 +188,28 @@ describe('tempo corrections against real PostgreSQL', () => {
     const now = await read(owner, after);
     expect(now).toMatchObject({ tempoCorrections: [], analysedBpm: 120 });
     expect((now.analysis as MusicAnalysis).beats[0]).toBe(0.25);
+  });
+
+  it('keeps corrections made on version 8 for a version 9 analysis: the same beats, with their strength', async () => {
+    const owner = uid();
+    const m = upload(owner);
+    await media.insert(m);
+    const v8 = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE });
+    await fresh().correct(owner, v8, parseCorrection('shift', []));
+    const v9 = await analysedAs(m.objectKey, {
+      ...analysis(120),
+      version: MUSIC_ANALYSIS_VERSION,
+      beatStrength: analysis(120).beats.map(() => 0.8),
+    });
+    const now = await read(owner, v9);
+    expect(now).toMatchObject({ tempoCorrections: [{ kind: 'shift' }], analysedBpm: 120 });
+    // Shifted by half a beat, and the strengths of the beats as tracked gone with them.
+    expect((now.analysis as MusicAnalysis).beats[0]).toBe(0);
+    expect((now.analysis as MusicAnalysis).beatStrength).toBeUndefined();
+    // A version 7 correction (the rule-based tracker's beats) still does not apply.
+    await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE - 1 });
+    await fresh().correct(owner, (await media.byKeys([m.objectKey]))[0]!, parseCorrection('shift', []));
+    expect((await read(owner, v9)).tempoCorrections).toEqual([]);
   });
 
   it('refuses what cannot be corrected, saying why', async () => {
