@@ -52,7 +52,6 @@ export function beatConfidence(strength: number[], beats?: number[]): number {
  */
 export const TEMPO_PRIOR_WEIGHT = 1;
 
-
 /** The decoding's tempo prior for these activations, or undefined (no weight, no rise curves, no model). */
 export function tempoPriorOf(
   act: Activations,

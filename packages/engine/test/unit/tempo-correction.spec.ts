@@ -87,10 +87,17 @@ describe('halve, double, shift', () => {
     // The tracked beats' first four weak (a lead-in): a plan would hold its first shot for them.
     const a = { ...track(20, 120, 0.25), version: 9 };
     const weakStart = { ...a, beatStrength: a.beats.map((_, i) => (i < 4 ? 0.1 : 0.9)) };
-    for (const kind of ['halve', 'double', 'shift'] as const) expect(applyTempoCorrection(weakStart, { kind }).beatStrength).toBeUndefined();
+    for (const kind of ['halve', 'double', 'shift'] as const)
+      expect(applyTempoCorrection(weakStart, { kind }).beatStrength).toBeUndefined();
     const first = (x: MusicAnalysis) =>
-      planEdit({ clips: [{ durationSec: 30 }], music: { durationSec: 20, analysis: x }, pacing: 'high-energy', beatMapping: true, intelligence: false, fps: 30 })
-        .segments[1]!.start;
+      planEdit({
+        clips: [{ durationSec: 30 }],
+        music: { durationSec: 20, analysis: x },
+        pacing: 'high-energy',
+        beatMapping: true,
+        intelligence: false,
+        fps: 30,
+      }).segments[1]!.start;
     const doubled = applyTempoCorrection(weakStart, { kind: 'double' });
     expect(first(doubled)).toBeLessThan(1);
   });
