@@ -95,11 +95,19 @@ function printOffsets(rows) {
   );
 }
 
-/** The analysis with every time moved by `dt` seconds (kept within the song). */
+/** The analysis with every time moved by `dt` seconds (kept within the song; each beat's strength with its beat). */
 function shifted(a, dt, durationSec) {
   if (!dt) return a;
-  const move = (xs) => xs.map((t) => t + dt).filter((t) => t >= 0 && t < durationSec);
-  return { ...a, beats: move(a.beats), bars: move(a.bars), onsets: move(a.onsets) };
+  const inSong = (t) => t >= 0 && t < durationSec;
+  const move = (xs) => xs.map((t) => t + dt).filter(inSong);
+  const kept = a.beats.map((_, i) => i).filter((i) => inSong(a.beats[i] + dt));
+  return {
+    ...a,
+    beats: kept.map((i) => a.beats[i] + dt),
+    ...(a.beatStrength ? { beatStrength: kept.map((i) => a.beatStrength[i]) } : {}),
+    bars: move(a.bars),
+    onsets: move(a.onsets),
+  };
 }
 
 function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edge = EDGE_BEAT) {

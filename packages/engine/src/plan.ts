@@ -21,7 +21,8 @@
  *    falls before the first beat of at least WEAK_BEAT when that beat lies within
  *    FIRST_CUT_REACH target lengths after the first cut's target (the decoding carries its grid
  *    back into the noise or the quiet before a song's first note, where a cut lands off the beat;
- *    the first shot then holds until the music's first sure beat). Without beat mapping (or music)
+ *    the first shot then holds until the music's first sure beat). Beyond that reach no cut
+ *    waits; a window of the song waits only when it starts in the song's lead-in. Without beat mapping (or music)
  *    segments are relaxed 4 s, standard 2.5 s, high-energy 1.2 s. A last piece shorter than half a
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
@@ -89,9 +90,9 @@ const SECONDS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 4, standard: 2.5,
 
 /**
  * How far past its target, in target lengths, the first cut may wait for the first sure beat
- * (rule 2). Chosen on the beat model's 280 validation songs (tools/beat-model, the bench's
- * high-energy plan): 263 at the bench's target without the wait, 266 at 1.5-2, 267 at 2.5, 268
- * from 3 to any length; 4 keeps a relaxed reel's first shot under about 16 bars' worth.
+ * (rule 2): the first shot is then at most 1 + FIRST_CUT_REACH target lengths (high-energy 10
+ * beats, relaxed 40). Chosen on the beat model's 280 validation songs (tools/beat-model, the
+ * bench's high-energy plan; docs/beat-bench.md has the sweep).
  */
 export const FIRST_CUT_REACH = 4;
 
@@ -119,18 +120,25 @@ export function totalLength(input: PlanInput, window = musicWindow(input)): numb
   return reelSeconds(usable, undefined, input.targetSec);
 }
 
-/** The analysis on the reel's clock: beats (with their strength) and bars of the window, shifted by its start. */
+/**
+ * The analysis on the reel's clock: beats and bars of the window, shifted by its start. The beats'
+ * strength goes with them only when the window starts before the song's first sure beat (its
+ * lead-in): a window that starts in a quiet stretch later in the song is cut on its grid.
+ */
 function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnalysis {
   if (start === 0) return a;
+  const sure = firstSureBeat(a);
+  const leadIn = sure !== undefined && sure > start + EPS;
   const inWindow = (x: number) => x >= -EPS && x <= total + EPS;
   const shift = (xs: number[]) => xs.map((x) => round6(x - start)).filter(inWindow);
-  const kept = a.beats.map((b, i) => i).filter((i) => inWindow(round6(a.beats[i]! - start)));
+  const kept = a.beats.map((_, i) => i).filter((i) => inWindow(round6(a.beats[i]! - start)));
+  const { beatStrength, ...rest } = a;
   return {
-    ...a,
+    ...rest,
     beats: kept.map((i) => round6(a.beats[i]! - start)),
     bars: shift(a.bars),
     ...(a.onsets ? { onsets: shift(a.onsets) } : {}),
-    ...(a.beatStrength?.length === a.beats.length ? { beatStrength: kept.map((i) => a.beatStrength![i]!) } : {}),
+    ...(leadIn ? { beatStrength: kept.map((i) => beatStrength![i]!) } : {}),
   };
 }
 
@@ -173,7 +181,11 @@ function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
   const unsure = analysis.confidence < LOW_BEAT_CONFIDENCE && (analysis.onsets?.length ?? 0) >= 4;
   const inRange = (unsure ? analysis.onsets! : beats).filter((b) => b > EPS && b < total - EPS);
   const bars = new Set((unsure ? [] : analysis.bars).map((b) => round6(b)));
-  const sureFrom = unsure ? undefined : firstSureBeat(analysis);
+  // The first cut waits for the music's first sure beat when it is within reach of the first
+  // cut's target (and no cut falls before it while the clips allow); beyond that reach, no cut waits.
+  const sure0 = unsure ? undefined : firstSureBeat(analysis);
+  const target0 = BEATS_PER_SEGMENT[input.pacing] * periodAt(analysis, EPS);
+  const waitUntil = sure0 !== undefined && sure0 <= (1 + FIRST_CUT_REACH) * target0 + EPS ? sure0 : undefined;
   let cur = 0;
   for (let k = 0; cur < total - EPS; k++) {
     // The local beat period: the music's tempo may change, so segment lengths follow it.
@@ -187,9 +199,7 @@ function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
       // Never ask the clip for more than it has (unless it is shorter than one beat: held then).
       const fits = after.filter((b) => b - cur <= avail + EPS);
       const reachable = fits.length ? fits : [after[0]!];
-      // The first cut waits for the music's first sure beat, when the clip and the reach allow.
-      const wait = sureFrom !== undefined && sureFrom > cur + EPS && sureFrom <= desired + FIRST_CUT_REACH * target + EPS;
-      const sure = wait ? reachable.filter((b) => b >= sureFrom - EPS) : [];
+      const sure = waitUntil !== undefined && waitUntil > cur + EPS ? reachable.filter((b) => b >= waitUntil - EPS) : [];
       const pool = sure.length ? sure : reachable;
       const barCandidates = pool.filter((b) => bars.has(round6(b)) && Math.abs(b - desired) <= target / 4 + EPS);
       const choose = (list: number[]) => list.reduce((best, b) => (Math.abs(b - desired) < Math.abs(best - desired) - EPS ? b : best));

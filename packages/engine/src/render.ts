@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveFraming } from '@reelsmith/proto';
-import { MUSIC_ANALYSIS_VERSION, type MusicAnalysis } from './beat-tracker.js';
+import { MUSIC_ANALYSIS_VERSION, sameBeats, type MusicAnalysis } from './beat-tracker.js';
 import { CLIP_ANALYSIS_VERSION, analyseClip, type AnalyseClipOptions, type ClipAnalysis } from './clip-analysis.js';
 import { EngineError } from './errors.js';
 import { execMedia } from './exec.js';
@@ -169,11 +169,14 @@ export async function prepare(
     stageAt = t;
   };
   report(0, 'probing');
-  // A cached analysis counts if it is of this version; a reel cut from the song also needs its
-  // sections (analyses cached before them lack them).
+  // A cached analysis counts if it has this version's beats (sameBeats: the orchestrator plans the
+  // preview on the same); a reel cut from the song also needs its sections (analyses cached before
+  // them lack them).
   const cachedMusic = req.analyses?.music as SongAnalysis | undefined;
   const musicUsable =
-    cachedMusic?.version === MUSIC_ANALYSIS_VERSION && (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
+    cachedMusic !== undefined &&
+    sameBeats(cachedMusic.version, MUSIC_ANALYSIS_VERSION) &&
+    (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
   const needsAnalysis = !req.plan && (settings.enable_beat_mapping || req.targetSec !== undefined);
   // The music is analysed as soon as it is probed, beside the clips' probes and analyses; it is
   // stopped if anything else fails first.

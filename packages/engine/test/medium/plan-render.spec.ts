@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MUSIC_ANALYSIS_VERSION, SAME_BEATS_SINCE, type MusicAnalysis } from '../../src/beat-tracker';
 import { PLAN_VERSION, type EditPlan } from '../../src/plan';
-import { renderReel } from '../../src/render';
+import { prepare, renderReel } from '../../src/render';
 import { makeTestMedia, TEST_PRESET } from '../media';
 
 /**
@@ -78,6 +79,40 @@ describe('rendering a given (edited) plan', () => {
     expect(mid(0)).toBeLessThan(mid(1));
     expect(mid(1)).toBeLessThan(mid(2));
     expect(Math.abs(mid(3) - mid(0))).toBeLessThan(5);
+  }, 120_000);
+
+  it("plans on a cached music analysis with this version's beats (8 or 9) and analyses again an older one", async () => {
+    // A steady tone: analysed, it has no pulse (the plan paces by time). The cached grids below are
+    // at an odd phase no tracker would give it, so the plan's cuts say which analysis it used.
+    const song = makeTestMedia(path.join(root, 'tone.m4a'), ['sine=f=220:d=10'], ['-c:a', 'aac']);
+    const beats = Array.from({ length: 19 }, (_, i) => Math.round((0.37 + i * 0.5) * 1e6) / 1e6);
+    const cached = (version: number): MusicAnalysis => ({
+      version,
+      durationSec: 10,
+      bpm: 120,
+      beatPeriodSec: 0.5,
+      beats,
+      bars: beats.filter((_, i) => i % 4 === 0),
+      beatsPerBar: 4,
+      confidence: 1,
+    });
+    const planned = async (version: number) =>
+      (
+        await prepare({
+          preset: TEST_PRESET,
+          clips,
+          music: song,
+          settings: { pacing_preset: 'high-energy', enable_beat_mapping: true, enable_intelligence: false },
+          analyses: { music: cached(version) },
+        })
+      ).plan;
+    for (const version of [SAME_BEATS_SINCE, MUSIC_ANALYSIS_VERSION]) {
+      const plan = await planned(version);
+      expect(plan.beatAligned).toBe(true);
+      for (const s of plan.segments.slice(1))
+        expect(Math.min(...beats.map((b) => Math.abs(b - s.start)))).toBeLessThanOrEqual(0.5 / FPS + 1e-9);
+    }
+    expect((await planned(SAME_BEATS_SINCE - 1)).beatAligned).toBe(false);
   }, 120_000);
 
   it('refuses a plan that does not fit its clips, naming the problem, before rendering', async () => {

@@ -66,14 +66,22 @@ describe('edit planning', () => {
     expect(waited[2]).toBeCloseTo(3.2, 6);
     for (const c of waited.slice(1)) expect(Math.min(...song.beats.map((b) => Math.abs(b - c)))).toBeLessThanOrEqual(FRAME / 2 + 1e-9);
     // A sure beat further than FIRST_CUT_REACH target lengths (of 1 s) past the first cut's target is not waited for.
-    const late = song.beats.map((b) => (b < 1 + FIRST_CUT_REACH + 0.5 ? 0.1 : 0.8));
-    expect(cuts({ ...song, beatStrength: late })[1]).toBeCloseTo(1.2, 6);
+    // Nor by any later cut: the pace holds through the lead-in.
+    const late = cuts({ ...song, beatStrength: song.beats.map((b) => (b < 1 + FIRST_CUT_REACH + 0.5 ? 0.1 : 0.8)) });
+    expect(late[1]).toBeCloseTo(1.2, 6);
+    late.slice(2, 8).forEach((c, i) => expect(c - late[i + 1]!).toBeCloseTo(1, 6));
     // A window of the song (a 10 s reel from the bar line at 8.2 s): the strengths move with the beats.
     const windowed = cuts(
       { ...song, beatStrength: song.beats.map((b) => (b < 8.2 + 2.5 ? 0.1 : 0.8)) },
       { targetSec: 10, musicStartSec: 8.2 },
     );
     expect(windowed[1]).toBeCloseTo(2.5, 6);
+    // A window that starts in a quiet stretch after the song's first sure beat is cut on its grid.
+    const quietStretch = cuts(
+      { ...song, beatStrength: song.beats.map((b) => (b >= 8.2 && b < 8.2 + 2.5 ? 0.1 : 0.8)) },
+      { targetSec: 10, musicStartSec: 8.2 },
+    );
+    expect(quietStretch[1]).toBeCloseTo(1, 6);
   });
 
   it('uses every clip, in the given order, round robin', () => {

@@ -83,23 +83,12 @@ describe('halve, double, shift', () => {
     close(s.bars.slice(0, 2), [0.5, 2.5]);
   });
 
-  it("drops the tracked beats' strength: the corrected grid's first cut waits for nothing", () => {
-    // The tracked beats' first four weak (a lead-in): a plan would hold its first shot for them.
+  it("drops the tracked beats' strength: every beat of the corrected grid counts as sure", () => {
     const a = { ...track(20, 120, 0.25), version: 9 };
     const weakStart = { ...a, beatStrength: a.beats.map((_, i) => (i < 4 ? 0.1 : 0.9)) };
     for (const kind of ['halve', 'double', 'shift'] as const)
       expect(applyTempoCorrection(weakStart, { kind }).beatStrength).toBeUndefined();
-    const first = (x: MusicAnalysis) =>
-      planEdit({
-        clips: [{ durationSec: 30 }],
-        music: { durationSec: 20, analysis: x },
-        pacing: 'high-energy',
-        beatMapping: true,
-        intelligence: false,
-        fps: 30,
-      }).segments[1]!.start;
-    const doubled = applyTempoCorrection(weakStart, { kind: 'double' });
-    expect(first(doubled)).toBeLessThan(1);
+    expect(applyTempoCorrection(weakStart, { kind: 'tap', taps: [0.25, 0.75, 1.25, 1.75] }).beatStrength).toBeUndefined();
   });
 
   it('keeps a meter of three (beatsPerBar)', () => {

@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, isDomainError, type Logger } from '@reelsmith/k
 import {
   CLIP_ANALYSIS_VERSION,
   MUSIC_ANALYSIS_VERSION,
+  sameBeats,
   isEngineError,
   parseSettings,
   planEdit,
@@ -245,7 +246,12 @@ export class JobsService {
     const input: PlanInput = {
       clips: clips.map((c) => ({ durationSec: c.durationSec, analysis: clipAnalysis(c) })),
       music: music
-        ? { durationSec: music.durationSec, analysis: musicAnalysis?.version === MUSIC_ANALYSIS_VERSION ? musicAnalysis : undefined }
+        ? {
+            durationSec: music.durationSec,
+            // An analysis of an earlier version with the same beats (8: no beat strengths) plans as
+            // the render will plan it, until media-library has analysed the song again.
+            analysis: musicAnalysis && sameBeats(musicAnalysis.version, MUSIC_ANALYSIS_VERSION) ? musicAnalysis : undefined,
+          }
         : undefined,
       pacing: request.pacing_preset,
       beatMapping: request.enable_beat_mapping,

@@ -322,6 +322,26 @@ describe('edit plans and cancelling (issue 20)', () => {
     expect(repo.jobs.size + repo.holds.size + repo.queued.length).toBe(0);
   });
 
+  it("plans on a stored analysis with this version's beats (8 or 9), not on an older tracker's", async () => {
+    const beats = Array.from({ length: 40 }, (_, i) => 0.2 + i * 0.5);
+    const analysedSong = (version: number): MediaInfo => ({
+      ...song(`m${version}`, 20),
+      analysisStatus: 'done',
+      analysis: { version, durationSec: 20, bpm: 120, beatPeriodSec: 0.5, beats, bars: beats.filter((_, i) => i % 4 === 0), confidence: 1 },
+    });
+    const svc = new JobsService(
+      new MemoryJobs(),
+      peers([analysedClip('a', 30), analysedSong(7), analysedSong(8), analysedSong(9)]).p,
+      new Published(),
+      log,
+    );
+    const planned = (version: number) =>
+      svc.plan('u1', false, { media_files: ['a'], music_file: `m${version}` }, { reroll: [], locked: [], seed: 0 });
+    expect((await planned(9)).plan.beatAligned).toBe(true);
+    expect((await planned(8)).plan.beatAligned).toBe(true);
+    expect((await planned(7)).plan.beatAligned).toBe(false);
+  });
+
   it('refuses an invalid plan with the first problem, before anything is reserved; a valid one is charged by its length', async () => {
     const repo = new MemoryJobs();
     const { p, calls, estimated } = peers([analysedClip('a', 10), analysedClip('b', 8)]);
