@@ -187,7 +187,7 @@ export interface MusicAnalysis {
   /** Beat times in seconds, ascending, following the local tempo. Empty when there is no pulse. */
   beats: number[];
   /**
-   * Downbeats: every `beatsPerBar`-th beat. The learned model's (version 8) are its decoding's bar
+   * Downbeats: every `beatsPerBar`-th beat. The learned model's (version 8 on) are its decoding's bar
    * position 0; the rule-based tracker's (up to 7) start from the most accented phase.
    */
   bars: number[];
