@@ -169,14 +169,11 @@ export async function prepare(
     stageAt = t;
   };
   report(0, 'probing');
-  // A cached analysis counts if it has this version's beats (sameBeats: the orchestrator plans the
-  // preview on the same); a reel cut from the song also needs its sections (analyses cached before
-  // them lack them).
+  // A cached analysis counts if it has this version's beats (sameBeats), as the orchestrator's plan
+  // preview takes it: every such version was made with the song's sections (a song with none
+  // arrives without the field, since the message leaves an empty list out).
   const cachedMusic = req.analyses?.music as SongAnalysis | undefined;
-  const musicUsable =
-    cachedMusic !== undefined &&
-    sameBeats(cachedMusic.version, MUSIC_ANALYSIS_VERSION) &&
-    (req.targetSec === undefined || Array.isArray(cachedMusic.sections));
+  const musicUsable = cachedMusic !== undefined && sameBeats(cachedMusic.version, MUSIC_ANALYSIS_VERSION);
   const needsAnalysis = !req.plan && (settings.enable_beat_mapping || req.targetSec !== undefined);
   // The music is analysed as soon as it is probed, beside the clips' probes and analyses; it is
   // stopped if anything else fails first.

@@ -113,6 +113,21 @@ describe('rendering a given (edited) plan', () => {
         expect(Math.min(...beats.map((b) => Math.abs(b - s.start)))).toBeLessThanOrEqual(0.5 / FPS + 1e-9);
     }
     expect((await planned(SAME_BEATS_SINCE - 1)).beatAligned).toBe(false);
+    // A reel cut from the song takes it too, sections or none (a song without sections arrives
+    // without the field), as the plan preview does: its cuts are on the cached grid in the song.
+    const windowed = (
+      await prepare({
+        preset: TEST_PRESET,
+        clips,
+        music: song,
+        settings: { pacing_preset: 'high-energy', enable_beat_mapping: true, enable_intelligence: false },
+        analyses: { music: cached(MUSIC_ANALYSIS_VERSION) },
+        targetSec: 6,
+      })
+    ).plan;
+    expect(windowed.beatAligned).toBe(true);
+    for (const s of windowed.segments.slice(1))
+      expect(Math.min(...beats.map((b) => Math.abs(b - (windowed.musicStart + s.start))))).toBeLessThanOrEqual(0.5 / FPS + 1e-9);
   }, 120_000);
 
   it('refuses a plan that does not fit its clips, naming the problem, before rendering', async () => {
