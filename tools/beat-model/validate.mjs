@@ -11,15 +11,9 @@ import path from 'node:path';
 import { EDGE_BEAT, decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
-import {
-  TEMPO_PRIOR_WEIGHT,
-  WEAK_BEAT,
-  analysisFromActivations,
-  decodeActivations,
-  tempoPriorOf,
-} from '../../packages/engine/dist/beat-learned.js';
+import { TEMPO_PRIOR_WEIGHT, analysisFromActivations, decodeActivations, tempoPriorOf } from '../../packages/engine/dist/beat-learned.js';
 import { riseCurves, tempoPriorModel } from '../../packages/engine/dist/beat-tempo-prior.js';
-import { hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
+import { WEAK_BEAT, hopIrregularity } from '../../packages/engine/dist/beat-tracker.js';
 import { activationsOf, useBeatModel } from '../../packages/engine/dist/beat-model.js';
 import { scoreSong } from '../../packages/engine/dist/bench/beats-bench.js';
 import { RUBATO_STYLE_NAMES } from '../../packages/engine/dist/bench/corpus/generator.js';
@@ -39,7 +33,7 @@ if (priorFile && !fs.existsSync(priorFile)) throw new Error(`--prior-model: no f
 const priorModel = tempoPriorModel(priorFile);
 // --prior-spread=R: the prior's spread (beat-tempo-prior.ts's PRIOR_SPREAD).
 const spread = Number(option('prior-spread') ?? NaN) || undefined;
-// --weak=A,A2,...: score with these bounds of a weak beat (beat-learned.ts's WEAK_BEAT, regridWeakBeats).
+// --weak=A,A2,...: score with these bounds of a weak beat (beat-tracker.ts's WEAK_BEAT, regridWeakBeats).
 const weaks = numbers('weak');
 // --shift=MS,MS2,...: score the engine's decoding with every beat, bar and onset moved by that many
 // milliseconds (a constant timing correction); --offsets: print how far the scored beats lie from

@@ -15,8 +15,6 @@ import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } f
 import { MUSIC_ANALYSIS_VERSION, WEAK_BEAT, hopIrregularity, noBeats, type MusicAnalysis } from './beat-tracker.js';
 import { meanPeriod } from './numeric.js';
 
-export { WEAK_BEAT } from './beat-tracker.js';
-
 /**
  * The beats' median activation at which that factor of the confidence is 0 and 1, and the
  * irregularity of the beats (`hopIrregularity`: the median change of the tempo over four beats

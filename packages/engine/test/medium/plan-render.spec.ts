@@ -96,7 +96,7 @@ describe('rendering a given (edited) plan', () => {
       beatsPerBar: 4,
       confidence: 1,
     });
-    const planned = async (version: number) =>
+    const planned = async (version: number, targetSec?: number) =>
       (
         await prepare({
           preset: TEST_PRESET,
@@ -104,6 +104,7 @@ describe('rendering a given (edited) plan', () => {
           music: song,
           settings: { pacing_preset: 'high-energy', enable_beat_mapping: true, enable_intelligence: false },
           analyses: { music: cached(version) },
+          targetSec,
         })
       ).plan;
     for (const version of [SAME_BEATS_SINCE, MUSIC_ANALYSIS_VERSION]) {
@@ -115,16 +116,7 @@ describe('rendering a given (edited) plan', () => {
     expect((await planned(SAME_BEATS_SINCE - 1)).beatAligned).toBe(false);
     // A reel cut from the song takes it too, sections or none (a song without sections arrives
     // without the field), as the plan preview does: its cuts are on the cached grid in the song.
-    const windowed = (
-      await prepare({
-        preset: TEST_PRESET,
-        clips,
-        music: song,
-        settings: { pacing_preset: 'high-energy', enable_beat_mapping: true, enable_intelligence: false },
-        analyses: { music: cached(MUSIC_ANALYSIS_VERSION) },
-        targetSec: 6,
-      })
-    ).plan;
+    const windowed = await planned(MUSIC_ANALYSIS_VERSION, 6);
     expect(windowed.beatAligned).toBe(true);
     for (const s of windowed.segments.slice(1))
       expect(Math.min(...beats.map((b) => Math.abs(b - (windowed.musicStart + s.start))))).toBeLessThanOrEqual(0.5 / FPS + 1e-9);

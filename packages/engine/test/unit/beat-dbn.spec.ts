@@ -1,8 +1,9 @@
 import { MAX_TAU, MIN_TAU, decodeBeats, regridWeakBeats, type DecodedBeats } from '../../src/beat-dbn';
 import { beatFeatures, featureBands, FEATURE_FPS } from '../../src/beat-features';
 import { beatFMeasure } from '../../src/beat-measures';
-import { WEAK_BEAT, analysisFromActivations, beatConfidence } from '../../src/beat-learned';
+import { analysisFromActivations, beatConfidence } from '../../src/beat-learned';
 import { LOW_BEAT_CONFIDENCE } from '../../src/beat-onsets';
+import { WEAK_BEAT } from '../../src/beat-tracker';
 
 /** Activations at 100 fps with a peak at each beat (downbeat activation on every `meter`-th). */
 function activations(beats: number[], meter: number, seconds: number, noise = 0) {

@@ -61,6 +61,8 @@ describe('edit planning', () => {
     expect(cuts(song)[1]).toBeCloseTo(1.2, 6);
     // With them: the first shot holds until the first sure beat (2.2 s); the cuts after keep the
     // two-beat pace, on beats.
+    // Strengths that do not match the beats one for one (a damaged stored analysis) are not read.
+    expect(cuts({ ...song, beatStrength: beatStrength.slice(1) })[1]).toBeCloseTo(1.2, 6);
     const waited = cuts({ ...song, beatStrength });
     expect(waited[1]).toBeCloseTo(2.2, 6);
     expect(waited[2]).toBeCloseTo(3.2, 6);

@@ -85,15 +85,20 @@ describe('tempo corrections against real PostgreSQL', () => {
   const read = async (owner: string, m: MediaRecord) => (await fresh().corrected(owner, [m]))[0]!;
   const beatsOf = (m: { analysis: unknown }) => (m.analysis as MusicAnalysis).beats;
   /** The track's record once analysed (again) as `a`. */
+  /** A new owner's upload, stored (not yet analysed). */
+  const storedUpload = async () => {
+    const owner = uid();
+    const m = upload(owner);
+    await media.insert(m);
+    return { owner, m };
+  };
   const analysedAs = async (key: string, a: MusicAnalysis) => {
     await media.setAnalysis(key, 'done', a);
     return (await media.byKeys([key]))[0]!;
   };
 
   it("keeps an upload's corrections with its record and applies them for the next reader", async () => {
-    const owner = uid();
-    const m = upload(owner);
-    await media.insert(m);
+    const { owner, m } = await storedUpload();
     const stored = await analysedAs(m.objectKey, analysis());
 
     const doubled = await fresh().correct(owner, stored, parseCorrection('double', []));
@@ -162,9 +167,7 @@ describe('tempo corrections against real PostgreSQL', () => {
   });
 
   it('does not apply corrections made on another analysis (a newer engine found another tempo)', async () => {
-    const owner = uid();
-    const m = upload(owner);
-    await media.insert(m);
+    const { owner, m } = await storedUpload();
     const at75 = await analysedAs(m.objectKey, analysis(75));
     await fresh().correct(owner, at75, parseCorrection('double', []));
     expect(((await read(owner, at75)).analysis as MusicAnalysis).bpm).toBeCloseTo(150, 3);
@@ -176,9 +179,7 @@ describe('tempo corrections against real PostgreSQL', () => {
   });
 
   it('does not apply corrections made on an earlier analysis version at the same tempo (another tracker)', async () => {
-    const owner = uid();
-    const m = upload(owner);
-    await media.insert(m);
+    const { owner, m } = await storedUpload();
     const before = await analysedAs(m.objectKey, analysis(120));
     // A half-beat shift made where the old tracker followed the off-beat (0.25 s later: from 0).
     await fresh().correct(owner, before, parseCorrection('shift', []));
@@ -191,9 +192,7 @@ describe('tempo corrections against real PostgreSQL', () => {
   });
 
   it('keeps corrections made on version 8 for a version 9 analysis: the same beats, with their strength', async () => {
-    const owner = uid();
-    const m = upload(owner);
-    await media.insert(m);
+    const { owner, m } = await storedUpload();
     const v8 = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE });
     await fresh().correct(owner, v8, parseCorrection('shift', []));
     const v9 = await analysedAs(m.objectKey, {
@@ -207,8 +206,8 @@ describe('tempo corrections against real PostgreSQL', () => {
     expect((now.analysis as MusicAnalysis).beats[0]).toBe(0);
     expect((now.analysis as MusicAnalysis).beatStrength).toBeUndefined();
     // A version 7 correction (the rule-based tracker's beats) still does not apply.
-    await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE - 1 });
-    await fresh().correct(owner, (await media.byKeys([m.objectKey]))[0]!, parseCorrection('shift', []));
+    const v7 = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE - 1 });
+    await fresh().correct(owner, v7, parseCorrection('shift', []));
     expect((await read(owner, v9)).tempoCorrections).toEqual([]);
   });
 
