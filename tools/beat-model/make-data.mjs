@@ -2,8 +2,9 @@
 /* global process, console */
 // Renders generated songs and writes the beat model's training data: per song the model input
 // (packages/engine/src/beat-features.ts, the same code the engine runs) and its beats and downbeats.
-//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count> [--excerpts]
-// Fonts: the training fonts only (TRAIN_FONTS, chosen by seed); the held-out font is never used here.
+//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count> [--excerpts] [--font=PATH]
+// Fonts: the training fonts (TRAIN_FONTS, chosen by seed), or --font= one of them or, for
+// validation seeds only, VALIDATION_FONT for every seed; the held-out font is never used here.
 // --excerpts (training seeds): songs of 12-22 s instead of 26-44 s (more songs for the same CPU),
 // and 40 % of them with the style's tempo scaled by 0.7-1.45 (kept within 55-210 BPM): tempo
 // augmentation in the audio, the score's beats still exact. Both drawn from the seed.
@@ -13,14 +14,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio } from '../../packages/engine/dist/music-analysis.js';
 import { mulberry32 } from '../../packages/engine/dist/numeric.js';
-import { SEEDS, TRAIN_FONTS, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
+import { SEEDS, TRAIN_FONTS, VALIDATION_FONT, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
 import { generateSong } from '../../packages/engine/dist/bench/corpus/generator.js';
 import { writeTrainingExample } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const excerpts = process.argv.includes('--excerpts');
+const onlyFont = process.argv.find((a) => a.startsWith('--font='))?.slice('--font='.length);
+if (onlyFont && ![...TRAIN_FONTS, VALIDATION_FONT].includes(onlyFont)) {
+  throw new Error(`--font must be a training font or the validation font: ${[...TRAIN_FONTS, VALIDATION_FONT].join(', ')}`);
+}
 const [out, first, count] = [args[0], Number(args[1] ?? 0), Number(args[2] ?? 100)];
 if (excerpts && first + count > SEEDS.validation) throw new Error('--excerpts is for training seeds only');
+if (onlyFont === VALIDATION_FONT && first < SEEDS.validation) throw new Error('--font: the validation font is for validation seeds only');
 fs.mkdirSync(out, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beat-model-render-'));
 const t0 = Date.now();
@@ -41,7 +47,7 @@ for (let seed = first; seed < first + count; seed++) {
   if (fs.existsSync(`${base}.json`)) continue;
   const song = songOf(seed);
   // Font by seed: a hash spreads every style over every training font.
-  const font = TRAIN_FONTS[((seed * 2654435761) >>> 0) % TRAIN_FONTS.length];
+  const font = onlyFont ?? TRAIN_FONTS[((seed * 2654435761) >>> 0) % TRAIN_FONTS.length];
   const file = renderGenerated(song, font, tmp);
   const samples = await decodeAudio(file);
   fs.rmSync(file, { force: true });

@@ -23,7 +23,8 @@ keeps them within make-data.mjs's range) and half of them through a random EQ an
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
 the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
 more of their song's own sound before the music, the crop then holding the music's start (lead_in;
-0 by default). `--steps N` trains N steps
+0 by default); `--timbre P` gives a share P of the crops another spectral shape (timbre(): the
+bands shifted by up to two, one or two spans of bands silenced; 0 by default). `--steps N` trains N steps
 on the songs present at the start, the learning rate on a cosine over the steps, so the same
 data, seed and steps give the same weights; without it the decay follows the wall clock
 (`--minutes`) and the data folder is rescanned every third epoch (songs still being rendered join).
@@ -152,6 +153,25 @@ def eq(seg, rng):
     return np.log10(1 + 10 * mag * gain)
 
 
+def timbre(seg, rng):
+    """The spectrogram half of a crop with another spectral shape (--timbre): the bands moved up or
+    down by up to two bands (a fractional shift, linear between neighbours, the edge band held),
+    as an instrument whose energy sits a little higher or lower would put it, then one or two
+    spans of one to four bands silenced, as a band without that instrument would leave them; the
+    rises are computed afterwards from what is left."""
+    n = seg.shape[0]
+    src = np.clip(np.arange(n, dtype=np.float32) - rng.uniform(-2, 2), 0, n - 1)
+    i0 = np.floor(src).astype(int)
+    i1 = np.minimum(i0 + 1, n - 1)
+    fr = (src - i0)[:, None]
+    out = seg[i0] * (1 - fr) + seg[i1] * fr
+    for _ in range(rng.randint(1, 2)):
+        w = rng.randint(1, 4)
+        b = rng.randrange(0, n - w + 1)
+        out[b : b + w] = 0
+    return out.astype(np.float32)
+
+
 def stretch(bpm, rng, tempo_range=None):
     """A time stretch of 0.75-1.33 (output tempo bpm * a). With tempo_range (--tempo-range, e.g.
     55-210, make-data.mjs's range) it keeps the tempo within that range, or within the song's own
@@ -213,12 +233,13 @@ def lead_in(x, d, rng):
     return np.concatenate([pre, x], axis=1), moved, n + quiet
 
 
-def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0):
+def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbral=0.0):
     """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (stretch, within
     tempo_range if given; tempo augmentation on top of the rendered songs' own, make-data.mjs
     --excerpts); in training,
     EQUALISED of them through a random EQ and level (eq), and a share `lead` (--lead-in) given a
-    longer lead-in (lead_in), the crop then holding the music's start."""
+    longer lead-in (lead_in), the crop then holding the music's start, and a share `timbral`
+    (--timbre) another spectral shape (timbre)."""
     xs, ys, idx = [], [], []
     for _ in range(BATCH):
         i = hard.pick(rng, len(songs)) if hard else rng.randrange(len(songs))
@@ -244,6 +265,8 @@ def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0):
         seg = x[:, max(0, lo - 1) : hi].astype(np.float32)
         if augment and rng.random() < EQUALISED:
             seg = eq(seg, rng)
+        if augment and timbral > 0 and rng.random() < timbral:
+            seg = timbre(seg, rng)
         full = np.concatenate([seg, rises(seg)])
         if lo > 0:
             full = full[:, 1:]  # the rise of the crop's first frame is from the frame before it
@@ -298,6 +321,12 @@ def main():
         default=0.0,
         help='the share of crops given 1-6 s more lead-in before the music (lead_in); 0 by default',
     )
+    ap.add_argument(
+        '--timbre',
+        type=float,
+        default=0.0,
+        help='the share of crops given another spectral shape (timbre: bands shifted, spans silenced); 0 by default',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
@@ -338,12 +367,12 @@ def main():
         for _ in range(steps):
             opt.zero_grad()
             if args.hard > 0:
-                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in)
+                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre)
                 per = loss_of(model, x, y, per_crop=True)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in)
+                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre)
                 loss = loss_of(model, x, y)
             loss.backward()
             opt.step()

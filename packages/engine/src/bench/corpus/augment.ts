@@ -2,7 +2,8 @@
  * Renders a generated song (generator.ts) as a band and a user's file would make it: FluidSynth
  * with one of Debian's General MIDI sound fonts, then ffmpeg with a random room, EQ, compression,
  * noise, level and lossy encoding, all drawn from the seed. The sound fonts are split: the model
- * trains on TRAIN_FONTS, and HELD_OUT_FONT is used only by the bench.
+ * trains on TRAIN_FONTS, settings are chosen on validation seeds through TRAIN_FONTS and through
+ * VALIDATION_FONT, and HELD_OUT_FONT is used only by the bench.
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -18,6 +19,13 @@ export const TRAIN_FONTS = [
   '/usr/share/sounds/sf2/TimGM6mb.sf2',
   '/usr/share/sounds/sf2/OPL-3_FM_128M.sf2',
 ] as const;
+/**
+ * A band that no committed model trains on, for validation songs only (make-data.mjs `--font=`):
+ * the decoding's and the plan's settings are chosen on the validation seeds through it as well as
+ * through TRAIN_FONTS, as a band the model never heard will sound, without touching HELD_OUT_FONT.
+ * csound's General MIDI bank (Debian's csound-soundfont).
+ */
+export const VALIDATION_FONT = '/usr/share/sounds/sf2/sf_GMbank.sf2';
 /** Never used in training or tuning. */
 export const HELD_OUT_FONT = '/usr/share/sounds/sf3/MuseScore_General_Lite.sf3';
 
