@@ -5,10 +5,10 @@
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; a rubato song also with cuts >= 85 % at a low confidence).
 //   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--edge=E,...] [--shift=MS,...] [--offsets]
-// --lambda: score the decoding with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
+// --lambda: score the engine's decoding and plan with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { EDGE_BEAT, decodeBeats } from '../../packages/engine/dist/beat-dbn.js';
+import { EDGE_BEAT } from '../../packages/engine/dist/beat-dbn.js';
 import { FEATURE_FPS } from '../../packages/engine/dist/beat-features.js';
 import { beatContinuity, beatFMeasure } from '../../packages/engine/dist/beat-measures.js';
 import { TEMPO_PRIOR_WEIGHT, analysisFromActivations, decodeActivations, tempoPriorOf } from '../../packages/engine/dist/beat-learned.js';
@@ -108,15 +108,15 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
     const lp = tempoPriorOf(act, prior, priorModel, spread) ?? null; // null: no prior (a weight of 0)
-    // A lambda of its own scores the decoding alone; otherwise the engine's decoding (decodeActivations).
-    const decoded =
-      lambda === undefined ? decodeActivations(act, lp, weak, edge) : decodeBeats(act.beat, act.downbeat, act.fps, undefined, lambda, lp);
+    // The engine's decoding (decodeActivations), at the observation lambda given (beat-dbn.ts's
+    // OBS_LAMBDA when none).
+    const decoded = decodeActivations(act, lp, weak, edge, lambda);
     const d = dt ? { ...decoded, beats: decoded.beats.map((t) => t + dt) } : decoded;
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
-    // The plan's cuts need an analysis (at the engine's lambda); a song of low confidence cuts on
-    // the activation's strong peaks, as in the engine.
-    const analysis = lambda === undefined ? shifted(analysisFromActivations(act, durationSec, lp, weak, edge), dt, durationSec) : null;
+    // The plan's cuts need an analysis; a song of low confidence cuts on the activation's strong
+    // peaks, as in the engine.
+    const analysis = shifted(analysisFromActivations(act, durationSec, lp, weak, edge, lambda), dt, durationSec);
     rows.push({
       seed: meta.seed,
       o: offsets ? beatOffsets(d.beats, meta.beats) : [],
@@ -127,14 +127,14 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
       meter: d.beatsPerBar === meta.beatsPerBar,
       med: s[s.length >> 1] ?? 0,
       irr: hopIrregularity(d.beats),
-      target: analysis ? scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) }).ok : undefined,
+      target: scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) }).ok,
     });
   }
   rows.sort((a, b) => a.style.localeCompare(b.style));
   if ((weaks ?? priors ?? shifts ?? edges ?? lambdas).length === 1)
     for (const r of rows)
       console.log(
-        `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target === undefined ? '' : r.target ? ' at target' : ' MISS'}`,
+        `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target ? ' at target' : ' MISS'}`,
       );
   if (offsets) printOffsets(rows);
   const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
@@ -143,6 +143,6 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
   const target = rows.filter((r) => r.target).length;
   console.log(
     `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${shifts ? `shifted ${Math.round(dt * 1000)} ms: ` : ''}${edges ? `edge ${edge}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
-      (lambda === undefined ? `; at the bench's target ${target}/${rows.length}` : ''),
+      `; at the bench's target ${target}/${rows.length}`,
   );
 }

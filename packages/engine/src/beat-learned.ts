@@ -66,15 +66,17 @@ export function tempoPriorOf(
  * The decoding (beat-dbn.ts) of the activations with `tempoPrior` (null: none); where the grid is trusted (a
  * confidence of at least LOW_BEAT_CONFIDENCE) the beats weaker than `weakBelow` are placed on the
  * strong beats' grid (regridWeakBeats). A song under that bound keeps its decoded beats: rubato's
- * weak beats are where the playing puts them, not on a grid.
+ * weak beats are where the playing puts them, not on a grid. `obsLambda` is the decoding's
+ * observation lambda (beat-dbn.ts's OBS_LAMBDA unless given: validate.mjs --lambda= tries others).
  */
 export function decodeActivations(
   act: Activations,
   tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
   weakBelow = WEAK_BEAT,
   edge = EDGE_BEAT,
+  obsLambda?: number,
 ): DecodedBeats {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps, edge, undefined, tempoPrior ?? undefined);
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, edge, obsLambda, tempoPrior ?? undefined);
   return beatConfidence(dec.strength, dec.beats) >= LOW_BEAT_CONFIDENCE ? regridWeakBeats(dec, weakBelow) : dec;
 }
 
@@ -88,7 +90,7 @@ export function decodeActivations(
  * are 0.05-0.07). Fewer than four beats of at least that activation is no pulse (`noBeats`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
- * way, 20 with the envelope's onsets (docs/beat-bench.md).
+ * way, 20 with the envelope's onsets (docs/beat-bench.md). `obsLambda`: as decodeActivations.
  */
 export function analysisFromActivations(
   act: Activations,
@@ -96,8 +98,9 @@ export function analysisFromActivations(
   tempoPrior: ArrayLike<number> | null = tempoPriorOf(act) ?? null,
   weakBelow = WEAK_BEAT,
   edge = EDGE_BEAT,
+  obsLambda?: number,
 ): MusicAnalysis {
-  const dec = decodeActivations(act, tempoPrior, weakBelow, edge);
+  const dec = decodeActivations(act, tempoPrior, weakBelow, edge, obsLambda);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   // Fewer than four beats the model gives at least a 1-in-10 chance (as few as a plan needs to cut on
   // beats at all) is no pulse: a steady tone with a click at each end, a few lone hits. No grid, no
