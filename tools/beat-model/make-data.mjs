@@ -21,12 +21,13 @@ import { writeTrainingExample } from '../../packages/engine/dist/bench/corpus/tr
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const excerpts = process.argv.includes('--excerpts');
 const onlyFont = process.argv.find((a) => a.startsWith('--font='))?.slice('--font='.length);
-if (onlyFont && ![...TRAIN_FONTS, VALIDATION_FONT].includes(onlyFont)) {
+if (onlyFont !== undefined && ![...TRAIN_FONTS, VALIDATION_FONT].includes(onlyFont)) {
   throw new Error(`--font must be a training font or the validation font: ${[...TRAIN_FONTS, VALIDATION_FONT].join(', ')}`);
 }
 const [out, first, count] = [args[0], Number(args[1] ?? 0), Number(args[2] ?? 100)];
 if (excerpts && first + count > SEEDS.validation) throw new Error('--excerpts is for training seeds only');
-if (onlyFont === VALIDATION_FONT && first < SEEDS.validation) throw new Error('--font: the validation font is for validation seeds only');
+if (onlyFont === VALIDATION_FONT && (first < SEEDS.validation || first + count > SEEDS.test))
+  throw new Error('--font: the validation font is for validation seeds only');
 fs.mkdirSync(out, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beat-model-render-'));
 const t0 = Date.now();

@@ -42,7 +42,7 @@ const shifts = numbers('shift');
 const offsets = process.argv.includes('--offsets');
 // --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-dbn.ts's EDGE_BEAT).
 const edges = numbers('edge');
-const sweeps = ['prior', 'weak', 'shift', 'edge'].filter((n) => option(n) !== undefined);
+const sweeps = ['lambda', 'prior', 'weak', 'shift', 'edge'].filter((n) => option(n) !== undefined);
 if (sweeps.length > 1) throw new Error(`${sweeps.map((n) => `--${n}`).join(' and ')}: one sweep at a time`);
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
