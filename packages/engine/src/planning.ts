@@ -11,5 +11,5 @@ export * from './settings.js';
 export * from './errors.js';
 export { CLIP_ANALYSIS_VERSION, type ClipAnalysis, type ClipDecoding } from './clip-scores.js';
 // The beat tracker's pure part: its analysis type and version.
-export { MUSIC_ANALYSIS_VERSION, sameBeats, type MusicAnalysis } from './beat-tracker.js';
+export { MUSIC_ANALYSIS_VERSION, SAME_BEATS_SINCE, sameBeats, type MusicAnalysis } from './beat-tracker.js';
 export * from './plan-framing.js';

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@reelsmith/kit';
 import { canMove, isTerminal, sourcesOf } from '../../src/domain/job-states';
 import { parseJobRequest, planToWire } from '@reelsmith/proto';
+import { MUSIC_ANALYSIS_VERSION, SAME_BEATS_SINCE } from '@reelsmith/engine/plan';
 import { JobsService, footageOptIns, type MediaInfo } from '../../src/domain/jobs.service';
 import { MemoryJobs, Published, paidEnt, peers, clip, song, log } from './jobs.fakes';
 
@@ -322,7 +323,7 @@ describe('edit plans and cancelling (issue 20)', () => {
     expect(repo.jobs.size + repo.holds.size + repo.queued.length).toBe(0);
   });
 
-  it("plans on a stored analysis with this version's beats (8 or 9), not on an older tracker's", async () => {
+  it("plans on a stored analysis with this version's beats (SAME_BEATS_SINCE on), not on an older tracker's", async () => {
     const beats = Array.from({ length: 40 }, (_, i) => 0.2 + i * 0.5);
     const analysedSong = (version: number): MediaInfo => ({
       ...song(`m${version}`, 20),
@@ -331,15 +332,15 @@ describe('edit plans and cancelling (issue 20)', () => {
     });
     const svc = new JobsService(
       new MemoryJobs(),
-      peers([analysedClip('a', 30), analysedSong(7), analysedSong(8), analysedSong(9)]).p,
+      peers([analysedClip('a', 30), ...[SAME_BEATS_SINCE - 1, SAME_BEATS_SINCE, MUSIC_ANALYSIS_VERSION].map(analysedSong)]).p,
       new Published(),
       log,
     );
     const planned = (version: number) =>
       svc.plan('u1', false, { media_files: ['a'], music_file: `m${version}` }, { reroll: [], locked: [], seed: 0 });
-    expect((await planned(9)).plan.beatAligned).toBe(true);
-    expect((await planned(8)).plan.beatAligned).toBe(true);
-    expect((await planned(7)).plan.beatAligned).toBe(false);
+    expect((await planned(MUSIC_ANALYSIS_VERSION)).plan.beatAligned).toBe(true);
+    expect((await planned(SAME_BEATS_SINCE)).plan.beatAligned).toBe(true);
+    expect((await planned(SAME_BEATS_SINCE - 1)).plan.beatAligned).toBe(false);
   });
 
   it('refuses an invalid plan with the first problem, before anything is reserved; a valid one is charged by its length', async () => {

@@ -84,7 +84,6 @@ describe('tempo corrections against real PostgreSQL', () => {
 
   const read = async (owner: string, m: MediaRecord) => (await fresh().corrected(owner, [m]))[0]!;
   const beatsOf = (m: { analysis: unknown }) => (m.analysis as MusicAnalysis).beats;
-  /** The track's record once analysed (again) as `a`. */
   /** A new owner's upload, stored (not yet analysed). */
   const storedUpload = async () => {
     const owner = uid();
@@ -92,6 +91,7 @@ describe('tempo corrections against real PostgreSQL', () => {
     await media.insert(m);
     return { owner, m };
   };
+  /** The track's record once analysed (again) as `a`. */
   const analysedAs = async (key: string, a: MusicAnalysis) => {
     await media.setAnalysis(key, 'done', a);
     return (await media.byKeys([key]))[0]!;
@@ -122,11 +122,8 @@ describe('tempo corrections against real PostgreSQL', () => {
   });
 
   it('carries the corrections over to the same song uploaded again by the same owner (only)', async () => {
-    const owner = uid();
-    const first = upload(owner);
-    await media.insert(first);
-    await media.setAnalysis(first.objectKey, 'done', analysis());
-    await fresh().correct(owner, (await media.byKeys([first.objectKey]))[0]!, parseCorrection('halve', []));
+    const { owner, m: first } = await storedUpload();
+    await fresh().correct(owner, await analysedAs(first.objectKey, analysis()), parseCorrection('halve', []));
     const again = { ...upload(owner), analysisStatus: 'pending' as const };
     const other = { ...upload(owner), sizeBytes: 999 };
     const theirs = upload(uid());
