@@ -24,7 +24,12 @@ keeps them within make-data.mjs's range) and half of them through a random EQ an
 the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
 more of their song's own sound before the music, the crop then holding the music's start (lead_in;
 0 by default); `--timbre P` gives a share P of the crops another spectral shape (timbre(): the
-bands shifted by up to two, one or two spans of bands silenced; 0 by default). `--steps N` trains N steps
+bands shifted by up to two, one or two spans of bands silenced; 0 by default); `--tempo-head W` trains a
+tempo head beside the activations (BeatTCN.tempo: the crop's tempo in 64 log-spaced bins of 40-250
+BPM from the last block's mean over time, tempo_target; its cross-entropy weighted by W; after Boeck
+and Davies 2020's multi-task network), so the shared layers must carry the metrical level; the head
+is not exported, and the validation loss that chooses the checkpoint is the activations' alone (0 by
+default: no head). `--steps N` trains N steps
 on the songs present at the start, the learning rate on a cosine over the steps, so the same
 data, seed and steps give the same weights; without it the decay follows the wall clock
 (`--minutes`) and the data folder is rescanned every third epoch (songs still being rendered join).
@@ -56,6 +61,9 @@ STRETCHED = 0.6
 EQUALISED = 0.5  # share of crops given a random EQ and level (eq below)
 LEAD_MARGIN = 8  # frames before the first beat not taken as lead-in (a note's timing jitter)
 LEAD_MIN = 20  # frames of lead-in a song needs to lend it (lead_in)
+# The tempo head (--tempo-head): log-spaced bins of the crop's tempo, a soft target over them.
+TEMPO_LO, TEMPO_HI, TEMPO_BINS = 40.0, 250.0, 64
+TEMPO_SIGMA = 1.0  # bins
 
 
 class Block(nn.Module):
@@ -70,22 +78,28 @@ class Block(nn.Module):
 
 
 class BeatTCN(nn.Module):
-    def __init__(self, cin, mean, std, drop=0.1, ch=CH):
+    def __init__(self, cin, mean, std, drop=0.1, ch=CH, tempo_head=False):
         super().__init__()
         self.register_buffer('mean', torch.tensor(mean, dtype=torch.float32).view(1, -1, 1))
         self.register_buffer('std', torch.tensor(std, dtype=torch.float32).view(1, -1, 1))
         self.front = nn.Conv1d(cin, ch, 4, stride=2)
         self.blocks = nn.Sequential(*[Block(ch, d, drop) for d in DILATIONS])
         self.head = nn.Conv1d(ch, 4, 1)
+        # Training only (--tempo-head): the crop's tempo from the last block's mean over time, so
+        # the shared layers must say which level of the music is the beat. Not exported.
+        self.tempo = nn.Linear(ch, TEMPO_BINS) if tempo_head else None
 
-    def forward(self, x):
+    def forward(self, x, with_tempo=False):
         t = x.shape[2]
         x = F.pad((x - self.mean) / self.std, (1, 2))
         # The network runs at 50 frames/s (a strided first convolution); the head gives each
         # output the activations of its two 100 fps frames, interleaved back to 100 fps.
-        h = self.head(F.elu(self.blocks(F.elu(self.front(x)))))
+        z = F.elu(self.blocks(F.elu(self.front(x))))
+        h = self.head(z)
         b, _, n = h.shape
         h = h.view(b, 2, 2, n).permute(0, 1, 3, 2).reshape(b, 2, 2 * n)
+        if with_tempo:
+            return h[:, :, :t], self.tempo(z.mean(dim=2))
         return h[:, :, :t]
 
 
@@ -135,6 +149,26 @@ def targets(d, s0, a, n):
                 if 0 <= j + k < n:
                     y[row, j + k] = max(y[row, j + k], w)
     return y
+
+
+def tempo_target(d, s0, a, n):
+    """The tempo head's target for a crop (--tempo-head): a Gaussian of TEMPO_SIGMA bins around the
+    crop's tempo as heard (the median interval of the annotated beats inside it, over the stretch
+    a), and a weight of 1; a weight of 0 where the crop holds fewer than three beats. A tempo beyond
+    the bins (over 250 BPM: a fast style stretched) gets the Gaussian's part within them, the top
+    bins."""
+    lo, hi = s0 / FPS, (s0 + (n - 1) * a) / FPS
+    inside = [t for t in d['beats'] if lo <= t <= hi]
+    y = np.zeros(TEMPO_BINS, dtype=np.float32)
+    if len(inside) < 3:
+        return y, 0.0
+    bpm = 60.0 * a / float(np.median(np.diff(inside)))
+    pos = (math.log(bpm) - math.log(TEMPO_LO)) / (math.log(TEMPO_HI) - math.log(TEMPO_LO)) * (TEMPO_BINS - 1)
+    k = np.arange(TEMPO_BINS, dtype=np.float32)
+    y = np.exp(-0.5 * ((k - pos) / TEMPO_SIGMA) ** 2).astype(np.float32)
+    if not y.sum() > 0:
+        return np.zeros(TEMPO_BINS, dtype=np.float32), 0.0  # far outside the bins (no style comes near)
+    return y / y.sum(), 1.0
 
 
 def eq(seg, rng):
@@ -233,14 +267,15 @@ def lead_in(x, d, rng):
     return np.concatenate([pre, x], axis=1), moved, n + quiet
 
 
-def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbral=0.0):
+def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbral=0.0, tempo=False):
     """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (stretch, within
     tempo_range if given; tempo augmentation on top of the rendered songs' own, make-data.mjs
     --excerpts); in training,
     EQUALISED of them through a random EQ and level (eq), and a share `lead` (--lead-in) given a
     longer lead-in (lead_in), the crop then holding the music's start, and a share `timbral`
-    (--timbre) another spectral shape (timbre)."""
-    xs, ys, idx = [], [], []
+    (--timbre) another spectral shape (timbre). With `tempo` (--tempo-head) the targets are the
+    activations' targets, the tempo head's (tempo_target) and their weights."""
+    xs, ys, idx, ts, tw = [], [], [], [], []
     for _ in range(BATCH):
         i = hard.pick(rng, len(songs)) if hard else rng.randrange(len(songs))
         idx.append(i)
@@ -278,12 +313,29 @@ def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbr
         out[:, ~valid] = 0
         xs.append(out)
         ys.append(targets(d, s0, a, CROP))
+        if tempo:
+            yt, wt = tempo_target(d, s0, a, CROP)
+            ts.append(yt)
+            tw.append(wt)
+    x, y = torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+    if tempo:
+        y = (y, torch.from_numpy(np.stack(ts)), torch.tensor(tw, dtype=torch.float32))
     if hard:
-        return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys)), idx
-    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+        return x, y, idx
+    return x, y
 
 
-def loss_of(model, x, y, per_crop=False):
+def loss_of(model, x, y, per_crop=False, tempo_weight=0.0):
+    """The activations' binary cross-entropy; with tempo_weight (--tempo-head, y then holding the
+    tempo targets too) plus that weight times the tempo head's cross-entropy, per crop (a crop
+    without a tempo adds none) and, unless per_crop, averaged over all the batch's crops. With
+    --hard the running loss that draws the songs then includes the tempo head's."""
+    if tempo_weight > 0:
+        y, yt, wt = y
+        out, logits = model(x, with_tempo=True)
+        ce = -(yt * F.log_softmax(logits, dim=1)).sum(dim=1)
+        per = F.binary_cross_entropy_with_logits(out, y, reduction='none').mean(dim=(1, 2)) + tempo_weight * ce * wt
+        return per if per_crop else per.mean()
     out = model(x)
     if per_crop:
         return F.binary_cross_entropy_with_logits(out, y, reduction='none').mean(dim=(1, 2))
@@ -327,6 +379,12 @@ def main():
         default=0.0,
         help='the share of crops given another spectral shape (timbre: bands shifted, spans silenced); 0 by default',
     )
+    ap.add_argument(
+        '--tempo-head',
+        type=float,
+        default=0.0,
+        help='train a tempo head beside the activations (BeatTCN.tempo, not exported) with this weight on its loss; 0 by default',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
@@ -339,9 +397,13 @@ def main():
     allx = np.concatenate([np.concatenate([s[0], rises(s[0])])[:, ::7].astype(np.float32) for s in train[:300]], axis=1)
     mean, std = allx.mean(axis=1), allx.std(axis=1) + 1e-3
     cin = allx.shape[0]
-    model = BeatTCN(cin, mean, std, ch=args.channels)
+    model = BeatTCN(cin, mean, std, ch=args.channels, tempo_head=args.tempo_head > 0)
     if args.init:
-        model.load_state_dict(onnx_weights(args.init))
+        # The tempo head, if any, is not in an exported model: it starts from random weights.
+        r = model.load_state_dict(onnx_weights(args.init), strict=False)
+        head = {'tempo.weight', 'tempo.bias'} if model.tempo is not None else set()
+        if r.unexpected_keys or set(r.missing_keys) != head:
+            raise SystemExit(f'--init {args.init}: not this architecture ({r})')
         print(f'initialised from {args.init}', flush=True)
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
@@ -352,6 +414,7 @@ def main():
     vrng = random.Random(7)
     vbatches = [batch(val, vrng, augment=False) for _ in range(12)] if val else []
     hard = Hard(len(train), args.hard)
+    tempo = args.tempo_head > 0
     by_steps = args.steps is not None
     while (done < args.steps) if by_steps else (time.time() - t0 < budget):
         epoch += 1
@@ -367,13 +430,15 @@ def main():
         for _ in range(steps):
             opt.zero_grad()
             if args.hard > 0:
-                x, y, idx = batch(train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre)
-                per = loss_of(model, x, y, per_crop=True)
+                x, y, idx = batch(
+                    train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo
+                )
+                per = loss_of(model, x, y, per_crop=True, tempo_weight=args.tempo_head)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre)
-                loss = loss_of(model, x, y)
+                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo)
+                loss = loss_of(model, x, y, tempo_weight=args.tempo_head)
             loss.backward()
             opt.step()
             tl += loss.item()
