@@ -18,7 +18,7 @@ its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights 
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
 neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 s, 60 % of them
-time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation; `--tempo-range 55,210`
+(--stretched) time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation; `--tempo-range 55,210`
 keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
 the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
@@ -267,13 +267,15 @@ def lead_in(x, d, rng):
     return np.concatenate([pre, x], axis=1), moved, n + quiet
 
 
-def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbral=0.0, tempo=False):
-    """Random crops of CROP frames; STRETCHED of them time-stretched by 0.75-1.33 (stretch, within
-    tempo_range if given; tempo augmentation on top of the rendered songs' own, make-data.mjs
-    --excerpts); in training,
-    EQUALISED of them through a random EQ and level (eq), and a share `lead` (--lead-in) given a
-    longer lead-in (lead_in), the crop then holding the music's start, and a share `timbral`
-    (--timbre) another spectral shape (timbre). With `tempo` (--tempo-head) the targets are the
+def batch(
+    songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbral=0.0, tempo=False, stretched=STRETCHED
+):
+    """Random crops of CROP frames; a share `stretched` (--stretched, STRETCHED by default) of them
+    time-stretched by 0.75-1.33 (stretch, within tempo_range if given; tempo augmentation on top of
+    the rendered songs' own, make-data.mjs --excerpts); in training, EQUALISED of them through a
+    random EQ and level (eq), and a share `lead` (--lead-in) given a longer lead-in (lead_in), the
+    crop then holding the music's start, and a share `timbral` (--timbre) another spectral shape
+    (timbre). With `tempo` (--tempo-head) the targets are the
     activations' targets, the tempo head's (tempo_target) and their weights."""
     xs, ys, idx, ts, tw = [], [], [], [], []
     for _ in range(BATCH):
@@ -286,7 +288,7 @@ def batch(songs, rng, augment=True, hard=None, tempo_range=None, lead=0.0, timbr
             if longer:
                 x, d, start = longer
         n = x.shape[1]
-        a = stretch(d['bpm'], rng, tempo_range) if augment and rng.random() < STRETCHED else 1.0
+        a = stretch(d['bpm'], rng, tempo_range) if augment and rng.random() < stretched else 1.0
         span = CROP * a
         # With a longer lead-in the crop holds the music's start, at least 10 % into it (further in
         # only as far as the lead-in reaches: at most 6 s plus the song's own quiet stretch, under
@@ -380,6 +382,12 @@ def main():
         help='the share of crops given another spectral shape (timbre: bands shifted, spans silenced); 0 by default',
     )
     ap.add_argument(
+        '--stretched',
+        type=float,
+        default=STRETCHED,
+        help='the share of crops time-stretched by 0.75-1.33 (stretch); STRETCHED by default',
+    )
+    ap.add_argument(
         '--tempo-head',
         type=float,
         default=0.0,
@@ -431,13 +439,17 @@ def main():
             opt.zero_grad()
             if args.hard > 0:
                 x, y, idx = batch(
-                    train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo
+                    train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo,
+                    stretched=args.stretched,
                 )
                 per = loss_of(model, x, y, per_crop=True, tempo_weight=args.tempo_head)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo)
+                x, y = batch(
+                    train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo,
+                    stretched=args.stretched,
+                )
                 loss = loss_of(model, x, y, tempo_weight=args.tempo_head)
             loss.backward()
             opt.step()
