@@ -18,8 +18,8 @@ its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights 
 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
 neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 s, 60 % of them
-(--stretched) time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation; `--tempo-range 55,210`
-keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
+(`--stretched`) time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation;
+`--tempo-range 55,210` keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
 the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
 more of their song's own sound before the music, the crop then holding the music's start (lead_in;
@@ -157,17 +157,17 @@ def tempo_target(d, s0, a, n):
     a), and a weight of 1; a weight of 0 where the crop holds fewer than three beats. A tempo beyond
     the bins (over 250 BPM: a fast style stretched) gets the Gaussian's part within them, the top
     bins."""
+    none = np.zeros(TEMPO_BINS, dtype=np.float32), 0.0
     lo, hi = s0 / FPS, (s0 + (n - 1) * a) / FPS
     inside = [t for t in d['beats'] if lo <= t <= hi]
-    y = np.zeros(TEMPO_BINS, dtype=np.float32)
     if len(inside) < 3:
-        return y, 0.0
+        return none
     bpm = 60.0 * a / float(np.median(np.diff(inside)))
     pos = (math.log(bpm) - math.log(TEMPO_LO)) / (math.log(TEMPO_HI) - math.log(TEMPO_LO)) * (TEMPO_BINS - 1)
     k = np.arange(TEMPO_BINS, dtype=np.float32)
     y = np.exp(-0.5 * ((k - pos) / TEMPO_SIGMA) ** 2).astype(np.float32)
     if not y.sum() > 0:
-        return np.zeros(TEMPO_BINS, dtype=np.float32), 0.0  # far outside the bins (no style comes near)
+        return none  # far outside the bins (no style comes near)
     return y / y.sum(), 1.0
 
 
@@ -275,8 +275,8 @@ def batch(
     the rendered songs' own, make-data.mjs --excerpts); in training, EQUALISED of them through a
     random EQ and level (eq), and a share `lead` (--lead-in) given a longer lead-in (lead_in), the
     crop then holding the music's start, and a share `timbral` (--timbre) another spectral shape
-    (timbre). With `tempo` (--tempo-head) the targets are the
-    activations' targets, the tempo head's (tempo_target) and their weights."""
+    (timbre). With `tempo` (--tempo-head) the targets are the activations' targets, the tempo
+    head's (tempo_target) and their weights."""
     xs, ys, idx, ts, tw = [], [], [], [], []
     for _ in range(BATCH):
         i = hard.pick(rng, len(songs)) if hard else rng.randrange(len(songs))
@@ -422,7 +422,10 @@ def main():
     vrng = random.Random(7)
     vbatches = [batch(val, vrng, augment=False) for _ in range(12)] if val else []
     hard = Hard(len(train), args.hard)
-    tempo = args.tempo_head > 0
+    # What every training batch draws besides its songs (the augmentations and the tempo head's targets).
+    drawn = dict(
+        tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=args.tempo_head > 0, stretched=args.stretched
+    )
     by_steps = args.steps is not None
     while (done < args.steps) if by_steps else (time.time() - t0 < budget):
         epoch += 1
@@ -438,18 +441,12 @@ def main():
         for _ in range(steps):
             opt.zero_grad()
             if args.hard > 0:
-                x, y, idx = batch(
-                    train, rng, hard=hard, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo,
-                    stretched=args.stretched,
-                )
+                x, y, idx = batch(train, rng, hard=hard, **drawn)
                 per = loss_of(model, x, y, per_crop=True, tempo_weight=args.tempo_head)
                 hard.update(idx, per.detach().numpy().tolist())
                 loss = per.mean()
             else:
-                x, y = batch(
-                    train, rng, tempo_range=tempo_range, lead=args.lead_in, timbral=args.timbre, tempo=tempo,
-                    stretched=args.stretched,
-                )
+                x, y = batch(train, rng, **drawn)
                 loss = loss_of(model, x, y, tempo_weight=args.tempo_head)
             loss.backward()
             opt.step()
