@@ -15,6 +15,15 @@ describe('freePort', () => {
   });
 });
 
+/** True when nothing listens on `port` at 127.0.0.1 now. */
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 describe('freePort, asked many times before anything listens', () => {
   it('never hands out the same port twice, and writes a claim other processes respect', async () => {
     const ports: number[] = [];
@@ -27,11 +36,13 @@ describe('freePort, asked many times before anything listens', () => {
     const real = Math.random;
     try {
       // Two candidates, in turn: the first freshly claimed elsewhere, the second free.
-      // Two neighbours nobody has claimed (every port this process handed out has a claim file).
+      // Two neighbours nobody has claimed (every port this process handed out has a claim file)
+      // and nobody listens on: this machine's own servers listen in the range too (RabbitMQ's
+      // 25672), and freePort, fed one port over and over, would never get past such a one.
       const unclaimed = (p: number) => !fs.existsSync(path.join(PORT_CLAIMS_DIR, String(p)));
       let fresh = 0;
       do fresh = 10_000 + Math.floor(real() * 20_000);
-      while (!unclaimed(fresh) || !unclaimed(fresh + 1));
+      while (!unclaimed(fresh) || !unclaimed(fresh + 1) || !(await listenable(fresh)) || !(await listenable(fresh + 1)));
       const other = fresh + 1;
       fs.mkdirSync(PORT_CLAIMS_DIR, { recursive: true });
       fs.writeFileSync(path.join(PORT_CLAIMS_DIR, String(fresh)), '');
