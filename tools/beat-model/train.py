@@ -19,7 +19,8 @@ its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights 
 Training: binary cross-entropy against targets of 1 on the annotated frame and 0.5 on its
 neighbours; Adam, the learning rate on a cosine decay; batches of 8 crops of 16 s, 60 % of them
 (`--stretched`) time-stretched by 0.75-1.33 (on top of make-data.mjs's tempo augmentation;
-`--tempo-range 55,210` keeps them within make-data.mjs's range) and half of them through a random EQ and level (eq());
+`--tempo-range 55,210` keeps them within make-data.mjs's range) and half of them through a random
+EQ and level (eq());
 `--hard S` draws a share S of the crops in proportion to their song's running loss (class Hard),
 the rest uniformly (0 by default: all uniformly); `--lead-in P` gives a share P of the crops 1-6 s
 more of their song's own sound before the music, the crop then holding the music's start (lead_in;
@@ -385,7 +386,7 @@ def main():
         '--stretched',
         type=float,
         default=STRETCHED,
-        help='the share of crops time-stretched by 0.75-1.33 (stretch); STRETCHED by default',
+        help=f'the share of crops time-stretched by 0.75-1.33 (stretch); {STRETCHED} by default',
     )
     ap.add_argument(
         '--tempo-head',
@@ -395,6 +396,11 @@ def main():
     )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
+    for name in ('hard', 'lead_in', 'timbre', 'stretched'):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            ap.error(f"--{name.replace('_', '-')}: a share of the crops, from 0 to 1")
+    if args.tempo_head < 0:
+        ap.error('--tempo-head: a weight of 0 or more')
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)

@@ -34,6 +34,15 @@ function claim(port: number): boolean {
   }
 }
 
+/** True when nothing listens on 127.0.0.1:`port` now (a probe: listen, then close). */
+export function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 /**
  * A loopback port nobody listens on, chosen below the kernel's ephemeral range. A port the OS
  * hands out with listen(0) lies inside that range, where any outgoing connection (to NATS,
@@ -58,12 +67,7 @@ export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = from + Math.floor(Math.random() * (to - from));
     if (handedOut.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const srv = net.createServer();
-      srv.once('error', () => resolve(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-    });
-    if (!free || !claim(port)) continue;
+    if (!(await listenable(port)) || !claim(port)) continue;
     handedOut.add(port);
     return port;
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort, PORT_CLAIMS_DIR, PORT_CLAIM_TTL_MS } from '../../src/ports';
+import { freePort, listenable, PORT_CLAIMS_DIR, PORT_CLAIM_TTL_MS } from '../../src/ports';
 
 describe('freePort', () => {
   it('gives a port below the ephemeral range that can be listened on', async () => {
@@ -14,15 +14,6 @@ describe('freePort', () => {
     await new Promise((r) => srv.close(r));
   });
 });
-
-/** True when nothing listens on `port` at 127.0.0.1 now. */
-function listenable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
 
 describe('freePort, asked many times before anything listens', () => {
   it('never hands out the same port twice, and writes a claim other processes respect', async () => {
