@@ -5,7 +5,7 @@
  * how far the grid is to be trusted. Below LOW_BEAT_CONFIDENCE a plan cuts on the activation's
  * strong peaks a beat agrees with (`onsets`), as the rule-based tracker (beat-tracker.ts) does on
  * its onset envelope.
- * It is the product's path (analyseMusic, analysis version 9); the rule-based tracker is the beat
+ * It is the product's path (analyseMusic, analysis version 10); the rule-based tracker is the beat
  * bench's comparison column (docs/beat-bench.md).
  */
 import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats } from './beat-dbn.js';

@@ -132,6 +132,8 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 export { hopIrregularity } from './beat-steps.js';
 
 /**
+ * 10: the tempo prior (beat-tempo-prior.ts) trained on twice as many songs, each read at 16 tempos
+ * (tools/beat-model/README.md): the metrical level, and so the beats, change on some songs.
  * 9: each beat's activation (`beatStrength`), for the plan's first cut (plan.ts); the beats, bars
  * and meter are version 8's (SAME_BEATS_SINCE).
  * 8: the learned beat model (beat-learned.ts) reads the beats, bars, meter and confidence; the
@@ -150,14 +152,14 @@ export { hopIrregularity } from './beat-steps.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 9;
+export const MUSIC_ANALYSIS_VERSION = 10;
 
 /**
  * The first analysis version whose beats, bars and meter the current one gives unchanged: a tempo
  * correction made on an analysis of a version from this one on still fits the beats
  * (services/media-library's tempo corrections keep the version they were made on).
  */
-export const SAME_BEATS_SINCE = 8;
+export const SAME_BEATS_SINCE = 10;
 
 /** Whether analyses of versions `a` and `b` give the same beats, bars and meter (SAME_BEATS_SINCE). */
 export function sameBeats(a: number, b: number): boolean {

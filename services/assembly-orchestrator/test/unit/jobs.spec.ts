@@ -332,7 +332,7 @@ describe('edit plans and cancelling (issue 20)', () => {
     });
     const svc = new JobsService(
       new MemoryJobs(),
-      peers([analysedClip('a', 30), ...[SAME_BEATS_SINCE - 1, SAME_BEATS_SINCE, MUSIC_ANALYSIS_VERSION].map(analysedSong)]).p,
+      peers([analysedClip('a', 30), ...[...new Set([SAME_BEATS_SINCE - 1, SAME_BEATS_SINCE, MUSIC_ANALYSIS_VERSION])].map(analysedSong)]).p,
       new Published(),
       log,
     );

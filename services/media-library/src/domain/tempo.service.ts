@@ -21,7 +21,7 @@ export interface StoredCorrection {
   /**
    * The analysis version the corrections were made on (MusicAnalysis.version); absent in those kept
    * before it was recorded (analyses up to version 7, the rule-based tracker's). They apply to an
-   * analysis whose beats that version's are (the engine's sameBeats: 8 and 9 give the same beats).
+   * analysis whose beats that version's are (the engine's sameBeats: SAME_BEATS_SINCE on).
    */
   baseVersion?: number;
   corrections: TempoCorrection[];

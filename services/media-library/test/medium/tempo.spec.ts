@@ -188,24 +188,24 @@ describe('tempo corrections against real PostgreSQL', () => {
     expect((now.analysis as MusicAnalysis).beats[0]).toBe(0.25);
   });
 
-  it('keeps corrections made on version 8 for a version 9 analysis: the same beats, with their strength', async () => {
+  it("keeps corrections made on an analysis with this version's beats (SAME_BEATS_SINCE on) for one with their strengths, and drops an older version's", async () => {
     const { owner, m } = await storedUpload();
-    const v8 = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE });
-    await fresh().correct(owner, v8, parseCorrection('shift', []));
-    const v9 = await analysedAs(m.objectKey, {
+    const same = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE });
+    await fresh().correct(owner, same, parseCorrection('shift', []));
+    const current = await analysedAs(m.objectKey, {
       ...analysis(120),
       version: MUSIC_ANALYSIS_VERSION,
       beatStrength: analysis(120).beats.map(() => 0.8),
     });
-    const now = await read(owner, v9);
+    const now = await read(owner, current);
     expect(now).toMatchObject({ tempoCorrections: [{ kind: 'shift' }], analysedBpm: 120 });
     // Shifted by half a beat, and the strengths of the beats as tracked gone with them.
     expect((now.analysis as MusicAnalysis).beats[0]).toBe(0);
     expect((now.analysis as MusicAnalysis).beatStrength).toBeUndefined();
-    // A version 7 correction (the rule-based tracker's beats) still does not apply.
-    const v7 = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE - 1 });
-    await fresh().correct(owner, v7, parseCorrection('shift', []));
-    expect((await read(owner, v9)).tempoCorrections).toEqual([]);
+    // A correction made on the version before SAME_BEATS_SINCE (other beats) does not apply.
+    const older = await analysedAs(m.objectKey, { ...analysis(120), version: SAME_BEATS_SINCE - 1 });
+    await fresh().correct(owner, older, parseCorrection('shift', []));
+    expect((await read(owner, current)).tempoCorrections).toEqual([]);
   });
 
   it('refuses what cannot be corrected, saying why', async () => {
