@@ -133,9 +133,10 @@ export { hopIrregularity } from './beat-steps.js';
 
 /**
  * 10: the tempo prior (beat-tempo-prior.ts) trained on twice as many songs, each read at 16 tempos
- * (tools/beat-model/README.md): the metrical level, and so the beats, change on some songs.
+ * (tools/beat-model/README.md): the metrical level, and so the beats, change on some songs, so a
+ * correction made on version 8 or 9 no longer applies (SAME_BEATS_SINCE).
  * 9: each beat's activation (`beatStrength`), for the plan's first cut (plan.ts); the beats, bars
- * and meter are version 8's (SAME_BEATS_SINCE).
+ * and meter were version 8's.
  * 8: the learned beat model (beat-learned.ts) reads the beats, bars, meter and confidence; the
  * rule-based tracker here is the beat bench's comparison column.
  * 7: phase from the chord changes (step 3f); beats 15 ms before the onset peak and notes that
