@@ -18,11 +18,13 @@
  *    segment starts), so segments follow a tempo change. A cut goes to the bar line nearest the
  *    target when one lies within a quarter of the target length, otherwise to the nearest beat.
  *    The first cut waits for the music: where the analysis gives each beat's strength, no cut
- *    falls before the first beat of at least WEAK_BEAT when that beat lies within
- *    FIRST_CUT_REACH target lengths after the first cut's target (the decoding carries its grid
- *    back into the noise or the quiet before a song's first note, where a cut lands off the beat;
- *    the first shot then holds until the music's first sure beat). Beyond that reach no cut
- *    waits; a window of the song waits only when it starts in the song's lead-in. Without beat mapping (or music)
+ *    falls before the music's first sure beat (the first of SURE_RUN beats in a row, each of at
+ *    least WEAK_BEAT and SURE_SHARE of the song's median beat strength) when that beat is at most
+ *    FIRST_CUT_WAIT_SEC into the reel, else before the first beat of at least WEAK_BEAT when that
+ *    one is (the decoding carries its grid back into the noise or the quiet intro before the
+ *    music's steady beat, where a cut lands off the beat; the first shot then holds until the
+ *    music's sure beat). Beyond that no cut waits; a window of the song waits only when it starts
+ *    in the song's lead-in. Without beat mapping (or music)
  *    segments are relaxed 4 s, standard 2.5 s, high-energy 1.2 s. A last piece shorter than half a
  *    segment is merged into the one before it.
  * 3. Order. Segments take the clips in the order given, round robin, so every clip is used when
@@ -89,12 +91,16 @@ const BEATS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 8, standard: 4, 'hi
 const SECONDS_PER_SEGMENT: Record<Pacing, number> = { relaxed: 4, standard: 2.5, 'high-energy': 1.2 };
 
 /**
- * How far past its target, in target lengths, the first cut may wait for the first sure beat
- * (rule 2): the first shot is then at most 1 + FIRST_CUT_REACH target lengths (high-energy 10
- * beats, relaxed 40). Chosen on the beat model's 280 validation songs (tools/beat-model, the
- * bench's high-energy plan; docs/beat-bench.md has the sweep).
+ * How long (seconds into the reel) the first shot may hold while the first cut waits for the
+ * music's sure beat (rule 2), and what a sure beat is: the first of SURE_RUN beats in a row, each
+ * of at least WEAK_BEAT and SURE_SHARE of the song's median beat strength. Chosen on the beat
+ * model's 280 validation songs through the training fonts and the validation font (tools/beat-model,
+ * the bench's high-energy plan; docs/beat-bench.md has the sweep): 8 s is inside a plateau from
+ * 6 to 10 s, a run of 2-5 and a share of 0.4-0.6.
  */
-export const FIRST_CUT_REACH = 4;
+export const FIRST_CUT_WAIT_SEC = 8;
+export const SURE_RUN = 4;
+export const SURE_SHARE = 0.5;
 
 /** Seconds of a clip that Intelligence would rather not show (black or frozen samples). */
 function unusableSec(a?: ClipAnalysis): number {
@@ -142,12 +148,21 @@ function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnaly
   };
 }
 
-/** The first beat of at least WEAK_BEAT, where the analysis gives the beats' strength (else undefined). */
-function firstSureBeat(a: MusicAnalysis): number | undefined {
+/**
+ * Where the analysis gives the beats' strength (else undefined): the music's first sure beat, the
+ * first of SURE_RUN beats in a row each of at least WEAK_BEAT and SURE_SHARE of the median
+ * strength; with `run` 1 and `share` 0, the first beat of at least WEAK_BEAT.
+ */
+function firstSureBeat(a: MusicAnalysis, run = SURE_RUN, share = SURE_SHARE): number | undefined {
   const s = a.beatStrength;
-  if (!s || s.length !== a.beats.length) return undefined;
-  const i = s.findIndex((x) => x >= WEAK_BEAT);
-  return i >= 0 ? a.beats[i] : undefined;
+  if (!s || s.length !== a.beats.length || s.length === 0) return undefined;
+  const bound = Math.max(WEAK_BEAT, share * [...s].sort((x, y) => x - y)[s.length >> 1]!);
+  let inRow = 0;
+  for (let i = 0; i < s.length; i++) {
+    inRow = s[i]! >= bound ? inRow + 1 : 0;
+    if (inRow === run) return a.beats[i - run + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -181,11 +196,11 @@ function cutPoints(input: PlanInput, total: number, pick: Pick): number[] {
   const unsure = analysis.confidence < LOW_BEAT_CONFIDENCE && (analysis.onsets?.length ?? 0) >= 4;
   const inRange = (unsure ? analysis.onsets! : beats).filter((b) => b > EPS && b < total - EPS);
   const bars = new Set((unsure ? [] : analysis.bars).map((b) => round6(b)));
-  // The first cut waits for the music's first sure beat when it is within reach of the first
-  // cut's target (and no cut falls before it while the clips allow); beyond that reach, no cut waits.
-  const sure0 = unsure ? undefined : firstSureBeat(analysis);
-  const target0 = BEATS_PER_SEGMENT[input.pacing] * periodAt(analysis, EPS);
-  const waitUntil = sure0 !== undefined && sure0 <= (1 + FIRST_CUT_REACH) * target0 + EPS ? sure0 : undefined;
+  // The first cut waits for the music's first sure beat when it is at most FIRST_CUT_WAIT_SEC in,
+  // else for the first beat of at least WEAK_BEAT when that one is (and no cut falls before it
+  // while the clips allow); beyond that, no cut waits.
+  const within = (t: number | undefined) => (t !== undefined && t <= FIRST_CUT_WAIT_SEC + EPS ? t : undefined);
+  const waitUntil = unsure ? undefined : (within(firstSureBeat(analysis)) ?? within(firstSureBeat(analysis, 1, 0)));
   let cur = 0;
   for (let k = 0; cur < total - EPS; k++) {
     // The local beat period: the music's tempo may change, so segment lengths follow it.

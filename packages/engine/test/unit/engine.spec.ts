@@ -3,7 +3,7 @@ import { enginePlan } from '@reelsmith/proto';
 import type { MusicAnalysis } from '../../src/beat-tracker';
 import type { ClipAnalysis } from '../../src/clip-analysis';
 import { planSummary } from '../../src/cli';
-import { FIRST_CUT_REACH, planEdit, type PlanInput, type Used } from '../../src/plan';
+import { FIRST_CUT_WAIT_SEC, planEdit, type PlanInput, type Used } from '../../src/plan';
 import { bestTier } from '../../src/plan-windows';
 import type { MediaInfo } from '../../src/probe';
 import { base, clip, FRAME, music } from './plan-fixtures';
@@ -67,9 +67,17 @@ describe('edit planning', () => {
     expect(waited[1]).toBeCloseTo(2.2, 6);
     expect(waited[2]).toBeCloseTo(3.2, 6);
     for (const c of waited.slice(1)) expect(Math.min(...song.beats.map((b) => Math.abs(b - c)))).toBeLessThanOrEqual(FRAME / 2 + 1e-9);
-    // A sure beat further than FIRST_CUT_REACH target lengths (of 1 s) past the first cut's target is not waited for.
+    // A lone peak of the noise (0.35) is not the music's start: the sure beat begins four strong
+    // beats in a row (each of at least half the song's median strength).
+    const peak = cuts({ ...song, beatStrength: beatStrength.map((x, i) => (i === 1 ? 0.35 : x)) });
+    expect(peak[1]).toBeCloseTo(2.2, 6);
+    // A run that starts more than FIRST_CUT_WAIT_SEC in is not waited for, but the first beat of at
+    // least WEAK_BEAT before it is (here a beat of 0.35 at 3.2 s, the run from 9.2 s).
+    const longIntro = song.beats.map((b) => (Math.abs(b - 3.2) < 0.01 ? 0.35 : b < FIRST_CUT_WAIT_SEC + 1 ? 0.1 : 0.8));
+    expect(cuts({ ...song, beatStrength: longIntro })[1]).toBeCloseTo(3.2, 6);
+    // A sure beat further than FIRST_CUT_WAIT_SEC into the reel is not waited for.
     // Nor by any later cut: the pace holds through the lead-in.
-    const late = cuts({ ...song, beatStrength: song.beats.map((b) => (b < 1 + FIRST_CUT_REACH + 0.5 ? 0.1 : 0.8)) });
+    const late = cuts({ ...song, beatStrength: song.beats.map((b) => (b < FIRST_CUT_WAIT_SEC + 0.5 ? 0.1 : 0.8)) });
     expect(late[1]).toBeCloseTo(1.2, 6);
     late.slice(2, 8).forEach((c, i) => expect(c - late[i + 1]!).toBeCloseTo(1, 6));
     // A window of the song (a 10 s reel from the bar line at 8.2 s): the strengths move with the beats.
