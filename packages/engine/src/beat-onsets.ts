@@ -4,7 +4,7 @@
  */
 import { BAND_SMOOTH_HOPS } from './beat-envelopes.js';
 import { peakIn } from './beat-peaks.js';
-import { bracket } from './numeric.js';
+import { bracket, upperMedian } from './numeric.js';
 
 /** Below this confidence the beat grid is a guess: plans cut on `onsets` instead. */
 export const LOW_BEAT_CONFIDENCE = 0.5;
@@ -63,8 +63,7 @@ export function trimOutsideMusic(
   const near = (v: Float32Array, b: number) => peakIn(v, Math.round(b / hopSec) - 2, Math.round((b + ONSET_LATENCY_SEC) / hopSec) + 2);
   const local = beats.map((b) => Math.max(near(bands.kick, b), near(bands.mid, b), bands.high ? near(bands.high, b) : 0));
   const raw = bands.sounding ? beats.map((b) => near(bands.sounding!, b)) : local;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  const [ml, mr] = [median(local), median(raw)];
+  const [ml, mr] = [upperMedian(local), upperMedian(raw)];
   const silent = (i: number) => local[i]! < share * ml || raw[i]! < share * mr;
   let first = 0;
   let last = beats.length - 1;

@@ -40,6 +40,7 @@
  * Pure functions; the ffmpeg runs are in clip-analysis.ts.
  */
 import { isBlackStats, STILL_MOTION, type FrameStats } from './frame-stats.js';
+import { upperMedian } from './numeric.js';
 
 /** Analysis samples per second (the slot grid). */
 export const SAMPLE_RATE = 8;
@@ -168,11 +169,6 @@ export interface SparsePlan {
   slots: number;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : 0;
-};
-
 /**
  * Open GOPs (pictures after a keyframe in decode order but shown before it, predicted from the
  * GOP before) cannot be decoded window by window: their references are gone, and HEVC decoders
@@ -197,7 +193,7 @@ export function denseReason(index: PacketIndex, durationSec: number, gops: Gop[]
   const open = openGopReason(gops);
   if (open) return open;
   const lengths = gops.slice(0, -1).map((g, i) => gops[i + 1]!.keyTime - g.keyTime);
-  const m = median(lengths);
+  const m = upperMedian(lengths);
   if (m < SPARSE_GOP_SEC.min || m > SPARSE_GOP_SEC.max) return `keyframes every ${m.toFixed(2)} s`;
   return undefined;
 }
@@ -214,12 +210,12 @@ export function packetReason(g: Gop, windowPackets: number, fps: number): string
   const beyond = g.packets.slice(windowPackets);
   if (!beyond.length) return undefined;
   if (!win.length) return 'no window';
-  const level = Math.max(1, median(win.map((p) => p.size)));
+  const level = Math.max(1, upperMedian(win.map((p) => p.size)));
   const keySize = g.packets[0]!.size;
   if (beyond.some((p) => p.size > keySize / 3 && p.size > 4 * level)) return 'cut-like packet';
   const r = Math.min(beyond.length, Math.max(6, Math.round(fps / 4)));
   for (let i = 0; i + r <= beyond.length; i++) {
-    const m = median(beyond.slice(i, i + r).map((p) => p.size));
+    const m = upperMedian(beyond.slice(i, i + r).map((p) => p.size));
     if (m < level / 3 || m > level * 3) return 'packet level change';
   }
   return undefined;

@@ -12,6 +12,12 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** The middle value of `xs` (of an even count, the upper of the two middle ones); 0 for none. */
+export function upperMedian(xs: ArrayLike<number>): number {
+  const s = Array.from(xs).sort((a, b) => a - b);
+  return s[s.length >> 1] ?? 0;
+}
+
 /**
  * Mean beat period by least squares over the beat index, so a steady track's tempo is exact;
  * `fallback` with fewer than two beats.

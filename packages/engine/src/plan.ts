@@ -53,6 +53,7 @@
 import { reelSeconds, type EditPlan, type PlanSegment } from '@reelsmith/proto';
 import type { ClipAnalysis } from './clip-analysis.js';
 import { LOW_BEAT_CONFIDENCE, WEAK_BEAT, periodAt, type MusicAnalysis } from './beat-tracker.js';
+import { upperMedian } from './numeric.js';
 import type { Pacing } from './settings.js';
 import { chooseMusicWindow, type MusicWindow, type SongAnalysis } from './song-sections.js';
 import { bestTier, chooseWindow, EPS, round6, type Candidate, type Used } from './plan-windows.js';
@@ -156,7 +157,7 @@ function onReelClock(a: MusicAnalysis, start: number, total: number): MusicAnaly
 function firstSureBeat(a: MusicAnalysis, run = SURE_RUN, share = SURE_SHARE): number | undefined {
   const s = a.beatStrength;
   if (!s || s.length !== a.beats.length || s.length === 0) return undefined;
-  const bound = Math.max(WEAK_BEAT, share * [...s].sort((x, y) => x - y)[s.length >> 1]!);
+  const bound = Math.max(WEAK_BEAT, share * upperMedian(s));
   let inRow = 0;
   for (let i = 0; i < s.length; i++) {
     inRow = s[i]! >= bound ? inRow + 1 : 0;

@@ -1,5 +1,5 @@
 import { peakIn, peakNear } from '../../src/beat-peaks';
-import { cosineSimilarity } from '../../src/numeric';
+import { cosineSimilarity, upperMedian } from '../../src/numeric';
 
 describe('cosine similarity', () => {
   it('is 1 for vectors in the same direction, 0 for orthogonal ones, and the given value for silence', () => {
@@ -8,6 +8,17 @@ describe('cosine similarity', () => {
     expect(cosineSimilarity([1, 1, 0], [1, 0, 0])).toBeCloseTo(Math.SQRT1_2, 12);
     expect(cosineSimilarity([0, 0, 0], [1, 0, 0])).toBe(0);
     expect(cosineSimilarity([0, 0, 0], [1, 0, 0], 1)).toBe(1);
+  });
+});
+
+describe('the upper median', () => {
+  it('is the middle value, the upper of the two middle ones for an even count, 0 for none, and leaves its input as it was', () => {
+    const xs = [0.9, 0.1, 0.5];
+    expect(upperMedian(xs)).toBe(0.5);
+    expect(xs).toEqual([0.9, 0.1, 0.5]);
+    expect(upperMedian([4, 1, 3, 2])).toBe(3);
+    expect(upperMedian(Float32Array.from([2, 8]))).toBe(8);
+    expect(upperMedian([])).toBe(0);
   });
 });
 
