@@ -37,7 +37,7 @@ const busyShare = (before) => {
   return `, cores ${Math.round((100 * (after.busy - before.busy)) / (after.total - before.total))} % busy`;
 };
 
-const step = (label, args, extraEnv = {}, timeoutMinutes = 20) => {
+const step = (label, args, extraEnv = {}, timeoutMinutes = 20, exitOnFailure = true) => {
   console.log(`\n[test] ${label}`);
   const started = Date.now();
   const cpu = cpuTimes();
@@ -51,7 +51,10 @@ const step = (label, args, extraEnv = {}, timeoutMinutes = 20) => {
   });
   if (r.error?.code === 'ETIMEDOUT') console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
   console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${r.status === 0 ? '' : ' (failed)'}`);
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  if (r.status !== 0) {
+    if (exitOnFailure) process.exit(r.status ?? 1);
+    throw new Error(`${label} failed`);
+  }
 };
 
 /** Runs `args` as a lane beside others: its output lines prefixed with `[name]`; resolves with its exit code. */
@@ -86,58 +89,102 @@ const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const reporters = ['--reporters', 'default', '--reporters', path.join(root, 'scripts', 'project-times.js')];
 // `--browser-only` (first): only the end-to-end and browser lanes below.
 const browserOnly = process.argv[2] === '--browser-only';
-const extra = process.argv.slice(browserOnly ? 3 : 2);
-if (!browserOnly) {
-  // swc strips types without checking them; this checks the tests (and sources) as tsc would.
-  step('type-check sources and tests', [
-    path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-p',
-    path.join(root, 'tsconfig.test.json'),
-  ]);
-  // (That the protobuf TypeScript is up to date is a unit test: proto/test/unit/generated.spec.ts.)
-  step('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']);
-  // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
-  // shows as the step's time limit, not as a silent pass.
-  step('unit and medium tests', [jest, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters, ...extra]);
-}
-
-// The end-to-end and browser specs: those on the default shared product
-// (test/support/shared-system.ts) in one lane, the rest (a product of their own, the showcase
-// product, or none) in the other. Within a
-// lane one spec runs at a time; the two lanes fill each other's idle time (a browser waiting on a
-// page, a product waiting on a render). With arguments (`npm test -- <jest options>`) one run.
-const specs = ['e2e', 'browser'].flatMap((dir) =>
-  fs
-    .readdirSync(path.join(root, 'test', dir))
-    .filter((f) => f.endsWith('.spec.ts'))
-    .map((f) => path.join('test', dir, f)),
-);
-// `sharedSystem()` or `sharedSystem('default')`: the default kind (the showcase kind's specs go in the other lane).
-const onShared = (file) => /\bsharedSystem\((?:'default')?\)/.test(fs.readFileSync(path.join(root, file), 'utf8'));
-// Default-product specs that run in the other lane, on a default product of that lane's own (each
-// Jest run starts its own; a start costs about 10 CPU-seconds): the two lanes end together
-// instead of the shared lane running alone for its last minute and a half. (accounts.spec.ts
-// since the run of 2026-11-30 10:45 UTC: the shared lane 489 s, the other 458 s; marketplace.spec.ts
-// since the runs of 2026-11-30 18:37 and 19:06 UTC: the shared lane's specs summed 417 s, the
-// other's 365 s, and the lanes 371/383 s and 411/369 s.)
-const BALANCED = new Set(['test/browser/reel-length.spec.ts', 'test/browser/accounts.spec.ts', 'test/browser/marketplace.spec.ts']);
-const inSharedLane = (file) => onShared(file) && !BALANCED.has(file);
-const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
-if (extra.length) step('end-to-end and browser tests', [jest, ...projects, ...extra], {}, 45);
-else {
-  console.log('\n[test] end-to-end and browser tests, two lanes');
+// With a path (`npm test -- <path or jest options>`), a step whose projects hold none of it passes.
+const given = process.argv.slice(browserOnly ? 3 : 2);
+const extra = given.length ? [...given, '--passWithNoTests'] : [];
+/**
+ * Runs `args` beside the step that follows (its output kept in a file and printed when it ends, as
+ * CI prints lint's): resolves with its exit code. The checks below have no part in the tests'
+ * outcome, only in the run's, and take one core for about 20 s while the unit and medium workers
+ * leave some of theirs idle (a worker waiting on PostgreSQL, ffmpeg or a file's last test).
+ */
+const beside = (label, args) => {
+  const out = path.join(require('node:os').tmpdir(), `reelsmith-${process.pid}-${label.replace(/\W+/g, '-')}.log`);
+  const fd = fs.openSync(out, 'w');
   const started = Date.now();
-  const cpu = cpuTimes();
-  const lanes = [
-    ['shared', specs.filter(inSharedLane)],
-    ['own', specs.filter((f) => !inSharedLane(f))],
-  ];
-  for (const [name, files] of lanes) console.log(`[test] lane ${name}: ${files.map((f) => path.basename(f)).join(', ')}`);
-  Promise.all(lanes.map(([name, files]) => lane(name, [jest, ...projects, '--runTestsByPath', ...files], 45))).then((codes) => {
-    const failed = codes.some((c) => c !== 0);
-    console.log(
-      `[test] end-to-end and browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${failed ? ' (failed)' : ''}`,
-    );
-    process.exit(failed ? 1 : 0);
+  const child = spawn(process.execPath, args, { cwd: root, env: testEnv(), stdio: ['ignore', fd, fd] });
+  fs.closeSync(fd);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve({ label, code: 1, out, seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code) => resolve({ label, code: code ?? 1, out, seconds: (Date.now() - started) / 1000 }));
   });
-}
+};
+/** Prints what a check run `beside` wrote, and whether it passed; false when it failed. */
+const report = ({ label, code, out, seconds }) => {
+  console.log(`\n[test] ${label} (run beside the unit and medium tests): ${seconds.toFixed(1)} s${code === 0 ? '' : ' (failed)'}`);
+  const text = fs.readFileSync(out, 'utf8');
+  if (text.trim()) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  fs.rmSync(out, { force: true });
+  return code === 0;
+};
+
+const main = async () => {
+  if (!browserOnly) {
+    const checks = [
+      // swc strips types without checking them; this checks the tests (and sources) as tsc would.
+      beside('type-check sources and tests', [
+        path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        path.join(root, 'tsconfig.test.json'),
+      ]),
+      // (That the protobuf TypeScript is up to date is a unit test: proto/test/unit/generated.spec.ts.)
+      beside('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']),
+    ];
+    // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
+    // shows as the step's time limit, not as a silent pass. (step() blocks this process: the
+    // checks beside it write to files, not to pipes that would fill up.)
+    let testsPassed = true;
+    try {
+      step('unit and medium tests', [jest, ...extra, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters], {}, 20, false);
+    } catch {
+      testsPassed = false;
+    }
+    const passed = (await Promise.all(checks)).map(report).every(Boolean);
+    if (!testsPassed || !passed) process.exit(1);
+  }
+  // The end-to-end and browser specs: those on the default shared product
+  // (test/support/shared-system.ts) in one lane, the rest (a product of their own, the showcase
+  // product, or none) in the other. Within a
+  // lane one spec runs at a time; the two lanes fill each other's idle time (a browser waiting on a
+  // page, a product waiting on a render). With arguments (`npm test -- <jest options>`) one run.
+  const specs = ['e2e', 'browser'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, 'test', dir))
+      .filter((f) => f.endsWith('.spec.ts'))
+      .map((f) => path.join('test', dir, f)),
+  );
+  // `sharedSystem()` or `sharedSystem('default')`: the default kind (the showcase kind's specs go in the other lane).
+  const onShared = (file) => /\bsharedSystem\((?:'default')?\)/.test(fs.readFileSync(path.join(root, file), 'utf8'));
+  // Default-product specs that run in the other lane, on a default product of that lane's own (each
+  // Jest run starts its own; a start costs about 10 CPU-seconds): the two lanes end together
+  // instead of the shared lane running alone for its last minute and a half. (accounts.spec.ts
+  // since the run of 2026-11-30 10:45 UTC: the shared lane 489 s, the other 458 s; marketplace.spec.ts
+  // since the runs of 2026-11-30 18:37 and 19:06 UTC: the shared lane's specs summed 417 s, the
+  // other's 365 s, and the lanes 371/383 s and 411/369 s.)
+  const BALANCED = new Set(['test/browser/reel-length.spec.ts', 'test/browser/accounts.spec.ts', 'test/browser/marketplace.spec.ts']);
+  const inSharedLane = (file) => onShared(file) && !BALANCED.has(file);
+  const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
+  if (extra.length) step('end-to-end and browser tests', [jest, ...extra, ...projects], {}, 45);
+  else {
+    console.log('\n[test] end-to-end and browser tests, two lanes');
+    const started = Date.now();
+    const cpu = cpuTimes();
+    const lanes = [
+      ['shared', specs.filter(inSharedLane)],
+      ['own', specs.filter((f) => !inSharedLane(f))],
+    ];
+    for (const [name, files] of lanes) console.log(`[test] lane ${name}: ${files.map((f) => path.basename(f)).join(', ')}`);
+    Promise.all(lanes.map(([name, files]) => lane(name, [jest, ...projects, '--runTestsByPath', ...files], 45))).then((codes) => {
+      const failed = codes.some((c) => c !== 0);
+      console.log(
+        `[test] end-to-end and browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${failed ? ' (failed)' : ''}`,
+      );
+      process.exit(failed ? 1 : 0);
+    });
+  }
+};
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
