@@ -4,7 +4,7 @@
 // end-to-end and browser tests in two lanes side by side, each lane one spec at a time (they start
 // the whole product): one lane for the specs on the shared products, one for the rest.
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout, clearTimeout } = require('node:timers');
@@ -37,25 +37,25 @@ const busyShare = (before) => {
   return `, cores ${Math.round((100 * (after.busy - before.busy)) / (after.total - before.total))} % busy`;
 };
 
-const step = (label, args, extraEnv = {}, timeoutMinutes = 20, exitOnFailure = true) => {
-  console.log(`\n[test] ${label}`);
-  const started = Date.now();
-  const cpu = cpuTimes();
-  const r = spawnSync(process.execPath, args, {
-    cwd: root,
-    stdio: 'inherit',
+/** Runs one step with its output on this terminal; resolves when it passed, else exits (or returns false with `exitOnFailure` unset). */
+const step = (label, args, extraEnv = {}, timeoutMinutes = 20, exitOnFailure = true) =>
+  new Promise((resolve) => {
+    console.log(`\n[test] ${label}`);
+    const started = Date.now();
+    const cpu = cpuTimes();
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: testEnv(extraEnv) });
     // A handle left open would keep jest waiting after the last test; fail loudly instead of hanging.
-    timeout: timeoutMinutes * 60_000,
-    killSignal: 'SIGKILL',
-    env: testEnv(extraEnv),
+    const timer = setTimeout(() => {
+      console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
+      child.kill('SIGKILL');
+    }, timeoutMinutes * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${code === 0 ? '' : ' (failed)'}`);
+      if (code !== 0 && exitOnFailure) process.exit(code ?? 1);
+      resolve(code === 0);
+    });
   });
-  if (r.error?.code === 'ETIMEDOUT') console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
-  console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${r.status === 0 ? '' : ' (failed)'}`);
-  if (r.status !== 0) {
-    if (exitOnFailure) process.exit(r.status ?? 1);
-    throw new Error(`${label} failed`);
-  }
-};
 
 /** Runs `args` as a lane beside others: its output lines prefixed with `[name]`; resolves with its exit code. */
 const lane = (name, args, timeoutMinutes) =>
@@ -131,14 +131,14 @@ const main = async () => {
       beside('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']),
     ];
     // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
-    // shows as the step's time limit, not as a silent pass. (step() blocks this process: the
-    // checks beside it write to files, not to pipes that would fill up.)
-    let testsPassed = true;
-    try {
-      step('unit and medium tests', [jest, ...extra, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters], {}, 20, false);
-    } catch {
-      testsPassed = false;
-    }
+    // shows as the step's time limit, not as a silent pass.
+    const testsPassed = await step(
+      'unit and medium tests',
+      [jest, ...extra, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters],
+      {},
+      20,
+      false,
+    );
     const passed = (await Promise.all(checks)).map(report).every(Boolean);
     if (!testsPassed || !passed) process.exit(1);
   }
@@ -164,7 +164,7 @@ const main = async () => {
   const BALANCED = new Set(['test/browser/reel-length.spec.ts', 'test/browser/accounts.spec.ts', 'test/browser/marketplace.spec.ts']);
   const inSharedLane = (file) => onShared(file) && !BALANCED.has(file);
   const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
-  if (extra.length) step('end-to-end and browser tests', [jest, ...extra, ...projects], {}, 45);
+  if (extra.length) await step('end-to-end and browser tests', [jest, ...extra, ...projects], {}, 45);
   else {
     console.log('\n[test] end-to-end and browser tests, two lanes');
     const started = Date.now();
