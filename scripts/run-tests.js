@@ -95,8 +95,8 @@ const extra = given.length ? [...given, '--passWithNoTests'] : [];
 /**
  * Runs `args` beside the step that follows (its output kept in a file and printed when it ends, as
  * CI prints lint's): resolves with its exit code. The checks below have no part in the tests'
- * outcome, only in the run's, and take one core for about 20 s while the unit and medium workers
- * leave some of theirs idle (a worker waiting on PostgreSQL, ffmpeg or a file's last test).
+ * outcome, only in the run's, and take one core for about 30 s in all while the unit and medium
+ * workers leave some of theirs idle (a worker waiting on PostgreSQL, ffmpeg or a file's last test).
  */
 const beside = (label, args) => {
   const out = path.join(require('node:os').tmpdir(), `reelsmith-${process.pid}-${label.replace(/\W+/g, '-')}.log`);
@@ -120,18 +120,16 @@ const report = ({ label, code, out, seconds }) => {
 
 const main = async () => {
   if (!browserOnly) {
-    const checks = [
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // One after the other, so that at most one check takes a core from the tests at a time.
+    const checks = (async () => [
       // swc strips types without checking them; this checks the tests (and sources) as tsc would.
-      beside('type-check sources and tests', [
-        path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '-p',
-        path.join(root, 'tsconfig.test.json'),
-      ]),
+      await beside('type-check sources and tests', [tsc, '-p', path.join(root, 'tsconfig.test.json')]),
       // The web app's own (build.js leaves it to this run).
-      beside('type-check the web app', [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'web')]),
+      await beside('type-check the web app', [tsc, '-p', path.join(root, 'web')]),
       // (That the protobuf TypeScript is up to date is a unit test: proto/test/unit/generated.spec.ts.)
-      beside('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']),
-    ];
+      await beside('generated web API types are up to date', [path.join(root, 'scripts', 'gen-api.js'), '--check']),
+    ])();
     // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
     // shows as the step's time limit, not as a silent pass.
     const testsPassed = await step(
@@ -141,7 +139,7 @@ const main = async () => {
       20,
       false,
     );
-    const passed = (await Promise.all(checks)).map(report).every(Boolean);
+    const passed = (await checks).map(report).every(Boolean);
     if (!testsPassed || !passed) process.exit(1);
   }
   // The end-to-end and browser specs: those on the default shared product
