@@ -30,7 +30,7 @@ import path from 'node:path';
 import { beatAccuracy, beatContinuity, beatFMeasure, cutsOnBeat } from '../beat-measures.js';
 import { onsetEnvelope, trackBeats, type MusicAnalysis } from '../beat-tracker.js';
 import { ANALYSIS_SAMPLE_RATE, analyseMusic, decodeAudio, rmsAfter } from '../music-analysis.js';
-import { HELD_OUT_FONT, SEEDS, TRAIN_FONTS, generatedDir, renderGenerated } from './corpus/augment.js';
+import { HELD_OUT_FONT, HELD_OUT_SYNTH, SEEDS, TRAIN_FONTS, bandAvailable, generatedDir, renderGenerated } from './corpus/augment.js';
 import { STYLE_NAMES, generateSong, type GeneratedSong } from './corpus/generator.js';
 import { planEdit } from '../plan.js';
 import { STEADY_10MIN_SOURCE, beatTracks } from './beat-tracks.js';
@@ -107,8 +107,9 @@ const mean = (xs: number[]) => {
 const fmt = (x: number) => (Number.isFinite(x) ? f2(x) : '  - ');
 
 /**
- * Generated songs never trained on: held-out seeds through the training sound fonts, and other
- * held-out seeds through the held-out sound font. Per style, the model beside the old tracker.
+ * Generated songs never trained on: held-out seeds through the training sound fonts, other
+ * held-out seeds through the held-out sound font, and others through the held-out synthesiser
+ * (TiMidity++). Per style, the model beside the old tracker.
  */
 async function generatedTable(perStyle: number, only: string | undefined, renderOnly = false): Promise<void> {
   if (!canRender()) {
@@ -122,11 +123,16 @@ async function generatedTable(perStyle: number, only: string | undefined, render
       first: SEEDS.test + 50_000,
       font: () => HELD_OUT_FONT,
     },
+    {
+      name: 'held-out synthesiser (TiMidity++ with freepats), held-out seeds',
+      first: SEEDS.test + 100_000,
+      font: () => HELD_OUT_SYNTH,
+    },
   ];
   const which = process.argv.find((a) => a.startsWith('--split='))?.slice(8);
-  for (const split of splits.filter((_, i) => !which || which === ['seeds', 'font'][i])) {
+  for (const split of splits.filter((_, i) => !which || which === ['seeds', 'font', 'synth'][i])) {
     const fonts = [...new Set(STYLE_NAMES.map((_, i) => split.font(split.first + i)))];
-    const missing = fonts.filter((f) => !fs.existsSync(f));
+    const missing = fonts.filter((f) => !bandAvailable(f));
     if (missing.length) {
       log(`${split.name}: SKIPPED (missing ${missing.join(', ')}: see tools/beat-model/README.md)`);
       continue;

@@ -3,7 +3,7 @@
  * with one of Debian's General MIDI sound fonts, then ffmpeg with a random room, EQ, compression,
  * noise, level and lossy encoding, all drawn from the seed. The sound fonts are split: the model
  * trains on TRAIN_FONTS, settings are chosen on validation seeds through TRAIN_FONTS and through
- * VALIDATION_FONT, and HELD_OUT_FONT is used only by the bench.
+ * VALIDATION_FONT, and HELD_OUT_FONT and HELD_OUT_SYNTH (TiMidity++) are used only by the bench.
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,6 +28,35 @@ export const TRAIN_FONTS = [
 export const VALIDATION_FONT = '/usr/share/sounds/sf2/sf_GMbank.sf2';
 /** Never used in training or tuning. */
 export const HELD_OUT_FONT = '/usr/share/sounds/sf3/MuseScore_General_Lite.sf3';
+/** A band played by TiMidity++ rather than FluidSynth: `timidity:<its configuration file>`. */
+const TIMIDITY = 'timidity:';
+/**
+ * A second held-out band, from another synthesiser and another sample set: TiMidity++ with the
+ * freepats patches (Debian's `timidity` and `freepats`; the configuration is named, since Debian's
+ * default one plays FluidR3_GM, a training font). Never used in training or tuning; the bench only.
+ */
+export const HELD_OUT_SYNTH = `${TIMIDITY}/etc/timidity/freepats.cfg`;
+
+/** Whether a band (a sound font's file, or HELD_OUT_SYNTH's kind) can be rendered on this machine. */
+export function bandAvailable(band: string): boolean {
+  if (!band.startsWith(TIMIDITY)) return fs.existsSync(band);
+  if (!fs.existsSync(band.slice(TIMIDITY.length))) return false;
+  try {
+    execFileSync('timidity', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The synthesiser's command that writes `mid` played by `band` to `wav` (mono, 22,050 Hz). */
+function synthArgs(band: string, mid: string, wav: string): [string, string[]] {
+  if (band.startsWith(TIMIDITY))
+    // --preserve-silence: TiMidity++ drops the silence before the first note by default, which
+    // would move every beat of the score.
+    return ['timidity', ['-c', band.slice(TIMIDITY.length), '-Ow', '-s', '22050', '--output-mono', '--preserve-silence', '-o', wav, mid]];
+  return ['fluidsynth', ['-ni', '-q', '-g', '0.6', '-r', '22050', '-F', wav, band, mid]];
+}
 
 /** Seeds: training 0-99,999; validation (early stopping) 500,000+; held-out test 1,000,000+. */
 export const SEEDS = { train: 0, validation: 500_000, test: 1_000_000 } as const;
@@ -75,7 +104,7 @@ export function degradation(
   return { filter, noise: color, enc: ['-c:a', 'pcm_s16le'], ext: 'wav' };
 }
 
-/** Renders (or finds in the cache) the song through `font`; returns the audio file. */
+/** Renders (or finds in the cache) the song through `font` (a band: see bandAvailable); returns the audio file. */
 export function renderGenerated(song: GeneratedSong, font: string, dir = generatedDir()): string {
   fs.mkdirSync(dir, { recursive: true });
   const midi = writeMidi(song.midi);
@@ -87,7 +116,8 @@ export function renderGenerated(song: GeneratedSong, font: string, dir = generat
   const wav = `${file}.synth.wav`;
   fs.writeFileSync(mid, midi);
   try {
-    execFileSync('fluidsynth', ['-ni', '-q', '-g', '0.6', '-r', '22050', '-F', wav, font, mid], { stdio: 'ignore' });
+    const [synth, args] = synthArgs(font, mid, wav);
+    execFileSync(synth, args, { stdio: 'ignore' });
     const tmp = `${file}.part.${deg.ext}`;
     execFileSync(
       'ffmpeg',
