@@ -6,6 +6,7 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { setTimeout, clearTimeout } = require('node:timers');
 
@@ -99,7 +100,7 @@ const extra = given.length ? [...given, '--passWithNoTests'] : [];
  * workers leave some of theirs idle (a worker waiting on PostgreSQL, ffmpeg or a file's last test).
  */
 const beside = (label, args) => {
-  const out = path.join(require('node:os').tmpdir(), `reelsmith-${process.pid}-${label.replace(/\W+/g, '-')}.log`);
+  const out = path.join(os.tmpdir(), `reelsmith-${process.pid}-${label.replace(/\W+/g, '-')}.log`);
   const fd = fs.openSync(out, 'w');
   const started = Date.now();
   const child = spawn(process.execPath, args, { cwd: root, env: testEnv(), stdio: ['ignore', fd, fd] });

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mulberry32 } from '../../numeric.js';
 import type { GeneratedSong } from './generator.js';
+import { hasCommand } from './corpus.js';
 import { writeMidi } from './midi.js';
 
 export const TRAIN_FONTS = [
@@ -40,13 +41,7 @@ export const HELD_OUT_SYNTH = `${TIMIDITY}/etc/timidity/freepats.cfg`;
 /** Whether a band (a sound font's file, or HELD_OUT_SYNTH's kind) can be rendered on this machine. */
 export function bandAvailable(band: string): boolean {
   if (!band.startsWith(TIMIDITY)) return fs.existsSync(band);
-  if (!fs.existsSync(band.slice(TIMIDITY.length))) return false;
-  try {
-    execFileSync('timidity', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return fs.existsSync(band.slice(TIMIDITY.length)) && hasCommand('timidity');
 }
 
 /** The synthesiser's command that writes `mid` played by `band` to `wav` (mono, 22,050 Hz). */

@@ -22,9 +22,14 @@ export function corpusDir(): string {
 
 /** Whether FluidSynth and the sound font are there (the bench says so and skips the corpus if not). */
 export function canRender(): boolean {
+  return hasCommand('fluidsynth') && fs.existsSync(SOUND_FONT);
+}
+
+/** Whether `command --version` runs on this machine. */
+export function hasCommand(command: string): boolean {
   try {
-    execFileSync('fluidsynth', ['--version'], { stdio: 'ignore' });
-    return fs.existsSync(SOUND_FONT);
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
+    return true;
   } catch {
     return false;
   }
