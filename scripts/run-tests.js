@@ -38,52 +38,52 @@ const busyShare = (before) => {
   return `, cores ${Math.round((100 * (after.busy - before.busy)) / (after.total - before.total))} % busy`;
 };
 
-/** Runs one step with its output on this terminal; resolves when it passed, else exits (or returns false with `exitOnFailure` unset). */
-const step = (label, args, extraEnv = {}, timeoutMinutes = 20, exitOnFailure = true) =>
+/**
+ * Runs `args` under Node with the tests' environment, stopped after `timeoutMinutes` (a handle
+ * left open would keep Jest waiting after its last test: fail loudly instead of hanging); prints
+ * its time when it ends and resolves with its exit code. Its output goes to this terminal as it is,
+ * or with `prefix` set, each line prefixed `[prefix]` (a lane beside another).
+ */
+const run = (label, args, { prefix, timeoutMinutes = 20, extraEnv = {} } = {}) =>
   new Promise((resolve) => {
-    console.log(`\n[test] ${label}`);
     const started = Date.now();
     const cpu = cpuTimes();
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: testEnv(extraEnv) });
-    // A handle left open would keep jest waiting after the last test; fail loudly instead of hanging.
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: testEnv(extraEnv),
+      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (prefix) {
+      const prefixed = (stream, out) => {
+        let rest = '';
+        stream.on('data', (d) => {
+          const lines = (rest + d.toString()).split('\n');
+          rest = lines.pop();
+          for (const l of lines) out.write(`[${prefix}] ${l}\n`);
+        });
+        stream.on('end', () => rest && out.write(`[${prefix}] ${rest}\n`));
+      };
+      prefixed(child.stdout, process.stdout);
+      prefixed(child.stderr, process.stderr);
+    }
     const timer = setTimeout(() => {
       console.error(`[test] ${label}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
       child.kill('SIGKILL');
     }, timeoutMinutes * 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${code === 0 ? '' : ' (failed)'}`);
-      if (code !== 0 && exitOnFailure) process.exit(code ?? 1);
-      resolve(code === 0);
-    });
-  });
-
-/** Runs `args` as a lane beside others: its output lines prefixed with `[name]`; resolves with its exit code. */
-const lane = (name, args, timeoutMinutes) =>
-  new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, args, { cwd: root, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const prefix = (stream, out) => {
-      let rest = '';
-      stream.on('data', (d) => {
-        const lines = (rest + d.toString()).split('\n');
-        rest = lines.pop();
-        for (const l of lines) out.write(`[${name}] ${l}\n`);
-      });
-      stream.on('end', () => rest && out.write(`[${name}] ${rest}\n`));
-    };
-    prefix(child.stdout, process.stdout);
-    prefix(child.stderr, process.stderr);
-    const timer = setTimeout(() => {
-      console.error(`[test] lane ${name}: still running after ${timeoutMinutes} min (an open handle?); stopped`);
-      child.kill('SIGKILL');
-    }, timeoutMinutes * 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      console.log(`[test] lane ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s${code === 0 ? '' : ' (failed)'}`);
+      const busy = prefix ? '' : busyShare(cpu); // lanes side by side: the machine's share is printed for all of them
+      console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busy}${code === 0 ? '' : ' (failed)'}`);
       resolve(code ?? 1);
     });
   });
+
+/** Runs one step with its output on this terminal; exits when it failed. */
+const step = async (label, args, options = {}) => {
+  console.log(`\n[test] ${label}`);
+  const code = await run(label, args, options);
+  if (code !== 0) process.exit(code);
+};
 
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 // Beside Jest's own report: each project's files, tests and time, and the slowest spec files.
@@ -133,13 +133,9 @@ const main = async () => {
     ])();
     // No --forceExit: every test closes what it opens (checked with --detectOpenHandles); a leak
     // shows as the step's time limit, not as a silent pass.
-    const testsPassed = await step(
-      'unit and medium tests',
-      [jest, ...extra, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters],
-      {},
-      20,
-      false,
-    );
+    console.log('\n[test] unit and medium tests');
+    const testsPassed =
+      (await run('unit and medium tests', [jest, ...extra, '--selectProjects', 'unit', 'medium', '--maxWorkers=2', ...reporters])) === 0;
     const passed = (await checks).map(report).every(Boolean);
     if (!testsPassed || !passed) process.exit(1);
   }
@@ -165,7 +161,7 @@ const main = async () => {
   const BALANCED = new Set(['test/browser/reel-length.spec.ts', 'test/browser/accounts.spec.ts', 'test/browser/marketplace.spec.ts']);
   const inSharedLane = (file) => onShared(file) && !BALANCED.has(file);
   const projects = ['--selectProjects', 'e2e', 'browser', '--runInBand', ...reporters];
-  if (extra.length) await step('end-to-end and browser tests', [jest, ...extra, ...projects], {}, 45);
+  if (extra.length) await step('end-to-end and browser tests', [jest, ...extra, ...projects], { timeoutMinutes: 45 });
   else {
     console.log('\n[test] end-to-end and browser tests, two lanes');
     const started = Date.now();
@@ -175,7 +171,11 @@ const main = async () => {
       ['own', specs.filter((f) => !inSharedLane(f))],
     ];
     for (const [name, files] of lanes) console.log(`[test] lane ${name}: ${files.map((f) => path.basename(f)).join(', ')}`);
-    Promise.all(lanes.map(([name, files]) => lane(name, [jest, ...projects, '--runTestsByPath', ...files], 45))).then((codes) => {
+    Promise.all(
+      lanes.map(([name, files]) =>
+        run(`lane ${name}`, [jest, ...projects, '--runTestsByPath', ...files], { prefix: name, timeoutMinutes: 45 }),
+      ),
+    ).then((codes) => {
       const failed = codes.some((c) => c !== 0);
       console.log(
         `[test] end-to-end and browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${failed ? ' (failed)' : ''}`,

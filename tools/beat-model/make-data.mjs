@@ -2,9 +2,11 @@
 /* global process, console */
 // Renders generated songs and writes the beat model's training data: per song the model input
 // (packages/engine/src/beat-features.ts, the same code the engine runs) and its beats and downbeats.
-//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count> [--excerpts] [--font=PATH]
+//   node tools/beat-model/make-data.mjs <out dir> <first seed> <count> [--excerpts] [--font=PATH] [--synth]
 // Fonts: the training fonts (TRAIN_FONTS, chosen by seed), or --font= one of them or, for
 // validation seeds only, VALIDATION_FONT for every seed; the held-out font is never used here.
+// --synth (training seeds): the training fonts played by TiMidity++ (TRAIN_SYNTHS, chosen by seed)
+// instead of FluidSynth; the held-out synthesiser's configuration (freepats) is never used here.
 // --excerpts (training seeds): songs of 12-22 s instead of 26-44 s (more songs for the same CPU),
 // and 40 % of them with the style's tempo scaled by 0.7-1.45 (kept within 55-210 BPM): tempo
 // augmentation in the audio, the score's beats still exact. Both drawn from the seed.
@@ -14,18 +16,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio } from '../../packages/engine/dist/music-analysis.js';
 import { mulberry32 } from '../../packages/engine/dist/numeric.js';
-import { SEEDS, TRAIN_FONTS, VALIDATION_FONT, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
+import { SEEDS, TRAIN_FONTS, TRAIN_SYNTHS, VALIDATION_FONT, renderGenerated } from '../../packages/engine/dist/bench/corpus/augment.js';
 import { generateSong } from '../../packages/engine/dist/bench/corpus/generator.js';
 import { writeTrainingExample } from '../../packages/engine/dist/bench/corpus/training-data.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const excerpts = process.argv.includes('--excerpts');
 const onlyFont = process.argv.find((a) => a.startsWith('--font='))?.slice('--font='.length);
+const synth = process.argv.includes('--synth');
+if (synth && onlyFont !== undefined) throw new Error('--synth and --font= exclude each other');
 if (onlyFont !== undefined && ![...TRAIN_FONTS, VALIDATION_FONT].includes(onlyFont)) {
   throw new Error(`--font must be a training font or the validation font: ${[...TRAIN_FONTS, VALIDATION_FONT].join(', ')}`);
 }
 const [out, first, count] = [args[0], Number(args[1] ?? 0), Number(args[2] ?? 100)];
 if (excerpts && first + count > SEEDS.validation) throw new Error('--excerpts is for training seeds only');
+if (synth && first + count > SEEDS.validation) throw new Error('--synth is for training seeds only');
 if (onlyFont === VALIDATION_FONT && (first < SEEDS.validation || first + count > SEEDS.test))
   throw new Error('--font: the validation font is for validation seeds only');
 fs.mkdirSync(out, { recursive: true });
@@ -48,7 +53,8 @@ for (let seed = first; seed < first + count; seed++) {
   if (fs.existsSync(`${base}.json`)) continue;
   const song = songOf(seed);
   // Font by seed: a hash spreads every style over every training font.
-  const font = onlyFont ?? TRAIN_FONTS[((seed * 2654435761) >>> 0) % TRAIN_FONTS.length];
+  const bands = synth ? TRAIN_SYNTHS : TRAIN_FONTS;
+  const font = onlyFont ?? bands[((seed * 2654435761) >>> 0) % bands.length];
   const file = renderGenerated(song, font, tmp);
   const samples = await decodeAudio(file);
   fs.rmSync(file, { force: true });

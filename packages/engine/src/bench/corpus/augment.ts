@@ -2,8 +2,9 @@
  * Renders a generated song (generator.ts) as a band and a user's file would make it: FluidSynth
  * with one of Debian's General MIDI sound fonts, then ffmpeg with a random room, EQ, compression,
  * noise, level and lossy encoding, all drawn from the seed. The sound fonts are split: the model
- * trains on TRAIN_FONTS, settings are chosen on validation seeds through TRAIN_FONTS and through
- * VALIDATION_FONT, and HELD_OUT_FONT and HELD_OUT_SYNTH (TiMidity++) are used only by the bench.
+ * trains on TRAIN_FONTS (and on the same fonts played by TiMidity++, TRAIN_SYNTHS), settings are
+ * chosen on validation seeds through TRAIN_FONTS and through VALIDATION_FONT, and HELD_OUT_FONT
+ * and HELD_OUT_SYNTH (TiMidity++ with freepats) are used only by the bench.
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -37,6 +38,16 @@ const TIMIDITY = 'timidity:';
  * default one plays FluidR3_GM, a training font). Never used in training or tuning; the bench only.
  */
 export const HELD_OUT_SYNTH = `${TIMIDITY}/etc/timidity/freepats.cfg`;
+/**
+ * The training fonts played by TiMidity++ instead of FluidSynth (Debian's configurations for
+ * them): the same samples through another engine's envelopes, interpolation and mixing, so the
+ * model hears more than one way each font can sound (make-data.mjs `--synth`). Training only.
+ */
+export const TRAIN_SYNTHS = [
+  `${TIMIDITY}/etc/timidity/fluidr3_gm.cfg`,
+  `${TIMIDITY}/etc/timidity/timgm6mb.cfg`,
+  `${TIMIDITY}/etc/timidity/opl3.cfg`,
+] as const;
 
 /** Whether a band (a sound font's file, or HELD_OUT_SYNTH's kind) can be rendered on this machine. */
 export function bandAvailable(band: string): boolean {
