@@ -5,6 +5,12 @@ import { ROOT, stopSystem, type RunningSystem } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+/**
+ * Whether the specs' screenshots are saved (into ARTIFACTS, for a person to look at; no test reads
+ * them): by default yes, but not on CI, where the clone and its artifacts are thrown away and each
+ * full-page capture costs Chromium CPU the other lane is waiting for. SCREENSHOTS=1 or 0 decides.
+ */
+const SCREENSHOTS = process.env.SCREENSHOTS ? process.env.SCREENSHOTS !== '0' : process.env.CI !== 'true';
 
 /**
  * Debian's Chromium, headless, with the flags this machine needs (no network beyond loopback).
@@ -16,10 +22,13 @@ export async function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const browser = await launch();
   const violations: string[] = [];
-  const watch = (page: Page) =>
+  const watch = (page: Page) => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(`${page.url()}: ${m.text()}`);
     });
+    // (An element's screenshot, `locator.screenshot`, is small and still taken.)
+    if (!SCREENSHOTS) page.screenshot = async () => Buffer.alloc(0);
+  };
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (...args) => {
     const page = await newPage(...args);
