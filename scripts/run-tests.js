@@ -14,9 +14,8 @@ const root = path.resolve(__dirname, '..');
 require('./build.js').buildIfNeeded({ checkWeb: false });
 
 // PGlite loads its WebAssembly through a dynamic import, which jest's sandbox allows only with this flag.
-const testEnv = (extraEnv = {}) => ({
+const testEnv = () => ({
   ...process.env,
-  ...extraEnv,
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
 });
 
@@ -44,13 +43,13 @@ const busyShare = (before) => {
  * its time when it ends and resolves with its exit code. Its output goes to this terminal as it is,
  * or with `prefix` set, each line prefixed `[prefix]` (a lane beside another).
  */
-const run = (label, args, { prefix, timeoutMinutes = 20, extraEnv = {} } = {}) =>
+const run = (label, args, { prefix, timeoutMinutes = 20 } = {}) =>
   new Promise((resolve) => {
     const started = Date.now();
     const cpu = cpuTimes();
     const child = spawn(process.execPath, args, {
       cwd: root,
-      env: testEnv(extraEnv),
+      env: testEnv(),
       stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     if (prefix) {
