@@ -55,16 +55,25 @@ export class Api {
     headers: Record<string, string> = {},
   ): Promise<Reply<T>> {
     const isForm = body instanceof FormData;
-    const res = await fetch(`${this.base}/api/v1${route}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        'x-forwarded-for': this.address,
-        ...headers,
-      },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    const send = () =>
+      fetch(`${this.base}/api/v1${route}`, {
+        method,
+        redirect: 'manual',
+        headers: {
+          ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+          'x-forwarded-for': this.address,
+          ...headers,
+        },
+        body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+      });
+    // The specs of a lane share one process and so one pool of keep-alive connections: a
+    // connection left idle by an earlier spec can be closed by the gateway (its keep-alive ends
+    // after 72 s) just as the next request is written on it ("other side closed"). Once, that
+    // request is sent again on a new connection, as a browser does.
+    const res = await send().catch((e: unknown) => {
+      if ((e as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw e;
+      return send();
     });
     const text = await res.text();
     let parsed: unknown = text;
