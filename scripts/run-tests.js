@@ -46,7 +46,8 @@ const busyShare = (before) => {
 const run = (label, args, { prefix, timeoutMinutes = 20 } = {}) =>
   new Promise((resolve) => {
     const started = Date.now();
-    const cpu = cpuTimes();
+    // Lanes run side by side: the machine's share is printed once for all of them, not per lane.
+    const cpu = prefix ? null : cpuTimes();
     const child = spawn(process.execPath, args, {
       cwd: root,
       env: testEnv(),
@@ -71,8 +72,7 @@ const run = (label, args, { prefix, timeoutMinutes = 20 } = {}) =>
     }, timeoutMinutes * 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const busy = prefix ? '' : busyShare(cpu); // lanes side by side: the machine's share is printed for all of them
-      console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busy}${code === 0 ? '' : ' (failed)'}`);
+      console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s${busyShare(cpu)}${code === 0 ? '' : ' (failed)'}`);
       resolve(code ?? 1);
     });
   });
