@@ -4,13 +4,15 @@
     /usr/bin/python3 tools/beat-model/train.py <data dir> <out.onnx> [--minutes M] [--seed S]
 
 Songs with seed < 500000 train; 500000-999999 validate (the best validation loss is kept); test
-seeds (1000000+) and the held-out sound font never come here. One thread (torch.set_num_threads(1)).
+seeds (1000000+) and the held-out sound font never come here. One thread (torch.set_num_threads(1))
+unless --threads says more.
 
 The model: a temporal convolutional network (after Boeck and Davies 2020). The input (2 x 41
 channels at 100 frames/s, beat-features.ts: the log spectrogram's bands, then their rises) is
 normalised per channel (means and deviations from the training songs, stored in the model), a
 convolution over 4 frames with stride 2 to CH channels (--channels, 32 by default; the network
-runs at 50 frames/s), then 10
+runs at 50 frames/s; `--front2d F` puts before it two 3x3 convolutions of F filters over bands and
+frames, each followed by a max-pool over three bands, Front2d), then 10
 residual blocks of a dilated convolution (kernel 5, dilations 1, 2, 4, ..., 512; ELU; dropout 0.1)
 and a 1x1 convolution; a 1x1 head gives each 50 fps step the beat and downbeat activations of
 its two 100 fps frames, through a sigmoid in the exported model. 72,740 weights at 32 channels,
@@ -78,12 +80,35 @@ class Block(nn.Module):
         return x + self.out(self.drop(F.elu(self.conv(x))))
 
 
+class Front2d(nn.Module):
+    """The spectrogram and its rises as a two-channel picture (bands by frames): two 3x3
+    convolutions over bands and frames, each followed by a max-pool of three bands, then the
+    strided convolution over time of the 1-D front. The same filters slide over every band, so a
+    note's onset is read alike wherever its energy sits: another sound font's instruments, a
+    little higher or lower, meet filters training shaped (after Boeck and Davies 2020's
+    front end)."""
+
+    def __init__(self, cin, ch, filters):
+        super().__init__()
+        self.bands = cin // 2
+        self.c1 = nn.Conv2d(2, filters, 3, padding=(0, 1))
+        self.c2 = nn.Conv2d(filters, filters, 3, padding=(0, 1))
+        left = ((self.bands - 2) // 3 - 2) // 3
+        self.out = nn.Conv1d(filters * left, ch, 4, stride=2)
+
+    def forward(self, x):
+        b, _, t = x.shape
+        z = F.max_pool2d(F.elu(self.c1(x.view(b, 2, self.bands, t))), (3, 1))
+        z = F.max_pool2d(F.elu(self.c2(z)), (3, 1))
+        return self.out(z.reshape(b, -1, t))
+
+
 class BeatTCN(nn.Module):
-    def __init__(self, cin, mean, std, drop=0.1, ch=CH, tempo_head=False):
+    def __init__(self, cin, mean, std, drop=0.1, ch=CH, tempo_head=False, front2d=0):
         super().__init__()
         self.register_buffer('mean', torch.tensor(mean, dtype=torch.float32).view(1, -1, 1))
         self.register_buffer('std', torch.tensor(std, dtype=torch.float32).view(1, -1, 1))
-        self.front = nn.Conv1d(cin, ch, 4, stride=2)
+        self.front = Front2d(cin, ch, front2d) if front2d else nn.Conv1d(cin, ch, 4, stride=2)
         self.blocks = nn.Sequential(*[Block(ch, d, drop) for d in DILATIONS])
         self.head = nn.Conv1d(ch, 4, 1)
         # Training only (--tempo-head): the crop's tempo from the last block's mean over time, so
@@ -394,6 +419,18 @@ def main():
         default=0.0,
         help='train a tempo head beside the activations (BeatTCN.tempo, not exported) with this weight on its loss; 0 by default',
     )
+    ap.add_argument(
+        '--front2d',
+        type=int,
+        default=0,
+        help='a front end of 2-D convolutions over bands and frames with this many filters (Front2d); 0 (the default): one 1-D convolution',
+    )
+    ap.add_argument(
+        '--threads',
+        type=int,
+        default=1,
+        help='torch threads (1 by default: the same data, seed and steps then give the same weights)',
+    )
     ap.add_argument('--init', help='an exported model (.onnx) of this architecture to start from, normalisation included')
     args = ap.parse_args()
     for name in ('hard', 'lead_in', 'timbre', 'stretched'):
@@ -402,6 +439,7 @@ def main():
     if args.tempo_head < 0:
         ap.error('--tempo-head: a weight of 0 or more')
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     t0 = time.time()
@@ -411,7 +449,7 @@ def main():
     allx = np.concatenate([np.concatenate([s[0], rises(s[0])])[:, ::7].astype(np.float32) for s in train[:300]], axis=1)
     mean, std = allx.mean(axis=1), allx.std(axis=1) + 1e-3
     cin = allx.shape[0]
-    model = BeatTCN(cin, mean, std, ch=args.channels, tempo_head=args.tempo_head > 0)
+    model = BeatTCN(cin, mean, std, ch=args.channels, tempo_head=args.tempo_head > 0, front2d=args.front2d)
     if args.init:
         # The tempo head, if any, is not in an exported model: it starts from random weights.
         r = model.load_state_dict(onnx_weights(args.init), strict=False)
