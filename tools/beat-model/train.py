@@ -438,6 +438,8 @@ def main():
             ap.error(f"--{name.replace('_', '-')}: a share of the crops, from 0 to 1")
     if args.tempo_head < 0:
         ap.error('--tempo-head: a weight of 0 or more')
+    if args.front2d < 0 or args.threads < 1:
+        ap.error('--front2d: 0 or more filters; --threads: 1 or more')
     tempo_range = tuple(float(v) for v in args.tempo_range.split(',')) if args.tempo_range else None
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
