@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAlive, STARTER_LIBRARY, startSystem } from '../support/system';
+import { isAlive, ROOT, startSystem } from '../support/system';
 
 const EIGHT = ['gateway', 'identity', 'billing', 'media-library', 'assembly-orchestrator', 'render-worker', 'marketplace', 'telemetry'];
 
@@ -23,12 +23,30 @@ async function until<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Pr
   }
 }
 
+/**
+ * A starter library of one song and one clip from `media/starter`, folders and licences as there:
+ * the product imports it in the background on its first start, as `npm start` imports the whole
+ * starter library (14 analyses, about 30 s of both cores on PGlite, which nothing here looks at).
+ */
+function smallStarter(into: string): Record<string, string> {
+  for (const file of ['cinematic/First Light.mp3', 'people/office-walk-in-1.mp4']) {
+    fs.mkdirSync(path.join(into, path.dirname(file)), { recursive: true });
+    for (const f of [file, `${file}.LICENSE.txt`]) fs.copyFileSync(path.join(ROOT, 'media', 'starter', f), path.join(into, f));
+  }
+  return { LIBRARY_STARTER_DIR: into };
+}
+
 describe('npm start: the whole product on embedded defaults', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-e2e-'));
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const starterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelsmith-starter-'));
+  const STARTER = smallStarter(starterDir);
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(starterDir, { recursive: true, force: true });
+  });
 
   it('serves, survives a crashed service, stops cleanly and keeps its data', async () => {
-    const sys = await startSystem(dataDir, STARTER_LIBRARY, { database: 'embedded' });
+    const sys = await startSystem(dataDir, STARTER, { database: 'embedded' });
     let pids: number[] = [];
     let firstInstance = '';
     try {
@@ -115,7 +133,7 @@ describe('npm start: the whole product on embedded defaults', () => {
     expect(pids.filter(isAlive)).toEqual([]);
 
     // A second start reuses the same data: same installation, no re-initialisation.
-    const again = await startSystem(dataDir, STARTER_LIBRARY, { database: 'embedded' });
+    const again = await startSystem(dataDir, STARTER, { database: 'embedded' });
     try {
       const h = await health(again.baseUrl);
       expect(h.status).toBe(200);
