@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PlanResult } from '../../web/src/api/types.js' with { 'resolution-mode': 'import' };
 import { Api } from '../support/api';
-import { closeAll, launchBrowser, shot, signInByKeyboard, trayDone } from '../support/browser';
+import { closeAll, launchBrowser, shot, signInByKeyboard, signedIn, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { sharedSystem, SHARED_START_MS, SHARED_TRACKS, type SharedSystem } from '../support/shared-system';
 
@@ -41,11 +41,13 @@ describe('A first-time user', () => {
   };
   /** A page of its own (storage, size, touch), signed in as `token` when given, at `route`. */
   const pageFor = async (token: string | null, route = '/', options: Parameters<Browser['newContext']>[0] = {}) => {
-    const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 1000 }, ...options });
+    const context: BrowserContext = await browser.newContext({
+      viewport: { width: 1280, height: 1000 },
+      ...(token ? signedIn(sys.baseUrl, token) : {}),
+      ...options,
+    });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${sys.baseUrl}/`);
-    if (token) await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), token);
     await page.goto(`${sys.baseUrl}${route}`);
     if (token) await page.getByRole('button', { name: /@example\.com/ }).waitFor();
     return page;

@@ -5,18 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import {
-  closeAll,
-  launchBrowser,
-  nextFileChooser,
-  openPage,
-  openSignedIn,
-  shot,
-  signInByKeyboard,
-  tabTo as tabToIn,
-  trayDone,
-  trayHolds,
-} from '../support/browser';
+import { closeAll, launchBrowser, openPage, openSignedIn, shot, signedIn, trayDone } from '../support/browser';
 import { BEAT_120, makeSong } from '../support/media';
 import { until } from '../support/processes';
 import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
@@ -183,48 +172,6 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
     await page.screenshot({ path: shot('home-5-again'), fullPage: true });
   }, 300_000);
 
-  it('walks the main path with the keyboard alone: sign in, upload, preview, generate, download', async () => {
-    const email = `home.keys.${Date.now()}@example.com`;
-    await new Api(sys.baseUrl, sys.dataDir).signUp(email, 'typed-password');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const keys = await context.newPage();
-    const chooser = nextFileChooser(keys);
-    const tabTo = (name: RegExp) => tabToIn(keys, name);
-    try {
-      await keys.goto(`${sys.baseUrl}/`);
-      await keys.getByRole('heading', { level: 1, name: 'Create a Reel' }).waitFor();
-      await signInByKeyboard(keys, email, 'typed-password');
-
-      // Choose Files opens the system's file chooser (Playwright answers it).
-      await tabTo(/^Choose Files$/);
-      await keys.keyboard.press('Enter');
-      let timer: NodeJS.Timeout | undefined;
-      const opened = await Promise.race([chooser, new Promise<null>((r) => (timer = setTimeout(() => r(null), 30_000)))]);
-      clearTimeout(timer);
-      if (!opened) throw new Error('Enter on Choose Files opened no file chooser in 30 s');
-      await opened.setFiles([path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
-      await trayHolds(keys, 2);
-      await keys.getByRole('button', { name: 'Preview edit' }).waitFor({ timeout: 30_000 });
-      await tabTo(/^Preview edit$/);
-      await keys.keyboard.press('Enter');
-      await keys.getByTestId('studio').waitFor({ timeout: 60_000 });
-      await keys.getByRole('button', { name: 'Generate This Edit' }).waitFor();
-      await tabTo(/^Generate This Edit$/);
-      await keys.keyboard.press('Enter');
-      const download = keys.getByTestId('job-card').getByRole('link', { name: 'Download' });
-      await download.waitFor({ timeout: 180_000 });
-      await tabTo(/^Download$/);
-      expect(await download.evaluate((a) => a === document.activeElement)).toBe(true);
-      const res = await fetch((await download.getAttribute('href'))!.replace('localhost', '127.0.0.1'));
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('video/mp4');
-      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-      await keys.screenshot({ path: shot('home-keyboard-only'), fullPage: true });
-    } finally {
-      await context.close();
-    }
-  }, 300_000);
-
   it('previews the edit before paying: lock one segment, re-roll another, and the render follows the plan shown', async () => {
     const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`home.studio.${Date.now()}@example.com`);
@@ -363,11 +310,9 @@ describe('Home: the assembly flow in Chromium with real clips', () => {
   }, 180_000);
 
   it('fits a 390 px wide phone: header, tray and job card without sideways scrolling', async () => {
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`a.rather.long.address.for.a.phone.${Date.now()}@example.com`);
-    await phone.goto(`${sys.baseUrl}/`);
-    await phone.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, ...signedIn(sys.baseUrl, api.token) });
     await phone.goto(`${sys.baseUrl}/`);
     await phone.setInputFiles('input[type=file]', [path.join(MEDIA, 'walk.mkv'), path.join(MEDIA, 'counter.mp4'), music]);
     await trayDone(phone);

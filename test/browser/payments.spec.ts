@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Api } from '../support/api';
 import { axeViolations } from '../support/axe';
-import { closeAll, launchBrowser, openPage, shot } from '../support/browser';
+import { closeAll, launchBrowser, openPage, shot, signedIn } from '../support/browser';
 import { SHARED_START_MS, sharedSystem, type SharedSystem } from '../support/shared-system';
 
 describe('payments in Chromium against the whole product (sandbox provider, no keys)', () => {
@@ -126,11 +126,9 @@ describe('payments in Chromium against the whole product (sandbox provider, no k
   });
 
   it('at 390 px wide the signed-in top bar fits: nothing scrolls sideways, the long e-mail is shortened, cart and menu open by keyboard', async () => {
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const api = new Api(sys.baseUrl, sys.dataDir);
     await api.signUp(`a.rather.long.address.for.a.phone.${Date.now()}@example.com`);
-    await phone.goto(`${sys.baseUrl}/pricing`);
-    await phone.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), api.token);
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, ...signedIn(sys.baseUrl, api.token) });
     for (const route of ['/pricing', '/reels']) {
       await phone.goto(`${sys.baseUrl}${route}`);
       const account = phone.getByRole('button', { name: /a\.rather\.long\.address.*@example\.com/ });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type FileChooser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type FileChooser, type Page } from 'playwright-core';
 import { ROOT, stopSystem, type RunningSystem } from './system';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -64,6 +64,20 @@ function launch(): Promise<Browser> {
 }
 
 export const shot = (name: string) => path.join(ARTIFACTS, `${name}.png`);
+
+/**
+ * Context options (for `browser.newContext` or `browser.newPage`) of a visitor already signed in
+ * with `token` at `baseUrl`: the app's session token in that origin's localStorage from the
+ * start, as a sign-in earlier in the same browser leaves it, with no page loaded only to set it.
+ */
+export function signedIn(baseUrl: string, token: string): { storageState: BrowserContextOptions['storageState'] } {
+  return {
+    storageState: {
+      cookies: [],
+      origins: [{ origin: new URL(baseUrl).origin, localStorage: [{ name: 'reelsmith.session_token', value: token }] }],
+    },
+  };
+}
 
 /** A new page of `browser` at `viewport`, printing the app's uncaught errors on the test's console. */
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 1000 }): Promise<Page> {
