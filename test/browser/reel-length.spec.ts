@@ -77,7 +77,7 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
   const nearestBar = (bars: number[], t: number) => bars.reduce((b, x) => (Math.abs(x - t) < Math.abs(b - t) ? x : b));
   const barOf = (text: string) => Number(/bar (\d+)$/.exec(text)?.[1]);
 
-  it('chooses 30 s, moves the window by keyboard and by dragging, and renders the plan’s length', async () => {
+  it('by keyboard, signs in, chooses files and 30 s, moves the window (and by dragging), generates and downloads the plan’s length', async () => {
     const email = `length.${Date.now()}@example.com`;
     await new Api(sys.baseUrl, sys.dataDir).signUp(email, 'typed-password');
     await page.goto(`${sys.baseUrl}/`);
@@ -183,8 +183,10 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     const download = page.getByTestId('job-card').getByRole('link', { name: 'Download' });
     await download.waitFor({ timeout: 180_000 });
     await tabTo(/^Download$/);
+    expect(await download.evaluate((a) => a === document.activeElement)).toBe(true);
     const res = await fetch((await download.getAttribute('href'))!.replace('localhost', '127.0.0.1'));
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
     const reel = path.join(work, 'reel.mp4');
     fs.writeFileSync(reel, Buffer.from(await res.arrayBuffer()));
     const probe = (entries: string, stream?: string) =>
