@@ -91,9 +91,16 @@ describe('Home: a 30 s reel from the part of the song the user picks', () => {
     // The listener is on since the page opened (Playwright turns file-chooser interception on
     // asynchronously: a listener added just before Enter can miss the chooser).
     await page.keyboard.press('Enter');
-    await (
-      await chooser
-    ).setFiles([path.join(MEDIA, 'counter.mp4'), path.join(MEDIA, 'bottle-detection.mp4'), path.join(MEDIA, 'testvideo.mp4'), song]);
+    let timer: NodeJS.Timeout | undefined;
+    const opened = await Promise.race([chooser, new Promise<null>((r) => (timer = setTimeout(() => r(null), 30_000)))]);
+    clearTimeout(timer);
+    if (!opened) throw new Error('Enter on Choose Files opened no file chooser in 30 s');
+    await opened.setFiles([
+      path.join(MEDIA, 'counter.mp4'),
+      path.join(MEDIA, 'bottle-detection.mp4'),
+      path.join(MEDIA, 'testvideo.mp4'),
+      song,
+    ]);
     await trayHolds(page, 3);
 
     // 30 s in the length picker: the arrow keys move through its radio group.
