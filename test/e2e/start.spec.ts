@@ -26,7 +26,7 @@ async function until<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Pr
 /**
  * A starter library of one song and one clip from `media/starter`, folders and licences as there:
  * the product imports it in the background on its first start, as `npm start` imports the whole
- * starter library (14 analyses, about 30 s of both cores on PGlite, which nothing here looks at).
+ * starter library (16 analyses, about 30 s of both cores, which nothing here looks at).
  */
 function smallStarter(into: string): Record<string, string> {
   for (const file of ['cinematic/First Light.mp3', 'people/office-walk-in-1.mp4']) {

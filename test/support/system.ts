@@ -58,7 +58,7 @@ export interface StartOptions {
 export function productEnv(port: number, dataDir: string, extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
   // No first-start demo reels unless a test asks (DEMO_REELS=true): four background renders would
   // compete with the jobs a test times. `npm start` itself renders them by default. Likewise no
-  // starter library (14 analyses in the background, about 30 s of both cores) unless a test asks
+  // starter library (16 analyses in the background, about 30 s of both cores) unless a test asks
   // with `STARTER_LIBRARY`.
   return {
     ...process.env,
