@@ -107,9 +107,10 @@ describe('Home: correcting the tempo in the plan preview', () => {
     const pad = studio.getByTestId('tap-pad');
     await pad.waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tap-pad');
-    // About 120 BPM; on a busy machine a key arrives late (once 700 ms after it was sent), so the
-    // BPM shown is compared (within a fifth) with the taps as the page received them, stamped by
-    // a listener of its own, not with 120 or with when the test sent them.
+    // About 120 BPM; on a busy machine a key can arrive late (in one CI run the five taps spanned
+    // about 680 ms less as received than as sent), so the BPM shown is compared (within a fifth)
+    // with the taps as the page received them, stamped by a listener of the test's own, not with
+    // 120 or with when the test sent them.
     await page.evaluate(() => {
       const taps: number[] = [];
       (window as unknown as { taps: number[] }).taps = taps;
@@ -121,10 +122,10 @@ describe('Home: correcting the tempo in the plan preview', () => {
     }
     const arrived = await page.evaluate(() => (window as unknown as { taps: number[] }).taps);
     expect(arrived).toHaveLength(5);
-    const sentBpm = 60_000 / ((arrived[4]! - arrived[0]!) / 4);
+    const receivedBpm = 60_000 / ((arrived[4]! - arrived[0]!) / 4);
     const tapped = await studio.getByTestId('tapped-bpm').textContent();
     const tappedBpm = Number(/5 taps · (\d+) BPM/.exec(tapped ?? '')?.[1]);
-    expect([tapped, sentBpm, Math.abs(tappedBpm - sentBpm) < sentBpm / 5]).toEqual([tapped, sentBpm, true]);
+    expect([tapped, receivedBpm, Math.abs(tappedBpm - receivedBpm) < receivedBpm / 5]).toEqual([tapped, receivedBpm, true]);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: shot('tempo-3-tapping'), fullPage: true });
     await page.keyboard.press('Escape');

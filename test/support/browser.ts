@@ -65,6 +65,9 @@ function launch(): Promise<Browser> {
 
 export const shot = (name: string) => path.join(ARTIFACTS, `${name}.png`);
 
+/** Where the app keeps its session token in localStorage (web/src/base/session.ts's TOKEN_KEY). */
+export const TOKEN_KEY = 'reelsmith.session_token';
+
 /**
  * Context options (for `browser.newContext` or `browser.newPage`) of a visitor already signed in
  * with `token` at `baseUrl`: the app's session token in that origin's localStorage from the
@@ -74,7 +77,7 @@ export function signedIn(baseUrl: string, token: string): { storageState: Browse
   return {
     storageState: {
       cookies: [],
-      origins: [{ origin: new URL(baseUrl).origin, localStorage: [{ name: 'reelsmith.session_token', value: token }] }],
+      origins: [{ origin: new URL(baseUrl).origin, localStorage: [{ name: TOKEN_KEY, value: token }] }],
     },
   };
 }
@@ -140,7 +143,7 @@ export async function trayHolds(page: Page, clips: number): Promise<void> {
 
 /** Opens the app at `baseUrl` with `token` as the stored session, and waits for the account menu. */
 export async function openSignedIn(page: Page, baseUrl: string, token: string): Promise<void> {
-  await page.evaluate((t) => localStorage.setItem('reelsmith.session_token', t), token);
+  await page.evaluate(([key, t]) => localStorage.setItem(key, t), [TOKEN_KEY, token] as const);
   await page.goto(`${baseUrl}/`);
   await page.getByRole('button', { name: /@example\.com/ }).waitFor();
 }
