@@ -5,7 +5,7 @@
  * Training and inference read the same features (training-data.ts writes what beat-features.ts
  * computes; the model gives the same activations from the file as from the samples).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { MUSIC_ANALYSIS_VERSION } from '../../src/beat-tracker';
 import { analyseMusic, decodeAudio } from '../../src/music-analysis';
 import { renderGenerated, SEEDS } from '../../src/bench/corpus/augment';
 import { generateSong, STYLE_NAMES } from '../../src/bench/corpus/generator';
+import { writeRandomFont } from '../../src/bench/corpus/random-font';
 import { readTrainingFeatures, writeTrainingExample } from '../../src/bench/corpus/training-data';
 import { riseCurves, tempoPriorInput } from '../../src/beat-tempo-prior';
 import { synthSong, writeSong } from '../song';
@@ -69,6 +70,21 @@ describe('the beat model', () => {
     // Its downbeats are not asserted: the model puts them on the wrong beat of this bar (a
     // known miss, docs/beat-bench.md).
   });
+
+  it('hears the beats of a training song played through a random sound font (make-data.mjs --random-fonts)', async () => {
+    // A pop excerpt of the training seeds through a font of its own (random-font.ts): FluidSynth
+    // loads it and plays every part, and the committed model finds the score's beats in it.
+    const song = generateSong(SEEDS.train + STYLE_NAMES.indexOf('pop'), 'pop', { durationSec: [14, 16] });
+    const programs = Object.values(song.midi.programs).filter((p): p is number => p !== undefined);
+    const font = writeRandomFont(song.seed, programs, path.join(dir, 'random.sf2'));
+    // FluidSynth says so on stderr, and plays nothing, when it refuses a font.
+    const loaded = spawnSync('fluidsynth', ['-ni', '-q', '-F', path.join(dir, 'load.wav'), font], { encoding: 'utf8' });
+    expect(loaded.stderr).not.toMatch(/error|fail/i);
+    const file = renderGenerated(song, font, dir);
+    const m = await analyseMusic(file, song.durationSec);
+    expect(beatFMeasure(m.beats, song.beats)).toBeGreaterThanOrEqual(0.9);
+    expect(Math.abs(m.bpm / song.bpm - 1)).toBeLessThan(0.02);
+  }, 60_000);
 
   it('gives the same activations from a training file as from the samples (one feature code)', async () => {
     const song = generateSong(SEEDS.test + 1, STYLE_NAMES[1]);
