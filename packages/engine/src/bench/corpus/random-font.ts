@@ -386,11 +386,16 @@ function soundFont(instruments: Instrument[]): Buffer {
       at += z.sample.length + 46;
     }
   }
-  const instEnd = Buffer.alloc(22);
-  name20('EOI').copy(instEnd);
-  instEnd.writeUInt16LE(ibag.length, 20);
-  ibag.push(bag(igen.length));
-  igen.push(Buffer.alloc(4));
+  /** A list's terminal record (EOI, EOP): its name and the index of the bag after the last one, which it opens. */
+  const terminal = (name: string, size: number, bagAt: number, bags: Buffer[], gens: Buffer[]) => {
+    const b = Buffer.alloc(size);
+    name20(name).copy(b);
+    b.writeUInt16LE(bags.length, bagAt);
+    bags.push(bag(gens.length));
+    gens.push(Buffer.alloc(4));
+    return b;
+  };
+  const instEnd = terminal('EOI', 22, 20, ibag, igen);
   const shdrEnd = Buffer.alloc(46);
   name20('EOS').copy(shdrEnd);
   // One preset per instrument, one zone each, naming the instrument.
@@ -407,11 +412,7 @@ function soundFont(instruments: Instrument[]): Buffer {
     pbag.push(bag(pgen.length));
     pgen.push(gen(41, i));
   });
-  const pEnd = Buffer.alloc(38);
-  name20('EOP').copy(pEnd);
-  pEnd.writeUInt16LE(pbag.length, 24);
-  pbag.push(bag(pgen.length));
-  pgen.push(Buffer.alloc(4));
+  const pEnd = terminal('EOP', 38, 24, pbag, pgen);
   const ifil = Buffer.alloc(4);
   ifil.writeUInt16LE(2, 0);
   ifil.writeUInt16LE(1, 2);
