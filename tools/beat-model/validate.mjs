@@ -4,7 +4,7 @@
 // beat F-measure, CMLt, downbeat F, meter, the beats' activation (for the confidence bounds), and
 // the songs at the beat bench's target (a high-energy plan's cuts >= 95 % within 40 ms of a beat,
 // F and CMLt >= 0.9; a rubato song also with cuts >= 85 % at a low confidence).
-//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--edge=E,...] [--shift=MS,...] [--offsets]
+//   node tools/beat-model/validate.mjs <data dir> [model.onnx] [--lambda=L,...] [--prior=W,...] [--prior-model=file] [--prior-spread=R] [--weak=A,...] [--edge=E,...] [--frame-change=C,...] [--tempo-change=C,...] [--shift=MS,...] [--offsets]
 // --lambda: score the engine's decoding and plan with these observation lambdas (beat-dbn.ts's OBS_LAMBDA) instead of its own.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,7 +42,12 @@ const shifts = numbers('shift');
 const offsets = process.argv.includes('--offsets');
 // --edge=E,E2,...: score with these bounds of a leading or trailing beat (beat-dbn.ts's EDGE_BEAT).
 const edges = numbers('edge');
-const sweeps = ['lambda', 'prior', 'weak', 'shift', 'edge'].filter((n) => option(n) !== undefined);
+// --frame-change=C,C2,...: score with these costs of a one-frame change of the beat period
+// (beat-dbn.ts's ONE_FRAME_CHANGE); --tempo-change=C,C2,...: with these costs of larger changes
+// (beat-dbn.ts's TEMPO_CHANGE).
+const frameChanges = numbers('frame-change');
+const tempoChanges = numbers('tempo-change');
+const sweeps = ['lambda', 'prior', 'weak', 'shift', 'edge', 'frame-change', 'tempo-change'].filter((n) => option(n) !== undefined);
 if (sweeps.length > 1) throw new Error(`${sweeps.map((n) => `--${n}`).join(' and ')}: one sweep at a time`);
 const dir = args[0];
 if (args[1]) useBeatModel(args[1]);
@@ -59,6 +64,8 @@ if (weaks) for (const w of weaks) score(undefined, undefined, w);
 else if (priors) for (const w of priors) score(undefined, w);
 else if (shifts) for (const ms of shifts) score(undefined, undefined, undefined, ms / 1000);
 else if (edges) for (const e of edges) score(undefined, undefined, undefined, 0, e);
+else if (frameChanges) for (const c of frameChanges) score(undefined, undefined, undefined, 0, undefined, { oneFrameChange: c });
+else if (tempoChanges) for (const c of tempoChanges) score(undefined, undefined, undefined, 0, undefined, { tempoChange: c });
 else for (const lambda of lambdas) score(lambda);
 
 /** The decoded beats' signed distances (seconds) to the nearest true beat, for those within 70 ms. */
@@ -104,19 +111,19 @@ function shifted(a, dt, durationSec) {
   };
 }
 
-function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edge = EDGE_BEAT) {
+function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edge = EDGE_BEAT, costs = {}) {
   const rows = [];
   for (const { meta, act, durationSec } of songs) {
     const lp = tempoPriorOf(act, prior, priorModel, spread) ?? null; // null: no prior (a weight of 0)
     // The engine's decoding (decodeActivations), at the observation lambda given (beat-dbn.ts's
     // OBS_LAMBDA when none).
-    const decoded = decodeActivations(act, lp, weak, edge, lambda);
+    const decoded = decodeActivations(act, lp, weak, edge, lambda, costs);
     const d = dt ? { ...decoded, beats: decoded.beats.map((t) => t + dt) } : decoded;
     const bars = d.beats.filter((_, i) => d.positions[i] === 0);
     const s = [...d.strength].sort((a, b) => a - b);
     // The plan's cuts need an analysis; a song of low confidence cuts on the activation's strong
     // peaks, as in the engine.
-    const analysis = shifted(analysisFromActivations(act, durationSec, lp, weak, edge, lambda), dt, durationSec);
+    const analysis = shifted(analysisFromActivations(act, durationSec, lp, weak, edge, lambda, costs), dt, durationSec);
     rows.push({
       seed: meta.seed,
       o: offsets ? beatOffsets(d.beats, meta.beats) : [],
@@ -127,14 +134,15 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
       meter: d.beatsPerBar === meta.beatsPerBar,
       med: s[s.length >> 1] ?? 0,
       irr: hopIrregularity(d.beats),
-      target: scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) }).ok,
+      ...(({ ok, cuts }) => ({ target: ok, cuts }))(scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) })),
+      confidence: analysis.confidence,
     });
   }
   rows.sort((a, b) => a.style.localeCompare(b.style));
-  if ((weaks ?? priors ?? shifts ?? edges ?? lambdas).length === 1)
+  if ((weaks ?? priors ?? shifts ?? edges ?? frameChanges ?? tempoChanges ?? lambdas).length === 1)
     for (const r of rows)
       console.log(
-        `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target ? ' at target' : ' MISS'}`,
+        `${r.style.padEnd(18)} F ${r.f.toFixed(2)} CMLt ${r.c.toFixed(2)} down ${r.down.toFixed(2)} meter ${r.meter ? 'ok' : 'NO'} median act ${r.med.toFixed(2)} irregularity ${(r.irr * 100).toFixed(1)} %${r.target ? ' at target' : ` MISS (${r.seed}: ${Math.round(r.cuts * 100)} % of cuts, confidence ${r.confidence.toFixed(2)})`}`,
       );
   if (offsets) printOffsets(rows);
   const ok = rows.filter((r) => r.f >= 0.9 && r.c >= 0.9).length;
@@ -142,7 +150,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
   const meter = rows.filter((r) => r.meter).length;
   const target = rows.filter((r) => r.target).length;
   console.log(
-    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${shifts ? `shifted ${Math.round(dt * 1000)} ms: ` : ''}${edges ? `edge ${edge}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
+    `${lambda === undefined ? '' : `lambda ${lambda}: `}${priors ? `prior weight ${prior}: ` : ''}${weaks ? `weak beats under ${weak}: ` : ''}${shifts ? `shifted ${Math.round(dt * 1000)} ms: ` : ''}${edges ? `edge ${edge}: ` : ''}${frameChanges ? `one-frame change ${costs.oneFrameChange}: ` : ''}${tempoChanges ? `tempo change ${costs.tempoChange}: ` : ''}${ok}/${rows.length} songs F and CMLt >= 0.9; mean downbeat F ${(dn.reduce((a, r) => a + r.down, 0) / dn.length).toFixed(2)}; meter right ${meter}/${rows.length}` +
       `; at the bench's target ${target}/${rows.length}`,
   );
 }

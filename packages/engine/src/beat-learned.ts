@@ -5,10 +5,10 @@
  * how far the grid is to be trusted. Below LOW_BEAT_CONFIDENCE a plan cuts on the activation's
  * strong peaks a beat agrees with (`onsets`), as the rule-based tracker (beat-tracker.ts) does on
  * its onset envelope.
- * It is the product's path (analyseMusic, analysis version 10); the rule-based tracker is the beat
+ * It is the product's path (analyseMusic, since analysis version 8); the rule-based tracker is the beat
  * bench's comparison column (docs/beat-bench.md).
  */
-import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats } from './beat-dbn.js';
+import { EDGE_BEAT, decodeBeats, regridWeakBeats, type DecodedBeats, type TempoChangeCosts } from './beat-dbn.js';
 import { beatActivations, type Activations } from './beat-model.js';
 import { LOW_BEAT_CONFIDENCE, onsetsOnPulse, strongOnsets } from './beat-onsets.js';
 import { tempoLogPrior, tempoPriorInput, tempoPriorModel, tempoProbabilities } from './beat-tempo-prior.js';
@@ -67,7 +67,8 @@ export function tempoPriorOf(
  * confidence of at least LOW_BEAT_CONFIDENCE) the beats weaker than `weakBelow` are placed on the
  * strong beats' grid (regridWeakBeats). A song under that bound keeps its decoded beats: rubato's
  * weak beats are where the playing puts them, not on a grid. `obsLambda` is the decoding's
- * observation lambda (beat-dbn.ts's OBS_LAMBDA unless given: validate.mjs --lambda= tries others).
+ * observation lambda (beat-dbn.ts's OBS_LAMBDA unless given: validate.mjs --lambda= tries others),
+ * `costs` its tempo-change costs (beat-dbn.ts's TEMPO_CHANGE and ONE_FRAME_CHANGE unless given).
  */
 export function decodeActivations(
   act: Activations,
@@ -75,8 +76,9 @@ export function decodeActivations(
   weakBelow = WEAK_BEAT,
   edge = EDGE_BEAT,
   obsLambda?: number,
+  costs: TempoChangeCosts = {},
 ): DecodedBeats {
-  const dec = decodeBeats(act.beat, act.downbeat, act.fps, edge, obsLambda, tempoPrior ?? undefined);
+  const dec = decodeBeats(act.beat, act.downbeat, act.fps, edge, obsLambda, tempoPrior ?? undefined, costs);
   return beatConfidence(dec.strength, dec.beats) >= LOW_BEAT_CONFIDENCE ? regridWeakBeats(dec, weakBelow) : dec;
 }
 
@@ -90,7 +92,7 @@ export function decodeActivations(
  * are 0.05-0.07). Fewer than four beats of at least that activation is no pulse (`noBeats`). The model places a bowed or
  * swelling note's beat where the note begins, where the onset envelope peaks late in the swell: on
  * the validation seeds' rubato songs (500,000-500,719) 34 of 48 plans met the rubato target this
- * way, 20 with the envelope's onsets (docs/beat-bench.md). `obsLambda`: as decodeActivations.
+ * way, 20 with the envelope's onsets (docs/beat-bench.md). `obsLambda` and `costs`: as decodeActivations.
  */
 export function analysisFromActivations(
   act: Activations,
@@ -99,8 +101,9 @@ export function analysisFromActivations(
   weakBelow = WEAK_BEAT,
   edge = EDGE_BEAT,
   obsLambda?: number,
+  costs: TempoChangeCosts = {},
 ): MusicAnalysis {
-  const dec = decodeActivations(act, tempoPrior, weakBelow, edge, obsLambda);
+  const dec = decodeActivations(act, tempoPrior, weakBelow, edge, obsLambda, costs);
   const keep = dec.beats.map((b, i) => [b, i] as const).filter(([b]) => b >= 0 && b < durationSec);
   // Fewer than four beats the model gives at least a 1-in-10 chance (as few as a plan needs to cut on
   // beats at all) is no pulse: a steady tone with a click at each end, a few lone hits. No grid, no

@@ -132,6 +132,8 @@ export { MAX_BPM, MIN_BPM, normaliseBpm, tempoCurve } from './beat-tempo.js';
 export { hopIrregularity } from './beat-steps.js';
 
 /**
+ * 12: a change of the beat period by one frame costs the decoding more (beat-dbn.ts's
+ * ONE_FRAME_CHANGE 2, was 1): the beats, bars and meter change on some songs (SAME_BEATS_SINCE).
  * 11: the beat model fine-tuned with random sound fonts (tools/beat-model/README.md): its
  * activations, and so the beats, bars and meter, change on some songs (SAME_BEATS_SINCE).
  * 10: the tempo prior (beat-tempo-prior.ts) trained on twice as many songs, each read at 16 tempos
@@ -155,14 +157,14 @@ export { hopIrregularity } from './beat-steps.js';
  * rubato, beats 10 ms earlier (onset latency); 3: phase and metrical level from the kick and mid
  * bands (step 3b). Older analyses are redone.
  */
-export const MUSIC_ANALYSIS_VERSION = 11;
+export const MUSIC_ANALYSIS_VERSION = 12;
 
 /**
  * The first analysis version whose beats, bars and meter the current one gives unchanged: a tempo
  * correction made on an analysis of a version from this one on still fits the beats
  * (services/media-library's tempo corrections keep the version they were made on).
  */
-export const SAME_BEATS_SINCE = 11;
+export const SAME_BEATS_SINCE = 12;
 
 /** Whether analyses of versions `a` and `b` give the same beats, bars and meter (SAME_BEATS_SINCE). */
 export function sameBeats(a: number, b: number): boolean {

@@ -123,6 +123,32 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     expect(() => decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, [0, 0, 0])).toThrow(RangeError);
   });
 
+  it('weighs changes of the period by the costs given: at prohibitive ones a tempo step is not followed; a negative one is refused', () => {
+    const beats: number[] = [];
+    for (let t = 0.3, i = 0; t < 40; i++) {
+      beats.push(t);
+      t += 60 / (i < 40 ? 100 : 130);
+    }
+    const { beat, down } = activations(beats, 4, 41, 0.15);
+    const held = decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, undefined, { tempoChange: 1e4, oneFrameChange: 1e4 });
+    const followed = decodeBeats(beat, down, FEATURE_FPS);
+    // The median gap between the beats after the step (from 32 s): 60/130 s where it is followed.
+    const gapAfterStep = (d: DecodedBeats) => {
+      const late = d.beats.filter((b) => b > 32);
+      const gaps = late
+        .slice(1)
+        .map((b, i) => b - late[i]!)
+        .sort((a, b) => a - b);
+      return gaps[gaps.length >> 1]!;
+    };
+    expect(Math.abs(gapAfterStep(followed) - 60 / 130)).toBeLessThan(0.02);
+    expect(Math.abs(gapAfterStep(held) - 60 / 130)).toBeGreaterThan(0.05);
+    expect(beatFMeasure(held.beats, beats)).toBeLessThan(0.8);
+    expect(beatFMeasure(followed.beats, beats)).toBeGreaterThan(0.97);
+    for (const costs of [{ oneFrameChange: -1 }, { tempoChange: NaN }])
+      expect(() => decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, undefined, costs)).toThrow(RangeError);
+  });
+
   it('refuses an obsLambda at which no frame could be weighed (1 or less, not a number)', () => {
     const n = 2000;
     for (const bad of [1, 0, -3, NaN])
