@@ -276,6 +276,8 @@ export function decodeBeats(
   if (tempoPrior && tempoPrior.length !== MAX_TAU - MIN_TAU + 1)
     throw new RangeError(`tempoPrior must have ${MAX_TAU - MIN_TAU + 1} values (got ${tempoPrior.length})`);
   if (!(obsLambda > 1)) throw new RangeError(`obsLambda must be above 1 (got ${obsLambda})`);
+  for (const [name, v] of Object.entries(costs))
+    if (v !== undefined && !(v >= 0)) throw new RangeError(`${name} must be at least 0 (got ${v})`);
   const ratio = Math.round(fps / DBN_FPS);
   const b50 = pooledToDbnFps(beat, fps, 'max');
   const d50 = pooledToDbnFps(down, fps, 'max');
@@ -283,8 +285,6 @@ export function decodeBeats(
   if (n < 2 * MAX_TAU) {
     return { beats: [], positions: [], beatsPerBar: 4, strength: [] };
   }
-  for (const [name, v] of Object.entries(costs))
-    if (v !== undefined && !(v >= 0)) throw new RangeError(`${name} must be at least 0 (got ${v})`);
   const three = decodeMeter(b50, d50, 3, obsLambda, tempoPrior, costs);
   const four = decodeMeter(b50, d50, 4, obsLambda, tempoPrior, costs);
   const best = three.logp > four.logp ? three : four;

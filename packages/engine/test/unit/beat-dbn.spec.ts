@@ -28,6 +28,16 @@ function activations(beats: number[], meter: number, seconds: number, noise = 0)
   return { beat, down, n };
 }
 
+/** Beats from 0.3 s to 40 s: 40 at 100 BPM, then 130 BPM. */
+function stepBeats(): number[] {
+  const beats: number[] = [];
+  for (let t = 0.3, i = 0; t < 40; i++) {
+    beats.push(t);
+    t += 60 / (i < 40 ? 100 : 130);
+  }
+  return beats;
+}
+
 /** The decoded downbeats: the beats at position 0 of their bar. */
 const downbeatsOf = (d: DecodedBeats) => d.beats.filter((_, i) => d.positions[i] === 0);
 
@@ -48,11 +58,7 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
   });
 
   it('follows a tempo step (100 -> 130 BPM) in 4/4, through noise', () => {
-    const beats: number[] = [];
-    for (let t = 0.3, i = 0; t < 40; i++) {
-      beats.push(t);
-      t += 60 / (i < 40 ? 100 : 130);
-    }
+    const beats = stepBeats();
     const { beat, down } = activations(beats, 4, 41, 0.15);
     const d = decodeBeats(beat, down, FEATURE_FPS);
     expect(d.beatsPerBar).toBe(4);
@@ -124,11 +130,7 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
   });
 
   it('weighs changes of the period by the costs given: at prohibitive ones a tempo step is not followed; a negative one is refused', () => {
-    const beats: number[] = [];
-    for (let t = 0.3, i = 0; t < 40; i++) {
-      beats.push(t);
-      t += 60 / (i < 40 ? 100 : 130);
-    }
+    const beats = stepBeats();
     const { beat, down } = activations(beats, 4, 41, 0.15);
     const held = decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, undefined, { tempoChange: 1e4, oneFrameChange: 1e4 });
     const followed = decodeBeats(beat, down, FEATURE_FPS);
