@@ -124,6 +124,7 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
     // The plan's cuts need an analysis; a song of low confidence cuts on the activation's strong
     // peaks, as in the engine.
     const analysis = shifted(analysisFromActivations(act, durationSec, lp, weak, edge, lambda, costs), dt, durationSec);
+    const scored = scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) });
     rows.push({
       seed: meta.seed,
       o: offsets ? beatOffsets(d.beats, meta.beats) : [],
@@ -134,7 +135,8 @@ function score(lambda, prior = TEMPO_PRIOR_WEIGHT, weak = WEAK_BEAT, dt = 0, edg
       meter: d.beatsPerBar === meta.beatsPerBar,
       med: s[s.length >> 1] ?? 0,
       irr: hopIrregularity(d.beats),
-      ...(({ ok, cuts }) => ({ target: ok, cuts }))(scoreSong(analysis, { ...meta, rubato: RUBATO_STYLE_NAMES.includes(meta.style) })),
+      target: scored.ok,
+      cuts: scored.cuts,
       confidence: analysis.confidence,
     });
   }

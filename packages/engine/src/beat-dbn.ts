@@ -6,8 +6,8 @@
  * A state is a beat period tau (in frames of 50 per second: 13-64 frames, 47-231 BPM) and a
  * position within the bar, 0 .. M * tau - 1, for a meter of M beats. The position moves one frame
  * per frame. At each beat boundary the period may change, with a probability falling as
- * exp(-TEMPO_CHANGE * |tau' / tau - 1|), so tempo changes, ramps and rubato are followed while a
- * steady song keeps its period. The first frames of each beat (the beat region) are where the
+ * exp(-TEMPO_CHANGE * |tau' / tau - 1|) (a change of one frame at exp(-ONE_FRAME_CHANGE)), so tempo
+ * changes, ramps and rubato are followed while a steady song keeps its period. The first frames of each beat (the beat region) are where the
  * observation is the activation of a beat (of a downbeat at the bar's first beat); elsewhere the
  * frame should have no beat. A beat inside the bar observes the beat activation as it is, not the
  * beat less the downbeat (the model's beat activation includes the downbeats): a bar of the
@@ -33,7 +33,7 @@ export const DBN_FPS = 50;
 export const MIN_TAU = 13;
 export const MAX_TAU = 64;
 /** madmom's transition lambda, for changes of two frames or more. */
-export const TEMPO_CHANGE = 100;
+const TEMPO_CHANGE = 100;
 /**
  * The cost (log) of a change of the period by one frame (a fractional period alternates between
  * the two nearest). Chosen on the 280 validation songs (seeds 500,000-500,279) with the committed
@@ -44,7 +44,7 @@ export const TEMPO_CHANGE = 100;
  * song of either band lost the target; through the validation font a 6/8 song (read at its meter
  * and beat) and two orchestral rubato songs gained.
  */
-export const ONE_FRAME_CHANGE = 2;
+const ONE_FRAME_CHANGE = 2;
 
 /** The decoding's tempo-change costs (TEMPO_CHANGE and ONE_FRAME_CHANGE unless given; validate.mjs tries others). */
 export interface TempoChangeCosts {

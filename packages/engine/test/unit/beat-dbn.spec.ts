@@ -147,8 +147,13 @@ describe('beat decoding (bar-pointer model over the activations)', () => {
     expect(Math.abs(gapAfterStep(held) - 60 / 130)).toBeGreaterThan(0.05);
     expect(beatFMeasure(held.beats, beats)).toBeLessThan(0.8);
     expect(beatFMeasure(followed.beats, beats)).toBeGreaterThan(0.97);
-    for (const costs of [{ oneFrameChange: -1 }, { tempoChange: NaN }])
+    for (const costs of [{ oneFrameChange: -1 }, { tempoChange: NaN }]) {
       expect(() => decodeBeats(beat, down, FEATURE_FPS, 0.1, undefined, undefined, costs)).toThrow(RangeError);
+      // Refused before the input's length is looked at: too short a song to decode is no excuse.
+      expect(() => decodeBeats(new Float32Array(10), new Float32Array(10), FEATURE_FPS, 0.1, undefined, undefined, costs)).toThrow(
+        RangeError,
+      );
+    }
   });
 
   it('refuses an obsLambda at which no frame could be weighed (1 or less, not a number)', () => {
